@@ -1,0 +1,51 @@
+import { availableParallelism } from 'node:os';
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests run against the production build (`npm run test:e2e` builds first) served
+// by `vite preview`. Playwright never downloads a browser here: it drives the system Chromium
+// (Debian: `apt-get install chromium`), or the binary named by CHROMIUM_PATH.
+const port = 4173;
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  // Small CI machines (2 cores) are faster and steadier with one worker.
+  workers: availableParallelism() <= 2 ? 1 : undefined,
+  fullyParallel: false,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  globalTimeout: 10 * 60_000,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    headless: true,
+    serviceWorkers: 'block',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: baseURL,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
