@@ -1,0 +1,3 @@
+module gojsongolden
+
+go 1.19
