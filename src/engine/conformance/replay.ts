@@ -1,0 +1,466 @@
+/**
+ * Replays a conformance fixture (recorded from the real plugins) against the engine and returns
+ * the engine's own recording of the same steps in the fixture's format, normalised the same
+ * way, plus the differences.
+ */
+import { produce } from 'immer';
+import { goMarshal, sortKeysDeep } from '../cni/json';
+import { resultJSON } from '../cni/result';
+import * as vfs from '../fs/vfs';
+import * as K from '../kernel/kernel';
+import type { KernelState } from '../kernel/types';
+import { ping } from '../kernel/ping';
+import { CNIConfig, type LibcniOutcome, type RuntimeConf, RUNTIME_PATH_ENV } from '../libcni/api';
+import { confListFromBytes } from '../libcni/conf';
+import { addNode, netnsAdd, netnsDel, settle } from '../node/setup';
+import { execProgram, type ProgramRegistry } from '../os/process';
+import { runToEnd } from '../os/sys';
+import { PROGRAMS } from '../plugins/registry';
+import { Simulation, newWorld } from '../sim/world';
+import type { TraceEvent } from '../trace/trace';
+import { Normalizer } from './normalize';
+import { type SnapshotShape, snapshotNode } from './snapshot';
+import { diffValues, type Difference } from './diff';
+
+type Json = unknown;
+type Obj = Record<string, Json>;
+
+export interface Fixture {
+  name: string;
+  description?: string;
+  conflists: Record<string, Json>;
+  conflistFiles: Record<string, string>;
+  pods: string[];
+  steps: Obj[];
+  notes?: string[];
+}
+
+/** Where the simulated node keeps what the recorder kept in temp dirs. */
+export const SIM_PATHS = {
+  cniPath: '/opt/cni/bin',
+  dataDir: '/tmp/cnisim/networks',
+  cacheDir: '/var/lib/cni',
+  tuningDir: '/tmp/cnisim/tuning',
+  confDir: '/etc/cni/net.d',
+  tmp: '/tmp/cnisim/tmp',
+};
+
+const PLACEHOLDERS: Array<[string, string]> = [
+  [SIM_PATHS.cniPath, '<cniPath>'],
+  [SIM_PATHS.dataDir, '<dataDir>'],
+  [SIM_PATHS.cacheDir, '<cacheDir>'],
+  [SIM_PATHS.tuningDir, '<tuningDir>'],
+  [SIM_PATHS.confDir, '<confDir>'],
+  [SIM_PATHS.tmp, '<tmp>'],
+];
+
+/** Every binary Debian's containernetworking-plugins 1.1.1 ships. */
+export const PACKAGE_PLUGINS = [
+  'bandwidth',
+  'bridge',
+  'dhcp',
+  'firewall',
+  'host-device',
+  'host-local',
+  'ipvlan',
+  'loopback',
+  'macvlan',
+  'portmap',
+  'ptp',
+  'sbr',
+  'static',
+  'tuning',
+  'vlan',
+  'vrf',
+];
+
+function concretize(s: string): string {
+  let out = s;
+  for (const [real, ph] of PLACEHOLDERS) out = out.split(ph).join(real);
+  return out;
+}
+
+function concretizeDeep(v: Json): Json {
+  if (typeof v === 'string') return concretize(v);
+  if (Array.isArray(v)) return v.map(concretizeDeep);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, concretizeDeep(x)]));
+  return v;
+}
+
+function mapStrings(v: Json, f: (s: string) => string): Json {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, f)]));
+  return v;
+}
+
+function podPath(pod: string): string {
+  return `/var/run/netns/${pod}`;
+}
+
+function parsed(text: string): { value: Json; raw: string | null } {
+  if (text === '') return { value: null, raw: '' };
+  try {
+    return { value: JSON.parse(text), raw: null };
+  } catch {
+    return { value: null, raw: text };
+  }
+}
+
+/** The invocations (with delegated children) made under trace event `parentSeq`. */
+function invocationsUnder(events: readonly TraceEvent[], parentSeq: number, top: boolean): Obj[] {
+  const out: Obj[] = [];
+  for (const ev of events) {
+    if (ev.kind !== 'exec' || ev.parent !== parentSeq) continue;
+    const p = ev.payload as {
+      path: string;
+      env: Record<string, string>;
+      stdin: string;
+      pid: number;
+    };
+    const exit = events.find((x) => x.kind === 'exit' && x.parent === ev.seq);
+    const ep = (exit?.payload ?? { stdout: '', stderr: '', exitCode: -1 }) as {
+      stdout: string;
+      stderr: string;
+      exitCode: number;
+    };
+    const stdin = parsed(p.stdin);
+    const stdout = parsed(ep.stdout);
+    const inv: Obj = {
+      plugin: vfs.basename(p.path),
+      path: p.path,
+      command: p.env['CNI_COMMAND'] ?? null,
+      env: top
+        ? p.env
+        : Object.fromEntries(
+            Object.entries(p.env).filter(([k]) => k === 'PATH' || k.startsWith('CNI_')),
+          ),
+      stdin: stdin.value,
+      stdout: stdout.value,
+      stderr: ep.stderr,
+      exitCode: ep.exitCode,
+    };
+    if (stdin.raw !== null && p.stdin !== '') inv['stdinRaw'] = stdin.raw;
+    if (stdin.raw !== null && p.stdin === '') inv['stdinRaw'] = '';
+    if (stdout.raw !== null) inv['stdoutRaw'] = stdout.raw;
+    const children = invocationsUnder(events, ev.seq, false);
+    if (top) inv['delegated'] = children;
+    else if (children.length) inv['delegated'] = children;
+    out.push(inv);
+  }
+  return out;
+}
+
+function outcomeJson(o: LibcniOutcome, lib: CNIConfig['lib']): Obj {
+  const out: Obj = { derived: 'from libcni source', ok: o.ok };
+  if (o.result) out['result'] = sortKeysDeep(resultJSON(o.result, lib));
+  if (o.supportedVersions) out['supportedVersions'] = o.supportedVersions;
+  if (o.error) out['error'] = { ...o.error };
+  if (o.failedPluginIndex !== undefined) out['failedPluginIndex'] = o.failedPluginIndex;
+  return out;
+}
+
+export interface ReplayOptions {
+  programs?: ProgramRegistry;
+  libcniVersion?: '1.1' | '1.2';
+  seed?: number;
+}
+
+export interface ReplayReport {
+  name: string;
+  /** The engine's recording, normalised. */
+  steps: Obj[];
+  differences: Difference[];
+}
+
+export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayReport {
+  const programs = opts.programs ?? PROGRAMS;
+  let world = newWorld(opts.seed ?? 1);
+  world = addNode(world, {
+    name: 'node',
+    plugins: PACKAGE_PLUGINS,
+    pluginDir: SIM_PATHS.cniPath,
+    loUp: true,
+  });
+  const sim = new Simulation(world);
+  sim.state = produce(sim.state, (d) => {
+    let fs = d.nodes['node']!.fs as vfs.FsState;
+    for (const dir of [SIM_PATHS.dataDir, SIM_PATHS.tuningDir, SIM_PATHS.tmp])
+      fs = vfs.mkdirAll(fs, dir);
+    d.nodes['node']!.fs = fs as never;
+  });
+  for (const pod of fx.pods) netnsAdd(sim, 'node', podPath(pod), 'recorder');
+
+  const shape: SnapshotShape = {
+    namespaces: { node: null, ...Object.fromEntries(fx.pods.map((p) => [p, podPath(p)])) },
+    sysctls: {},
+    tc: {},
+    dataDir: SIM_PATHS.dataDir,
+    cacheDir: SIM_PATHS.cacheDir,
+    tuningDir: SIM_PATHS.tuningDir,
+  };
+  const libcni = new CNIConfig({
+    sim,
+    node: 'node',
+    programs,
+    path: [SIM_PATHS.cniPath],
+    cacheDir: SIM_PATHS.cacheDir,
+    version: opts.libcniVersion ?? '1.1',
+    env: { PATH: RUNTIME_PATH_ENV },
+    caller: 'recorder',
+  });
+
+  const norm = new Normalizer({ paths: PLACEHOLDERS });
+  const ours: Obj[] = [];
+  const differences: Difference[] = [];
+  for (const expected of fx.steps) {
+    const step: Obj = { ...expected };
+    const type = expected['type'];
+    // The recorder waited for the kernel to settle between steps.
+    settle(sim);
+    const before = sim.events.length;
+    if (type === 'libcni') {
+      const key = expected['conflist'] as string;
+      const text = concretize(fx.conflistFiles[key] ?? '');
+      const rt: RuntimeConf = {
+        containerId: (expected['containerId'] as string) ?? '',
+        netns: (expected['netns'] as string) ?? '',
+        ifName: (expected['ifName'] as string) ?? '',
+        args: ((expected['cniArgs'] as Array<[string, string]>) ?? []).map(([k, v]) => [
+          k,
+          concretize(v),
+        ]),
+        capabilityArgs: (concretizeDeep(expected['capabilityArgs'] ?? {}) as Obj) ?? {},
+      };
+      const op = expected['op'];
+      let outcome: LibcniOutcome;
+      if (op === 'VERSION') {
+        outcome = runToEnd(libcni.getVersionInfo(expected['plugin'] as string));
+      } else {
+        const list = confListFromBytes(text);
+        outcome = runToEnd(
+          op === 'ADD'
+            ? libcni.addNetworkList(list, rt)
+            : op === 'DEL'
+              ? libcni.delNetworkList(list, rt)
+              : libcni.checkNetworkList(list, rt),
+        );
+      }
+      const callSeq = sim.events.slice(before).find((e) => e.kind === 'libcni.call')?.seq ?? -1;
+      step['invocations'] = invocationsUnder(sim.events.slice(before), callSeq, true);
+      step['outcome'] = outcomeJson(outcome, libcni.lib);
+      if (op !== 'VERSION') {
+        const c = outcome.cache ?? { action: 'none' };
+        step['cache'] = {
+          derived: 'from libcni source',
+          action: c.action,
+          ...(c.state ? { state: c.state } : {}),
+          ...(c.file ? { file: c.file } : {}),
+        };
+      }
+    } else if (type === 'invoke') {
+      const inv = expected['invocation'] as Obj;
+      const real = (v: Json) => mapStrings(concretizeDeep(v), (x) => norm.concretize(x));
+      const env = real(inv['env']) as Record<string, string>;
+      const stdinText =
+        typeof inv['stdinRaw'] === 'string'
+          ? norm.concretize(concretize(inv['stdinRaw'] as string))
+          : goMarshal(sortKeysDeep(real(inv['stdin'])));
+      const seqBefore = sim.events.length;
+      const note = sim.note({
+        node: 'node',
+        source: 'recorder',
+        target: 'node',
+        kind: 'note',
+        level: 'cni',
+        summary: 'direct invocation',
+        payload: {},
+      });
+      runToEnd(
+        execProgram({
+          sim,
+          node: 'node',
+          programs,
+          caller: 'recorder',
+          parentSeq: note.seq,
+          path: concretize(inv['path'] as string),
+          env,
+          stdin: stdinText,
+        }),
+      );
+      const invs = invocationsUnder(sim.events.slice(seqBefore), note.seq, true);
+      step['invocation'] = invs[0] ?? null;
+    } else if (type === 'env') {
+      const r = runEnvCommand(sim, expected);
+      step['exitCode'] = r.exitCode;
+      step['stderr'] = r.stderr;
+    } else if (type === 'probe') {
+      const from = expected['from'] as string;
+      const k = sim.node('node').kernel;
+      const nsId = k.mounts[podPath(from)];
+      const r = nsId ? ping(k, nsId, expected['to'] as string) : { ok: false };
+      step['success'] = r.ok;
+      step['exitCode'] = r.ok ? 0 : 1;
+    }
+    // The snapshot: sysctl keys as the scenario asks (taken from the fixture's own state).
+    const expState = expected['state'] as Obj | undefined;
+    const nss = (expState?.['namespaces'] ?? {}) as Record<string, Obj>;
+    for (const [name, st] of Object.entries(nss)) {
+      const keys = Object.keys((st['sysctls'] as Obj | undefined) ?? {}).filter(
+        (x) =>
+          name !== 'node' || (x !== 'net.ipv4.ip_forward' && x !== 'net.ipv6.conf.all.forwarding'),
+      );
+      if (keys.length) shape.sysctls[name] = keys;
+    }
+    settleLinkwatchForSnapshot(sim);
+    step['state'] = snapshotNode(shape, sim.node('node'));
+    const n = norm.step(step);
+    ours.push(n);
+    differences.push(
+      ...diffValues(
+        expected,
+        n,
+        `step ${expected['index']} (${type}${expected['op'] ? ` ${expected['op']}` : ''})`,
+      ),
+    );
+  }
+  return { name: fx.name, steps: ours, differences };
+}
+
+/**
+ * The recorder waited until every link's operstate agreed with its carrier before its snapshot;
+ * a deferred event that leaves operstate UNKNOWN is no disagreement, so it can still be pending.
+ */
+function settleLinkwatchForSnapshot(sim: Simulation): void {
+  sim.state = produce(sim.state, (d) => {
+    for (const n of Object.values(d.nodes)) K.settleInconsistent(n.kernel as KernelState);
+  });
+}
+
+function runEnvCommand(sim: Simulation, step: Obj): { exitCode: number; stderr: string } {
+  const command = concretize(step['command'] as string);
+  const action = step['action'] as string;
+  try {
+    switch (action) {
+      case 'deleteNetns': {
+        const m = /ip netns del (\S+)/.exec(command);
+        netnsDel(sim, 'node', podPath(m![1]!), 'recorder');
+        break;
+      }
+      case 'deleteAddress':
+      case 'deleteRoute':
+      case 'deleteInterface': {
+        envIp(sim, command);
+        break;
+      }
+      case 'corruptCache':
+      case 'deleteCache':
+      case 'fillIpam':
+        envFiles(sim, command);
+        break;
+      default:
+        return { exitCode: 127, stderr: `cnisim: unknown env action ${action}` };
+    }
+  } catch (e) {
+    return { exitCode: 1, stderr: (e as Error).message };
+  }
+  return { exitCode: 0, stderr: '' };
+}
+
+function envIp(sim: Simulation, command: string): void {
+  const m = /^ip -n (\S+) (addr|route|link) del (.+)$/.exec(command.trim());
+  if (!m) throw new Error(`cnisim conformance: cannot run ${command}`);
+  const [, nsName, what, rest] = m as unknown as [string, string, string, string];
+  sim.apply(
+    {
+      node: 'node',
+      source: 'recorder',
+      target: 'kernel',
+      kind: 'env',
+      level: 'kernel',
+      summary: command,
+      payload: { command },
+    },
+    (d) => {
+      const k = d.nodes['node']!.kernel as KernelState;
+      const nsId = nsName === 'node' ? k.root : k.mounts[podPath(nsName)]!;
+      const ns = k.netns[nsId]!;
+      const parts = rest.split(/\s+/);
+      if (what === 'addr') {
+        const [addr, , dev] = parts as [string, string, string];
+        const [ip, len] = addr.split('/') as [string, string];
+        const l = K.linkByName(ns, dev)!;
+        K.addrDel(k, nsId, l.ifindex, { ip: parseIPStrict(ip), prefix: Number(len) });
+      } else if (what === 'route') {
+        const dst = parts[0]!;
+        if (dst === 'default') K.routeDel(k, nsId, { family: 4, dst: null });
+        else {
+          const [ip, len] = dst.split('/') as [string, string | undefined];
+          const p = parseIPStrict(ip);
+          K.routeDel(k, nsId, {
+            family: p.v,
+            dst: p,
+            prefix: len ? Number(len) : p.v === 4 ? 32 : 128,
+          });
+        }
+      } else {
+        const l = K.linkByName(ns, parts[0]!)!;
+        K.linkDel(k, nsId, l.ifindex);
+      }
+    },
+  );
+}
+
+import { parseIP } from '../net/ip';
+function parseIPStrict(s: string) {
+  const ip = parseIP(s);
+  if (!ip) throw new Error(`invalid address ${s}`);
+  return ip;
+}
+
+function unquoteShell(s: string): string {
+  const m = /^'(.*)'$/s.exec(s);
+  return (m ? m[1]! : s).replace(/\\r/g, '\r').replace(/\\n/g, '\n');
+}
+
+function envFiles(sim: Simulation, command: string): void {
+  sim.apply(
+    {
+      node: 'node',
+      source: 'recorder',
+      target: 'fs',
+      kind: 'env',
+      level: 'kernel',
+      summary: command,
+      payload: { command },
+    },
+    (d) => {
+      let fs = d.nodes['node']!.fs as vfs.FsState;
+      const loop = /for (\w+) in ([^;]+); do printf ('[^']*') > (\S+); done/.exec(command);
+      const simple = loop ? command.slice(0, loop.index) : command;
+      for (const part of simple.split(';')) {
+        const c = part.trim();
+        let m: RegExpExecArray | null;
+        if ((m = /^truncate -s (\d+) (\S+)$/.exec(c))) {
+          const data = vfs.readFile(fs, m[2]!);
+          fs = vfs.writeFile(fs, m[2]!, data.slice(0, Number(m[1])));
+        } else if ((m = /^printf ('[^']*') > (\S+)$/.exec(c))) {
+          fs = vfs.writeFile(fs, m[2]!, unquoteShell(m[1]!));
+        } else if ((m = /^rm (\S+)$/.exec(c))) {
+          fs = vfs.remove(fs, m[1]!);
+        } else if ((m = /^mkdir -p (\S+)$/.exec(c))) {
+          fs = vfs.mkdirAll(fs, m[1]!);
+        } else if (c !== '') {
+          throw new Error(`cnisim conformance: cannot run ${c}`);
+        }
+      }
+      if (loop) {
+        for (const v of loop[2]!.trim().split(/\s+/))
+          fs = vfs.writeFile(fs, loop[4]!.replace(`$${loop[1]}`, v), unquoteShell(loop[3]!));
+      }
+      d.nodes['node']!.fs = fs as never;
+    },
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * A small virtual filesystem as immutable data: each directory holds its children by name, so a
+ * change copies only the directory it touches. Every operation returns the new state or throws an
+ * FsError with the wording Go's os package prints ("open /x: no such file or directory", ...).
+ */
+
+export interface FsDir {
+  readonly kind: 'dir';
+  readonly mode: number;
+}
+
+export interface FsFile {
+  readonly kind: 'file';
+  readonly mode: number;
+  readonly data: string;
+  /** Set for executables the simulator can run (a CNI plugin binary of a given build). */
+  readonly exec?: { readonly program: string; readonly build: string };
+  /** Set for netns bind-mount points (nsfs); the kernel holds the namespace. */
+  readonly nsfs?: boolean;
+}
+
+export type FsEntry = FsDir | FsFile;
+
+export interface FsState {
+  /** Directory path -> its children by name. Every directory, "/" included, has an entry. */
+  readonly dirs: Readonly<Record<string, Readonly<Record<string, FsEntry>>>>;
+}
+
+export type Errno = 'ENOENT' | 'EEXIST' | 'ENOTDIR' | 'EISDIR' | 'ENOTEMPTY' | 'EACCES' | 'EINVAL';
+
+export const ERRNO_TEXT: Record<Errno, string> = {
+  ENOENT: 'no such file or directory',
+  EEXIST: 'file exists',
+  ENOTDIR: 'not a directory',
+  EISDIR: 'is a directory',
+  ENOTEMPTY: 'directory not empty',
+  EACCES: 'permission denied',
+  EINVAL: 'invalid argument',
+};
+
+export class FsError extends Error {
+  constructor(
+    readonly errno: Errno,
+    readonly op: string,
+    readonly path: string,
+  ) {
+    // Go's *PathError: "open /x/y: no such file or directory"
+    super(`${op} ${path}: ${ERRNO_TEXT[errno]}`);
+  }
+}
+
+const ROOT: FsDir = { kind: 'dir', mode: 0o755 };
+
+export function emptyFs(): FsState {
+  return { dirs: { '/': {} } };
+}
+
+/** filepath.Clean for absolute paths. */
+export function cleanPath(p: string): string {
+  if (p.length > 1 && p[0] === '/' && p[p.length - 1] !== '/' && !/\/\/|\/\.\.?(\/|$)/.test(p))
+    return p;
+  const parts: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  return '/' + parts.join('/');
+}
+
+export function joinPath(...ps: string[]): string {
+  return cleanPath(ps.join('/'));
+}
+
+export function dirname(p: string): string {
+  const c = cleanPath(p);
+  const i = c.lastIndexOf('/');
+  return i <= 0 ? '/' : c.slice(0, i);
+}
+
+export function basename(p: string): string {
+  const c = cleanPath(p);
+  return c.slice(c.lastIndexOf('/') + 1);
+}
+
+export function stat(fs: FsState, path: string): FsEntry | undefined {
+  const p = cleanPath(path);
+  if (p === '/') return ROOT;
+  return fs.dirs[dirname(p)]?.[basename(p)];
+}
+
+function requireParentDir(fs: FsState, op: string, path: string): string {
+  const parent = dirname(path);
+  const e = stat(fs, parent);
+  if (!e) throw new FsError('ENOENT', op, path);
+  if (e.kind !== 'dir') throw new FsError('ENOTDIR', op, path);
+  return parent;
+}
+
+export function readFile(fs: FsState, path: string): string {
+  const e = stat(fs, path);
+  if (!e) throw new FsError('ENOENT', 'open', path);
+  if (e.kind === 'dir') throw new FsError('EISDIR', 'read', path);
+  return e.data;
+}
+
+/** Names in a directory, sorted byte-wise (as Go's ReadDir returns them). */
+export function readDir(fs: FsState, path: string): string[] {
+  const p = cleanPath(path);
+  const e = stat(fs, p);
+  if (!e) throw new FsError('ENOENT', 'open', path);
+  if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'readdirent', path);
+  return Object.keys(fs.dirs[p] ?? {}).sort(byteCompare);
+}
+
+export function byteCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Every path under `dir` (recursive, `dir` first), in the order filepath.Walk visits them. */
+export function walk(fs: FsState, dir: string): string[] {
+  const out: string[] = [];
+  const visit = (p: string) => {
+    out.push(p);
+    const children = fs.dirs[p];
+    if (children)
+      for (const name of Object.keys(children).sort(byteCompare))
+        visit(p === '/' ? `/${name}` : `${p}/${name}`);
+  };
+  const start = cleanPath(dir);
+  if (stat(fs, start)) visit(start);
+  return out;
+}
+
+function withEntry(fs: FsState, parent: string, name: string, entry: FsEntry | null): FsState {
+  const children = { ...fs.dirs[parent] };
+  if (entry) children[name] = entry;
+  else delete children[name];
+  return { dirs: { ...fs.dirs, [parent]: children } };
+}
+
+export function writeFile(
+  fs: FsState,
+  path: string,
+  data: string,
+  opts: { mode?: number; exclusive?: boolean; exec?: FsFile['exec']; nsfs?: boolean } = {},
+): FsState {
+  const p = cleanPath(path);
+  const parent = requireParentDir(fs, 'open', path);
+  const existing = stat(fs, p);
+  if (existing?.kind === 'dir') throw new FsError('EISDIR', 'open', path);
+  if (existing && opts.exclusive) throw new FsError('EEXIST', 'open', path);
+  const entry: FsFile = {
+    kind: 'file',
+    mode: existing ? existing.mode : (opts.mode ?? 0o644),
+    data,
+    ...(opts.exec ? { exec: opts.exec } : {}),
+    ...(opts.nsfs ? { nsfs: true } : {}),
+  };
+  return withEntry(fs, parent, basename(p), entry);
+}
+
+export function mkdirAll(fs: FsState, path: string, mode = 0o755): FsState {
+  const p = cleanPath(path);
+  const missing: string[] = [];
+  let cur = p;
+  while (cur !== '/') {
+    const e = stat(fs, cur);
+    if (e) {
+      if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'mkdir', path);
+      break;
+    }
+    missing.push(cur);
+    cur = dirname(cur);
+  }
+  if (missing.length === 0) return fs;
+  let out = fs;
+  for (const m of missing.reverse()) {
+    out = withEntry(out, dirname(m), basename(m), { kind: 'dir', mode });
+    out = { dirs: { ...out.dirs, [m]: {} } };
+  }
+  return out;
+}
+
+export function remove(fs: FsState, path: string): FsState {
+  const p = cleanPath(path);
+  const e = stat(fs, p);
+  if (!e || p === '/') throw new FsError('ENOENT', 'remove', path);
+  if (e.kind === 'dir' && Object.keys(fs.dirs[p] ?? {}).length > 0)
+    throw new FsError('ENOTEMPTY', 'remove', path);
+  let out = withEntry(fs, dirname(p), basename(p), null);
+  if (e.kind === 'dir') {
+    const dirs = { ...out.dirs };
+    delete dirs[p];
+    out = { dirs };
+  }
+  return out;
+}
+
+export function removeAll(fs: FsState, path: string): FsState {
+  const p = cleanPath(path);
+  if (!stat(fs, p) || p === '/') return fs;
+  const out = withEntry(fs, dirname(p), basename(p), null);
+  const dirs = { ...out.dirs };
+  for (const d of Object.keys(dirs)) if (d === p || d.startsWith(p + '/')) delete dirs[d];
+  return { dirs };
+}
+
+export function rename(fs: FsState, from: string, to: string): FsState {
+  const a = cleanPath(from);
+  const b = cleanPath(to);
+  const e = stat(fs, a);
+  if (!e) throw new FsError('ENOENT', 'rename', from);
+  const bParent = requireParentDir(fs, 'rename', to);
+  if (a === b) return fs;
+  let out = withEntry(fs, dirname(a), basename(a), null);
+  out = withEntry(out, bParent, basename(b), e);
+  if (e.kind === 'dir') {
+    const dirs: Record<string, Readonly<Record<string, FsEntry>>> = {};
+    for (const [d, children] of Object.entries(out.dirs)) {
+      if (d === a || d.startsWith(a + '/')) dirs[b + d.slice(a.length)] = children;
+      else dirs[d] = children;
+    }
+    out = { dirs };
+  }
+  return out;
+}

@@ -1,0 +1,1098 @@
+/**
+ * Operations of the virtual kernel. Each function mutates a draft KernelState (callers wrap it
+ * in immer's produce, so the previous state stays untouched) and throws a KernelError with the
+ * errno text a real kernel returns. After every operation `linkwatch` brings carriers,
+ * operational states, IPv6 link-local configuration and kernel routes up to date, the way
+ * Linux's linkwatch and addrconf do.
+ */
+import {
+  type Family,
+  type IP,
+  ipString,
+  networkOf,
+  parseIP,
+  isLoopback,
+  netContains,
+  ipToBytes,
+} from '../net/ip';
+import { emptyIptables } from './iptables';
+import { eui64LinkLocal } from '../net/mac';
+export { eui64LinkLocal };
+import { GLOBAL_SYSCTL_DEFAULTS, INTERFACE_SYSCTL_DEFAULTS } from './sysctl-defaults';
+import type {
+  Addr,
+  AddrScope,
+  KernelState,
+  Link,
+  LinkKind,
+  Netns,
+  OperState,
+  Route,
+} from './types';
+
+export type KErrno =
+  | 'EEXIST'
+  | 'ENODEV'
+  | 'ENOENT'
+  | 'EINVAL'
+  | 'EADDRNOTAVAIL'
+  | 'ENETUNREACH'
+  | 'ENETDOWN'
+  | 'EBUSY'
+  | 'EPERM'
+  | 'ESRCH'
+  | 'EOPNOTSUPP'
+  | 'ERANGE';
+
+/** syscall.Errno.Error() texts, as Go programs print them. */
+export const KERRNO_TEXT: Record<KErrno, string> = {
+  EEXIST: 'file exists',
+  ENODEV: 'no such device',
+  ENOENT: 'no such file or directory',
+  EINVAL: 'invalid argument',
+  EADDRNOTAVAIL: 'cannot assign requested address',
+  ENETUNREACH: 'network is unreachable',
+  ENETDOWN: 'network is down',
+  EBUSY: 'device or resource busy',
+  EPERM: 'operation not permitted',
+  ESRCH: 'no such process',
+  EOPNOTSUPP: 'operation not supported',
+  ERANGE: 'numerical result out of range',
+};
+
+export class KernelError extends Error {
+  constructor(readonly errno: KErrno) {
+    super(KERRNO_TEXT[errno]);
+  }
+}
+
+/** vishvananda/netlink's LinkNotFoundError. */
+export class LinkNotFoundError extends Error {
+  constructor() {
+    super('Link not found');
+  }
+}
+
+export const ZERO_MAC = '00:00:00:00:00:00';
+export const IFNAMSIZ_MAX = 15;
+
+export interface RandomSource {
+  mac(): string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Namespaces
+
+export function emptyKernel(): KernelState {
+  const k: KernelState = {
+    netns: {},
+    mounts: {},
+    root: '',
+    nextInode: 4026531840,
+    now: 0,
+    lwPending: [],
+  };
+  k.root = createNetns(k);
+  return k;
+}
+
+export function createNetns(k: KernelState): string {
+  const inode = k.nextInode;
+  k.nextInode += 1 + (inode === 4026531840 ? 256 : 0);
+  const id = `ns${inode}`;
+  const lo: Link = newLink(1, 'lo', 'loopback', ZERO_MAC, 65536);
+  lo.macAssign = 'perm';
+  const ns: Netns = {
+    id,
+    inode,
+    links: { 1: lo },
+    names: { lo: 1 },
+    nextIfindex: 2,
+    routes: [],
+    sysctl: {},
+    iptables: emptyIptables(),
+  };
+  k.netns[id] = ns;
+  return id;
+}
+
+export function mountNetns(k: KernelState, path: string, id: string): void {
+  if (k.mounts[path]) throw new KernelError('EEXIST');
+  k.mounts[path] = id;
+}
+
+export function unmountNetns(k: KernelState, path: string): void {
+  if (!k.mounts[path]) throw new KernelError('EINVAL');
+  delete k.mounts[path];
+}
+
+/** Destroys a namespace: its links go away (a veth takes its peer with it). */
+export function destroyNetns(k: KernelState, id: string): void {
+  const ns = k.netns[id];
+  if (!ns) return;
+  const touched: Touched = [];
+  for (const l of linksOf(ns)) {
+    if (!ns.links[l.ifindex] || l.kind === 'loopback') continue;
+    if (l.peer) {
+      const pns = k.netns[l.peer.ns];
+      const pl = pns?.links[l.peer.ifindex];
+      if (pns && pl?.master != null) touched.push([pns.id, pl.master]);
+    }
+    deleteLinkRaw(k, ns, l);
+  }
+  for (const [p, nid] of Object.entries(k.mounts)) if (nid === id) delete k.mounts[p];
+  delete k.netns[id];
+  k.lwPending = k.lwPending.filter((x) => !x.startsWith(`${id}/`));
+  linkwatch(k, touched);
+}
+
+export function nsById(k: KernelState, id: string): Netns {
+  const ns = k.netns[id];
+  if (!ns) throw new KernelError('EINVAL');
+  return ns;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links
+
+function newLink(ifindex: number, name: string, kind: LinkKind, mac: string, mtu: number): Link {
+  return {
+    ifindex,
+    name,
+    kind,
+    mac,
+    macAssign: 'random',
+    adminUp: false,
+    mtu,
+    txqlen: kind === 'loopback' ? 1000 : kind === 'bridge' ? 0 : kind === 'ifb' ? 32 : 1000,
+    promisc: 0,
+    allmulti: false,
+    master: null,
+    peer: null,
+    peerUp: false,
+    addrs: [],
+    operstate: kind === 'veth' ? 'DOWN' : 'UNKNOWN',
+    // netif_carrier_ok from birth: on, except for veths (off until both ends are up).
+    lwCarrier: kind !== 'veth',
+    lwPendingSince: null,
+    ip6Configured: false,
+    bridge: null,
+    brport: null,
+    sysctl: {},
+    life: 'created',
+  };
+}
+
+/** The links of a namespace in ifindex order. */
+export function linksOf(ns: Netns): Link[] {
+  return Object.values(ns.links);
+}
+
+export function linkByName(ns: Netns, name: string): Link | undefined {
+  const i = ns.names[name];
+  return i === undefined ? undefined : ns.links[i];
+}
+
+export function linkByIndex(ns: Netns, ifindex: number): Link | undefined {
+  return ns.links[ifindex];
+}
+
+function validIfName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= IFNAMSIZ_MAX &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/:\s]/.test(name)
+  );
+}
+
+function allocIfindex(ns: Netns, wanted?: number): number {
+  if (wanted !== undefined && wanted > 0 && !ns.links[wanted]) return wanted;
+  let i = ns.nextIfindex;
+  while (ns.links[i]) i++;
+  ns.nextIfindex = i + 1;
+  return i;
+}
+
+function insertLink(ns: Netns, l: Link): void {
+  ns.links[l.ifindex] = l;
+  ns.names[l.name] = l.ifindex;
+}
+
+function unlinkLink(ns: Netns, l: Link): void {
+  delete ns.links[l.ifindex];
+  if (ns.names[l.name] === l.ifindex) delete ns.names[l.name];
+}
+
+export type LinkSpec =
+  | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
+  | { kind: 'dummy' | 'ifb'; name: string; mtu?: number }
+  | {
+      kind: 'veth';
+      name: string;
+      peerName: string;
+      /** Namespace of the peer (defaults to the same one). */
+      peerNs?: string;
+      mtu?: number;
+      mac?: string;
+    };
+
+/** Links whose carrier or state a change may have affected: [netns id, ifindex]. */
+type Touched = Array<[string, number]>;
+
+/** RTM_NEWLINK with NLM_F_CREATE|NLM_F_EXCL. Returns the new link's ifindex. */
+export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: RandomSource): number {
+  const ns = nsById(k, nsId);
+  if (!validIfName(spec.name)) throw new KernelError('EINVAL');
+  if (linkByName(ns, spec.name)) throw new KernelError('EEXIST');
+  const mtu = spec.mtu && spec.mtu > 0 ? spec.mtu : 1500;
+  if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
+  let created: Link;
+  const touched: Touched = [];
+  if (spec.kind === 'veth') {
+    const peerNs = nsById(k, spec.peerNs ?? nsId);
+    if (!validIfName(spec.peerName)) throw new KernelError('EINVAL');
+    if (linkByName(peerNs, spec.peerName)) throw new KernelError('EEXIST');
+    if (peerNs === ns && spec.peerName === spec.name) throw new KernelError('EEXIST');
+    // veth_newlink registers the peer first.
+    const peerIdx = allocIfindex(peerNs);
+    const peer = newLink(peerIdx, spec.peerName, 'veth', rnd.mac(), mtu);
+    insertLink(peerNs, peer);
+    const idx = allocIfindex(ns);
+    created = newLink(idx, spec.name, 'veth', spec.mac ?? rnd.mac(), mtu);
+    if (spec.mac) created.macAssign = 'set';
+    created.peer = { ns: peerNs.id, ifindex: peerIdx };
+    peer.peer = { ns: ns.id, ifindex: idx };
+    insertLink(ns, created);
+    touched.push([peerNs.id, peerIdx]);
+  } else {
+    const idx = allocIfindex(ns);
+    created = newLink(idx, spec.name, spec.kind, rnd.mac(), mtu);
+    if (spec.kind === 'bridge') {
+      created.bridge = {
+        stp: false,
+        vlanFiltering: !!spec.vlanFiltering,
+        hadPorts: false,
+        ports: [],
+      };
+    }
+    insertLink(ns, created);
+  }
+  touched.push([ns.id, created.ifindex]);
+  linkwatch(k, touched);
+  return created.ifindex;
+}
+
+function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
+  if (!l.peer) return null;
+  const ns = k.netns[l.peer.ns];
+  const link = ns?.links[l.peer.ifindex];
+  return ns && link ? { ns, link } : null;
+}
+
+function removeRoutesOfDev(ns: Netns, ifindex: number, family?: Family): void {
+  if (!ns.routes.some((r) => r.dev === ifindex && (family === undefined || r.family === family)))
+    return;
+  ns.routes = ns.routes.filter(
+    (r) => r.dev !== ifindex || (family !== undefined && r.family !== family),
+  );
+}
+
+/** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
+function detachPort(ns: Netns, port: Link): Link | undefined {
+  if (port.master === null) return undefined;
+  const br = ns.links[port.master];
+  port.master = null;
+  port.brport = null;
+  port.promisc = Math.max(0, port.promisc - 1);
+  if (br?.bridge) {
+    br.bridge.ports = br.bridge.ports.filter((i) => i !== port.ifindex);
+    recalcBridgeMac(ns, br);
+  }
+  return br;
+}
+
+function deleteOne(k: KernelState, ns: Netns, l: Link): void {
+  if (l.kind === 'bridge' && l.bridge) {
+    for (const i of [...l.bridge.ports]) {
+      const p = ns.links[i];
+      if (p) detachPort(ns, p);
+    }
+  }
+  detachPort(ns, l);
+  unlinkLink(ns, l);
+  removeRoutesOfDev(ns, l.ifindex);
+  if (l.lwPendingSince !== null)
+    k.lwPending = k.lwPending.filter((x) => x !== `${ns.id}/${l.ifindex}`);
+}
+
+function deleteLinkRaw(k: KernelState, ns: Netns, l: Link): void {
+  const p = peerOf(k, l);
+  deleteOne(k, ns, l);
+  if (p) deleteOne(k, p.ns, p.link);
+}
+
+/** The links a change to `l` can affect: itself, its veth peer, and the bridges of both. */
+function around(k: KernelState, ns: Netns, l: Link): Touched {
+  const t: Touched = [[ns.id, l.ifindex]];
+  if (l.master !== null) t.push([ns.id, l.master]);
+  const p = peerOf(k, l);
+  if (p) {
+    t.push([p.ns.id, p.link.ifindex]);
+    if (p.link.master !== null) t.push([p.ns.id, p.link.master]);
+  }
+  return t;
+}
+
+export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
+  const ns = nsById(k, nsId);
+  const l = ns.links[ifindex];
+  if (!l) throw new KernelError('ENODEV');
+  if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
+  const touched = around(k, ns, l);
+  deleteLinkRaw(k, ns, l);
+  linkwatch(k, touched);
+}
+
+function getLink(k: KernelState, nsId: string, ifindex: number): { ns: Netns; l: Link } {
+  const ns = nsById(k, nsId);
+  const l = ns.links[ifindex];
+  if (!l) throw new KernelError('ENODEV');
+  return { ns, l };
+}
+
+function setPeerUp(k: KernelState, l: Link): void {
+  const p = peerOf(k, l);
+  if (p) p.link.peerUp = l.adminUp;
+}
+
+export function linkSetUp(k: KernelState, nsId: string, ifindex: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (l.adminUp) return;
+  l.adminUp = true;
+  l.life = 'up';
+  setPeerUp(k, l);
+  // inetdev: the loopback device gets 127.0.0.1/8 the first time it comes up, and keeps it.
+  if (l.kind === 'loopback' && !l.addrs.some((a) => a.local === '127.0.0.1')) {
+    insertAddr(l, { family: 4, local: '127.0.0.1', prefix: 8, scope: 'host', broadcast: null });
+  }
+  // IPv4: addresses get their connected routes back.
+  for (const a of l.addrs) if (a.family === 4) addConnectedRoute(ns, l, a);
+  const touched = around(k, ns, l);
+  if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
+  linkwatch(k, touched);
+}
+
+export function linkSetDown(k: KernelState, nsId: string, ifindex: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (!l.adminUp) return;
+  l.adminUp = false;
+  l.life = 'down';
+  setPeerUp(k, l);
+  // fib_disable_ip: every IPv4 route through the device goes; addrconf_ifdown: IPv6 addresses
+  // and routes go (keep_addr_on_down is off).
+  removeRoutesOfDev(ns, l.ifindex);
+  l.addrs = l.addrs.filter((a) => a.family === 4);
+  l.ip6Configured = false;
+  const touched = around(k, ns, l);
+  if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
+  linkwatch(k, touched);
+}
+
+export function linkSetMaster(
+  k: KernelState,
+  nsId: string,
+  ifindex: number,
+  masterIfindex: number | null,
+): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (masterIfindex === null) {
+    const old = detachPort(ns, l);
+    if (!old) return;
+    linkwatch(k, [
+      [ns.id, l.ifindex],
+      [ns.id, old.ifindex],
+    ]);
+    return;
+  }
+  const m = ns.links[masterIfindex];
+  if (!m) throw new KernelError('ENODEV');
+  if (m.kind !== 'bridge' || !m.bridge) throw new KernelError('EOPNOTSUPP');
+  if (m.ifindex === l.ifindex || l.kind === 'bridge' || l.kind === 'loopback') {
+    throw new KernelError('EINVAL');
+  }
+  if (l.master === m.ifindex) return;
+  const old = detachPort(ns, l);
+  l.master = m.ifindex;
+  l.brport = { hairpin: false, learning: true, flood: true, isolated: false };
+  l.promisc += 1;
+  m.bridge.hadPorts = true;
+  m.bridge.ports.push(l.ifindex);
+  recalcBridgeMac(ns, m);
+  const touched: Touched = [
+    [ns.id, l.ifindex],
+    [ns.id, m.ifindex],
+  ];
+  if (old) touched.push([ns.id, old.ifindex]);
+  linkwatch(k, touched);
+}
+
+/** br_mtu_auto_adjust: the smallest port MTU (1500 without ports), unless the MTU was set by the user. */
+function recalcBridgeMtu(ns: Netns, br: Link): void {
+  if (!br.bridge || br.sysctl['__mtu_user'] === '1') return;
+  let min = 0;
+  for (const i of br.bridge.ports) {
+    const p = ns.links[i];
+    if (p && (min === 0 || p.mtu < min)) min = p.mtu;
+  }
+  br.mtu = min || 1500;
+}
+
+/** br_stp_recalculate_bridge_id: the lowest port MAC, unless the MAC was set explicitly. */
+function recalcBridgeMac(ns: Netns, br: Link): void {
+  recalcBridgeMtu(ns, br);
+  if (!br.bridge || br.macAssign === 'set') return;
+  let lowest: string | null = null;
+  for (const i of br.bridge.ports) {
+    const p = ns.links[i];
+    if (p && (lowest === null || p.mac < lowest)) lowest = p.mac;
+  }
+  br.mac = lowest ?? ZERO_MAC;
+}
+
+export function linkSetHairpin(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  if (!l.brport) throw new KernelError('EOPNOTSUPP');
+  l.brport.hairpin = on;
+}
+
+export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
+  const bytes = mac.split(':').map((x) => parseInt(x, 16));
+  if (bytes.length !== 6 || bytes.some((b) => Number.isNaN(b))) throw new KernelError('EINVAL');
+  if ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0)) {
+    throw new KernelError('EADDRNOTAVAIL');
+  }
+  l.mac = bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+  l.macAssign = 'set';
+  if (l.master !== null) {
+    const m = ns.links[l.master];
+    if (m) recalcBridgeMac(ns, m);
+  }
+}
+
+export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
+  l.mtu = mtu;
+  if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
+  if (l.master !== null) {
+    const m = ns.links[l.master];
+    if (m) recalcBridgeMtu(ns, m);
+  }
+}
+
+export function linkSetTxqlen(k: KernelState, nsId: string, ifindex: number, q: number): void {
+  const { l } = getLink(k, nsId, ifindex);
+  if (q < 0) throw new KernelError('EINVAL');
+  l.txqlen = q;
+}
+
+export function linkSetPromisc(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  // IFF_PROMISC set by the user counts once on top of what masters add.
+  const userBit = l.sysctl['__promisc_user'] === '1';
+  if (on && !userBit) {
+    l.promisc += 1;
+    l.sysctl['__promisc_user'] = '1';
+  } else if (!on && userBit) {
+    l.promisc = Math.max(0, l.promisc - 1);
+    delete l.sysctl['__promisc_user'];
+  }
+}
+
+export function linkSetAllmulti(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  l.allmulti = on;
+}
+
+export function linkSetName(k: KernelState, nsId: string, ifindex: number, name: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (!validIfName(name)) throw new KernelError('EINVAL');
+  if (l.name === name) return;
+  if (linkByName(ns, name)) throw new KernelError('EEXIST');
+  if (l.adminUp) throw new KernelError('EBUSY');
+  delete ns.names[l.name];
+  l.name = name;
+  ns.names[name] = l.ifindex;
+}
+
+/** RTM_NEWLINK with IFLA_NET_NS_FD: moves a link to another namespace (it goes down, loses addresses). */
+export function linkSetNs(k: KernelState, nsId: string, ifindex: number, targetNsId: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  const target = nsById(k, targetNsId);
+  if (target === ns) return;
+  if (l.kind === 'loopback' || l.kind === 'bridge') throw new KernelError('EINVAL');
+  if (linkByName(target, l.name)) throw new KernelError('EEXIST');
+  const touched = around(k, ns, l);
+  detachPort(ns, l);
+  removeRoutesOfDev(ns, l.ifindex);
+  unlinkLink(ns, l);
+  const newIdx = allocIfindex(target, l.ifindex);
+  const moved: Link = {
+    ...l,
+    ifindex: newIdx,
+    adminUp: false,
+    addrs: [],
+    ip6Configured: false,
+    sysctl: {},
+    life: 'moved',
+  };
+  insertLink(target, moved);
+  const p = peerOf(k, moved);
+  if (p) {
+    p.link.peer = { ns: target.id, ifindex: newIdx };
+    p.link.peerUp = false;
+  }
+  touched.push([target.id, newIdx]);
+  linkwatch(k, touched);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Carrier, operstate, addrconf
+
+/** netif_carrier_ok: the carrier the (virtual) driver reports right now, whatever the admin state. */
+export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
+  switch (l.kind) {
+    case 'veth':
+      return l.adminUp && l.peerUp;
+    case 'bridge': {
+      // A bridge has carrier from birth; once it had ports, only while a port forwards.
+      if (!l.bridge?.hadPorts) return true;
+      if (!l.adminUp) return false;
+      return l.bridge.ports.some((i) => {
+        const p = ns.links[i];
+        return !!p && p.adminUp && portCarrier(p);
+      });
+    }
+    default:
+      return true;
+  }
+}
+
+function portCarrier(p: Link): boolean {
+  return p.kind === 'veth' ? p.adminUp && p.peerUp : true;
+}
+
+/** A bridge port forwards (STP off) when it and its bridge are up and it has carrier. */
+export function portForwarding(k: KernelState, ns: Netns, port: Link, br: Link): boolean {
+  return br.adminUp && port.adminUp && carrierOf(k, ns, port);
+}
+
+/** How long linkwatch may hold back an event of a non-urgent device (a bridge), in µs of virtual time. */
+export const LINKWATCH_DELAY_US = 1000;
+
+/** What linkwatch's rfc2863 policy computes for a device from its carrier. */
+function operFromCarrier(carrier: boolean): OperState {
+  return carrier ? 'UP' : 'DOWN';
+}
+
+/** Non-urgent devices (ifindex == iflink): their events wait for the next linkwatch run. */
+function urgent(l: Link): boolean {
+  return l.kind !== 'bridge';
+}
+
+/**
+ * linkwatch: carrier changes become operational state. Events of veths (urgent devices) are
+ * processed at once, and that run also handles the events deferred so far; a bridge's event
+ * otherwise waits until LINKWATCH_DELAY_US of virtual time has passed (or `settleKernel`), so a
+ * snapshot taken right after a bridge lost its carrier can still show the previous operstate, as
+ * on a real node. Routes show "linkdown" from the processed carrier.
+ */
+export function linkwatch(k: KernelState, touched: Touched): void {
+  const now = k.now ?? 0;
+  const seen = new Set<string>();
+  const items: Array<{ ns: Netns; l: Link }> = [];
+  for (const [nsId, idx] of touched) {
+    const key = `${nsId}/${idx}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const ns = k.netns[nsId];
+    const l = ns?.links[idx];
+    if (ns && l) items.push({ ns, l });
+  }
+  let urgentRun = false;
+  for (const { ns, l } of items) {
+    if (!urgent(l)) continue;
+    const c = carrierOf(k, ns, l);
+    if (c !== l.lwCarrier) {
+      l.lwCarrier = c;
+      if (l.kind === 'veth') {
+        l.operstate = operFromCarrier(c);
+        urgentRun = true;
+      }
+    }
+  }
+  for (const { ns, l } of items) {
+    if (!urgent(l) && l.lwPendingSince === null && carrierOf(k, ns, l) !== l.lwCarrier) {
+      l.lwPendingSince = now;
+      k.lwPending.push(`${ns.id}/${l.ifindex}`);
+    }
+    addrconf(ns, l);
+  }
+  if (k.lwPending.length === 0) return;
+  const keep: string[] = [];
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = k.netns[nsId];
+    const l = ns?.links[Number(idx)];
+    if (!ns || !l || l.lwPendingSince === null) continue;
+    if (urgentRun || now - l.lwPendingSince >= LINKWATCH_DELAY_US) {
+      processEvent(k, ns, l);
+      addrconf(ns, l);
+    } else keep.push(key);
+  }
+  k.lwPending = keep;
+}
+
+function processEvent(k: KernelState, ns: Netns, l: Link): void {
+  const c = carrierOf(k, ns, l);
+  l.lwPendingSince = null;
+  l.lwCarrier = c;
+  l.operstate = operFromCarrier(c);
+}
+
+/** Time passed: linkwatch has run for every deferred event. */
+export function settleKernel(k: KernelState): void {
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = k.netns[nsId];
+    const l = ns?.links[Number(idx)];
+    if (ns && l && l.lwPendingSince !== null) {
+      processEvent(k, ns, l);
+      addrconf(ns, l);
+    }
+  }
+  k.lwPending = [];
+}
+
+/**
+ * Processes the deferred events whose display would contradict the carrier (operstate UP
+ * without carrier, DOWN with it): what an observer who waits for consistency sees.
+ */
+export function settleInconsistent(k: KernelState): void {
+  const keep: string[] = [];
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = k.netns[nsId];
+    const l = ns?.links[Number(idx)];
+    if (!ns || !l || l.lwPendingSince === null) continue;
+    const c = carrierOf(k, ns, l);
+    if (l.adminUp && l.operstate !== 'UNKNOWN' && (l.operstate === 'UP') !== c) {
+      processEvent(k, ns, l);
+      addrconf(ns, l);
+    } else keep.push(key);
+  }
+  k.lwPending = keep;
+}
+
+/** The operational state `ip link` shows. */
+export function displayedOperstate(l: Link): OperState {
+  return l.adminUp ? l.operstate : 'DOWN';
+}
+
+function operUp(l: Link): boolean {
+  return l.adminUp && (l.operstate === 'UP' || l.operstate === 'UNKNOWN');
+}
+
+function ipv6Disabled(ns: Netns, l: Link): boolean {
+  return interfaceSysctl(ns, l, 'ipv6.conf.disable_ipv6') === '1';
+}
+
+function addrconf(ns: Netns, l: Link): void {
+  if (l.ip6Configured || !operUp(l) || ipv6Disabled(ns, l)) return;
+  l.ip6Configured = true;
+  if (l.kind === 'loopback') {
+    insertAddr(l, { family: 6, local: '::1', prefix: 128, scope: 'host', broadcast: null });
+    return;
+  }
+  const ll = eui64LinkLocal(l.mac);
+  if (!l.addrs.some((a) => a.local === ll)) {
+    insertAddr(l, { family: 6, local: ll, prefix: 64, scope: 'link', broadcast: null });
+  }
+  addKernelRoute6(ns, l, 'fe80::', 64, 'addrconf');
+}
+
+function scopeRank(s: AddrScope): number {
+  return s === 'global' ? 14 : s === 'site' ? 5 : s === 'link' ? 2 : 1;
+}
+
+/** IPv4 addresses in order of addition; IPv6 ordered by decreasing scope, newest first within one. */
+function insertAddr(l: Link, a: Addr): void {
+  if (a.family === 4) {
+    const lastV4 = l.addrs.reduce((acc, x, i) => (x.family === 4 ? i : acc), -1);
+    l.addrs.splice(lastV4 + 1, 0, a);
+    return;
+  }
+  const rank = scopeRank(a.scope);
+  let i = l.addrs.findIndex((x) => x.family === 6 && rank >= scopeRank(x.scope));
+  if (i < 0) i = l.addrs.length;
+  l.addrs.splice(i, 0, a);
+}
+
+function addConnectedRoute(ns: Netns, l: Link, a: Addr): void {
+  // A loopback device's prefix route goes to the local table, not main.
+  if (a.family !== 4 || a.prefix >= 32 || l.kind === 'loopback') return;
+  const ip = parseIP(a.local)!;
+  const net = ipString(networkOf({ ip, prefix: a.prefix }));
+  if (
+    ns.routes.some(
+      (r) =>
+        r.family === 4 &&
+        r.origin === 'connected' &&
+        r.dev === l.ifindex &&
+        r.dst === net &&
+        r.prefix === a.prefix,
+    )
+  ) {
+    return;
+  }
+  ns.routes.push({
+    family: 4,
+    dst: net,
+    prefix: a.prefix,
+    dev: l.ifindex,
+    gateway: null,
+    protocol: 'kernel',
+    scope: 'link',
+    prefsrc: a.local,
+    metric: 0,
+    origin: 'connected',
+  });
+}
+
+function addKernelRoute6(
+  ns: Netns,
+  l: Link,
+  dst: string,
+  prefix: number,
+  origin: Route['origin'],
+): void {
+  if (
+    ns.routes.some(
+      (r) =>
+        r.family === 6 &&
+        r.dev === l.ifindex &&
+        r.dst === dst &&
+        r.prefix === prefix &&
+        r.metric === 256,
+    )
+  ) {
+    return;
+  }
+  ns.routes.push({
+    family: 6,
+    dst,
+    prefix,
+    dev: l.ifindex,
+    gateway: null,
+    protocol: 'kernel',
+    scope: 'universe',
+    prefsrc: null,
+    metric: 256,
+    origin,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses
+
+export function scopeOfV6(ip: IP): AddrScope {
+  if (ip.n === 1n) return 'host';
+  if (ip.n >> 118n === 0x3fan) return 'link'; // fe80::/10
+  return 'global';
+}
+
+export function addrAdd(
+  k: KernelState,
+  nsId: string,
+  ifindex: number,
+  a: { ip: IP; prefix: number; broadcast?: string | null; scope?: AddrScope },
+): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  const local = ipString(a.ip);
+  if (a.prefix < 0 || a.prefix > (a.ip.v === 4 ? 32 : 128)) throw new KernelError('EINVAL');
+  if (
+    l.addrs.some(
+      (x) => x.family === a.ip.v && x.local === local && (a.ip.v === 6 || x.prefix === a.prefix),
+    )
+  ) {
+    throw new KernelError('EEXIST');
+  }
+  if (a.ip.v === 6 && ipv6Disabled(ns, l)) throw new KernelError('EACCES' as KErrno);
+  const scope: AddrScope =
+    a.ip.v === 6
+      ? scopeOfV6(a.ip)
+      : (a.scope ?? (isLoopback(a.ip) && l.kind === 'loopback' ? 'host' : 'global'));
+  const addr: Addr = {
+    family: a.ip.v,
+    local,
+    prefix: a.prefix,
+    scope,
+    broadcast: a.broadcast ?? null,
+  };
+  insertAddr(l, addr);
+  if (a.ip.v === 4) {
+    if (l.adminUp) addConnectedRoute(ns, l, addr);
+  } else if (a.prefix < 128 && scope !== 'link') {
+    const net = ipString(networkOf({ ip: a.ip, prefix: a.prefix }));
+    addKernelRoute6(ns, l, net, a.prefix, 'addrconf');
+  }
+}
+
+export function addrDel(
+  k: KernelState,
+  nsId: string,
+  ifindex: number,
+  a: { ip: IP; prefix: number },
+): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  const local = ipString(a.ip);
+  const i = l.addrs.findIndex(
+    (x) => x.family === a.ip.v && x.local === local && x.prefix === a.prefix,
+  );
+  if (i < 0) throw new KernelError('EADDRNOTAVAIL');
+  const [removed] = l.addrs.splice(i, 1);
+  const net = { ip: a.ip, prefix: a.prefix };
+  const netAddr = ipString(networkOf(net));
+  const stillCovered = l.addrs.some(
+    (x) => x.family === a.ip.v && x.prefix === a.prefix && netContains(net, parseIP(x.local)!),
+  );
+  if (!stillCovered) {
+    ns.routes = ns.routes.filter(
+      (r) =>
+        !(
+          r.dev === l.ifindex &&
+          r.family === a.ip.v &&
+          r.dst === netAddr &&
+          r.prefix === a.prefix &&
+          (r.origin === 'connected' || (r.origin === 'addrconf' && removed?.scope !== 'link'))
+        ),
+    );
+  }
+  if (a.ip.v === 4) {
+    // Routes whose preferred source was this address go with it; when the device has no IPv4
+    // address left, IPv4 is disabled on it and every route through it goes (fib_disable_ip).
+    ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.prefsrc === local));
+    if (!l.addrs.some((x) => x.family === 4))
+      ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.dev === l.ifindex));
+  }
+  linkwatch(k, [[ns.id, l.ifindex]]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+export interface RouteSpec {
+  family: Family;
+  dst: IP;
+  prefix: number;
+  dev: number;
+  gateway?: IP | null;
+  scope?: Route['scope'];
+  prefsrc?: IP | null;
+  metric?: number;
+  protocol?: Route['protocol'];
+}
+
+/** Whether `gw` is reachable on `dev` through a connected route (scope link) of the namespace. */
+function gatewayOnLink(ns: Netns, dev: number, gw: IP): boolean {
+  for (const r of ns.routes) {
+    if (r.family !== gw.v || r.dev !== dev || r.gateway) continue;
+    if (r.family === 4 && r.scope !== 'link' && r.scope !== 'host') continue;
+    if (netContains({ ip: parseIP(r.dst)!, prefix: r.prefix }, gw)) return true;
+  }
+  return false;
+}
+
+export function routeAdd(
+  k: KernelState,
+  nsId: string,
+  spec: RouteSpec,
+  opts: { append?: boolean } = {},
+): void {
+  const { ns, l } = getLink(k, nsId, spec.dev);
+  const dst = networkOf({ ip: spec.dst, prefix: spec.prefix });
+  if (!ipEqualBig(dst, spec.dst)) throw new KernelError('EINVAL');
+  const metric = spec.metric ?? (spec.family === 6 ? 1024 : 0);
+  const gw = spec.gateway ?? null;
+  if (!l.adminUp && spec.family === 4) throw new KernelError('ENETDOWN');
+  if (gw) {
+    if (gw.v !== spec.family) throw new KernelError('EINVAL');
+    const linkLocal6 = gw.v === 6 && scopeOfV6(gw) === 'link';
+    if (!linkLocal6 && !gatewayOnLink(ns, l.ifindex, gw)) {
+      throw new KernelError(spec.family === 4 ? 'ENETUNREACH' : 'ENETUNREACH');
+    }
+  }
+  const dstStr = ipString(dst);
+  const gwStr = gw ? ipString(gw) : null;
+  const same = ns.routes.filter(
+    (r) =>
+      r.family === spec.family &&
+      r.dst === dstStr &&
+      r.prefix === spec.prefix &&
+      r.metric === metric,
+  );
+  if (same.length > 0) {
+    const identical = same.some((r) => r.dev === l.ifindex && r.gateway === gwStr);
+    if (identical || !opts.append) throw new KernelError('EEXIST');
+  }
+  ns.routes.push({
+    family: spec.family,
+    dst: dstStr,
+    prefix: spec.prefix,
+    dev: l.ifindex,
+    gateway: gwStr,
+    protocol: spec.protocol ?? 'boot',
+    scope: spec.scope ?? (gw ? 'universe' : spec.family === 4 ? 'link' : 'universe'),
+    prefsrc: spec.prefsrc ? ipString(spec.prefsrc) : null,
+    metric,
+    origin: 'user',
+  });
+}
+
+function ipEqualBig(a: IP, b: IP): boolean {
+  return a.v === b.v && a.n === b.n;
+}
+
+export interface RouteMatch {
+  family: Family;
+  dst?: IP | null;
+  prefix?: number;
+  dev?: number;
+  gateway?: IP | null;
+  metric?: number;
+}
+
+export function routeDel(k: KernelState, nsId: string, m: RouteMatch): void {
+  const ns = nsById(k, nsId);
+  const i = ns.routes.findIndex((r) => routeMatches(r, m));
+  if (i < 0) throw new KernelError('ESRCH');
+  ns.routes.splice(i, 1);
+}
+
+export function routeMatches(r: Route, m: RouteMatch): boolean {
+  if (r.family !== m.family) return false;
+  if (
+    m.dst !== undefined &&
+    m.dst !== null &&
+    (r.dst !== ipString(m.dst) || r.prefix !== m.prefix)
+  ) {
+    return false;
+  }
+  if (m.dst === null && r.prefix !== 0) return false;
+  if (m.dev !== undefined && r.dev !== m.dev) return false;
+  if (m.gateway && r.gateway !== ipString(m.gateway)) return false;
+  if (m.metric !== undefined && r.metric !== m.metric) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sysctl
+
+/** Splits `net.ipv6.conf.eth0.accept_ra` into interface + per-interface key. */
+function splitInterfaceKey(key: string): { ifname: string; sub: string } | null {
+  const m = /^net\.(ipv4|ipv6)\.(conf|neigh)\.([^.]+)\.(.+)$/.exec(key);
+  if (!m) return null;
+  const ifname = m[3]!;
+  if (ifname === 'all' || ifname === 'default') return null;
+  return { ifname, sub: `${m[1]}.${m[2]}.${m[4]}` };
+}
+
+export function interfaceSysctl(ns: Netns, l: Link, sub: string): string | undefined {
+  return l.sysctl[sub] ?? defaultInterfaceSysctl(ns, sub);
+}
+
+function defaultInterfaceSysctl(ns: Netns, sub: string): string | undefined {
+  const [fam, kind, ...rest] = sub.split('.');
+  const dflt = `net.${fam}.${kind}.default.${rest.join('.')}`;
+  return ns.sysctl[dflt] ?? INTERFACE_SYSCTL_DEFAULTS[sub];
+}
+
+/** Reads /proc/sys/<key>; undefined when the file does not exist. */
+export function sysctlGet(k: KernelState, nsId: string, key: string): string | undefined {
+  const ns = nsById(k, nsId);
+  const split = splitInterfaceKey(key);
+  if (split) {
+    const l = linkByName(ns, split.ifname);
+    return l ? interfaceSysctl(ns, l, split.sub) : undefined;
+  }
+  return ns.sysctl[key] ?? GLOBAL_SYSCTL_DEFAULTS[key];
+}
+
+/** Writes /proc/sys/<key>; throws ENOENT when the file does not exist, EINVAL for bad values. */
+export function sysctlSet(k: KernelState, nsId: string, key: string, value: string): void {
+  const ns = nsById(k, nsId);
+  const v = value.trim();
+  const split = splitInterfaceKey(key);
+  if (split) {
+    const l = linkByName(ns, split.ifname);
+    if (!l || INTERFACE_SYSCTL_DEFAULTS[split.sub] === undefined) throw new KernelError('ENOENT');
+    if (!validSysctlValue(INTERFACE_SYSCTL_DEFAULTS[split.sub]!, v))
+      throw new KernelError('EINVAL');
+    l.sysctl[split.sub] = v;
+    if (split.sub === 'ipv6.conf.disable_ipv6' && v === '1') {
+      l.addrs = l.addrs.filter((a) => a.family === 4);
+      removeRoutesOfDev(ns, l.ifindex, 6);
+      l.ip6Configured = false;
+    }
+    linkwatch(k, [[ns.id, l.ifindex]]);
+    return;
+  }
+  if (GLOBAL_SYSCTL_DEFAULTS[key] === undefined) throw new KernelError('ENOENT');
+  if (!validSysctlValue(GLOBAL_SYSCTL_DEFAULTS[key]!, v)) throw new KernelError('EINVAL');
+  ns.sysctl[key] = v;
+  // Forwarding switched for "all" switches it for every interface and the default (as
+  // inet_forward_change / addrconf_forward_change do).
+  const fam =
+    key === 'net.ipv4.ip_forward' || key === 'net.ipv4.conf.all.forwarding'
+      ? 'ipv4'
+      : key === 'net.ipv6.conf.all.forwarding'
+        ? 'ipv6'
+        : null;
+  if (fam) {
+    if (fam === 'ipv4') {
+      ns.sysctl['net.ipv4.ip_forward'] = v;
+      ns.sysctl['net.ipv4.conf.all.forwarding'] = v;
+    }
+    ns.sysctl[`net.${fam}.conf.default.forwarding`] = v;
+    for (const l of linksOf(ns)) l.sysctl[`${fam}.conf.forwarding`] = v;
+  }
+}
+
+function validSysctlValue(dflt: string, v: string): boolean {
+  // Integer-valued keys accept integers only.
+  if (/^-?\d+$/.test(dflt)) return /^-?\d+$/.test(v);
+  return true;
+}
+
+/** All sysctl keys of the namespace (for `sysctl -a`). */
+export function sysctlKeys(k: KernelState, nsId: string): string[] {
+  const ns = nsById(k, nsId);
+  const keys = Object.keys(GLOBAL_SYSCTL_DEFAULTS);
+  for (const l of linksOf(ns)) {
+    for (const sub of Object.keys(INTERFACE_SYSCTL_DEFAULTS)) {
+      const [fam, kind, ...rest] = sub.split('.');
+      keys.push(`net.${fam}.${kind}.${l.name}.${rest.join('.')}`);
+    }
+  }
+  return keys.sort();
+}
+
+export function macBytes(mac: string): number[] {
+  return mac.split(':').map((x) => parseInt(x, 16));
+}
+
+export { ipToBytes };

@@ -1,0 +1,606 @@
+/**
+ * libcni/api.go: executing a network configuration list for a container (ADD, CHECK, DEL,
+ * VERSION), building each plugin's stdin and environment, wrapping errors and keeping the
+ * result cache, as libcni v1.1.2 does (v1.2+ behaviour selectable).
+ */
+import { base64Encode } from '../base64';
+import { createFromBytes } from '../cni/create';
+import { CniError } from '../cni/errors';
+import { custom, field, goAny, goString, map, slice, struct, type GoType } from '../cni/gotypes';
+import {
+  type CniArgs,
+  argsAsEnv,
+  execPlugin,
+  execPluginWithResult,
+  findInPath,
+  type Executor,
+} from '../cni/invoke';
+import { goMarshal, sortKeysDeep } from '../cni/json';
+import {
+  type Result,
+  type ResultLib,
+  LIB_V1_1,
+  LIB_V1_2,
+  getAsVersion,
+  resultJSON,
+} from '../cni/result';
+import { validateContainerId, validateInterfaceName, validateNetworkName } from '../cni/validate';
+import { versionGte } from '../cni/version';
+import * as vfs from '../fs/vfs';
+import { decode } from '../gojson/decode';
+import { q } from '../gofmt';
+import { type ProgramRegistry, execProgram } from '../os/process';
+import { Sys, type Gen, TICK } from '../os/sys';
+import type { Simulation } from '../sim/world';
+import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
+
+export interface RuntimeConf {
+  containerId: string;
+  netns: string;
+  ifName: string;
+  /** CNI_ARGS pairs, in order. */
+  args: Array<[string, string]>;
+  capabilityArgs: Record<string, unknown>;
+  /** RuntimeConf.CacheDir (deprecated; CNIConfig's cache dir wins). */
+  cacheDir?: string;
+}
+
+export type CacheAction =
+  'written' | 'read' | 'removed' | 'remove-ignored-missing' | 'kept' | 'none';
+export type CacheState = 'read' | 'missing' | 'unparsable' | 'not-read';
+
+export interface CacheInfo {
+  action: CacheAction;
+  state?: CacheState;
+  file?: string;
+}
+
+export interface OutcomeError {
+  code?: number;
+  msg?: string;
+  details?: string;
+  /** The error string libcni returns (what the runtime logs). */
+  message: string;
+}
+
+export interface LibcniOutcome {
+  ok: boolean;
+  result?: Result;
+  error?: OutcomeError;
+  failedPluginIndex?: number;
+  supportedVersions?: string[];
+  cache?: CacheInfo;
+}
+
+/** An error libcni returns, with what is known about its origin. */
+class LibcniError extends Error {
+  constructor(
+    message: string,
+    readonly root: unknown,
+    readonly pluginIndex: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+function outcomeError(e: unknown): { error: OutcomeError; failedPluginIndex?: number } {
+  if (e instanceof LibcniError) {
+    const err: OutcomeError = { message: e.message };
+    if (e.pluginIndex !== undefined) {
+      const root = e.root;
+      if (root instanceof CniError) {
+        err.code = root.code;
+        err.msg = root.msg;
+        if (root.details) err.details = root.details;
+      } else {
+        err.msg = root instanceof Error ? root.message : String(root);
+      }
+      return { error: err, failedPluginIndex: e.pluginIndex };
+    }
+    return { error: err };
+  }
+  return { error: { message: e instanceof Error ? e.message : String(e) } };
+}
+
+export interface CNIConfigOptions {
+  sim: Simulation;
+  node: string;
+  programs: ProgramRegistry;
+  /** CNI_PATH directories. */
+  path: string[];
+  cacheDir?: string;
+  /** libcni generation: '1.1' (v1.1.2, recorded) or '1.2' (v1.2+). */
+  version?: '1.1' | '1.2';
+  /** The runtime's own environment, passed to every plugin. */
+  env?: Record<string, string>;
+  /** Trace actor of the caller (the runtime), e.g. "containerd". */
+  caller?: string;
+}
+
+const DEFAULT_CACHE_DIR = '/var/lib/cni';
+export const RUNTIME_PATH_ENV = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** []byte in JSON: a base64 string (Go: "illegal base64 data at input byte N"). */
+const goBytes = custom<string>({
+  kind: 'custom',
+  name: '[]uint8',
+  zero: () => '',
+  nullable: true,
+  unmarshalText: (text) => {
+    const bad = firstBadBase64Byte(text);
+    return bad < 0 ? { value: text } : { error: `illegal base64 data at input byte ${bad}` };
+  },
+});
+
+function firstBadBase64Byte(s: string): number {
+  const A = /[A-Za-z0-9+/]/;
+  let i = 0;
+  for (; i < s.length && A.test(s[i]!); i++);
+  if (i === s.length) return s.length % 4 === 0 ? -1 : s.length - (s.length % 4);
+  const rest = s.slice(i);
+  if ((rest === '=' || rest === '==') && s.length % 4 === 0) return -1;
+  return i;
+}
+
+const CACHED_INFO: GoType = struct('libcni.cachedInfo', [
+  field('Kind', goString, 'kind', { prop: 'kind' }),
+  field('ContainerID', goString, 'containerId', { prop: 'containerId' }),
+  field('Config', goBytes, 'config', { prop: 'config' }),
+  field('IfName', goString, 'ifName', { prop: 'ifName' }),
+  field('NetworkName', goString, 'networkName', { prop: 'networkName' }),
+  field('CniArgs', slice(slice(goString)), 'cniArgs,omitempty', { prop: 'cniArgs' }),
+  field('CapabilityArgs', map(goAny), 'capabilityArgs,omitempty', { prop: 'capabilityArgs' }),
+  field('RawResult', map(goAny), 'result,omitempty', { prop: 'result' }),
+]);
+
+export class CNIConfig {
+  readonly sys: Sys;
+  readonly lib: ResultLib;
+  readonly version: '1.1' | '1.2';
+  private seq: number | undefined;
+
+  constructor(readonly o: CNIConfigOptions) {
+    this.version = o.version ?? '1.1';
+    this.lib = this.version === '1.1' ? LIB_V1_1 : LIB_V1_2;
+    this.sys = new Sys({ sim: o.sim, node: o.node, actor: 'libcni', pid: 1 });
+  }
+
+  private get caller(): string {
+    return this.o.caller ?? 'runtime';
+  }
+
+  private cacheDirFor(rt: RuntimeConf): string {
+    return this.o.cacheDir || rt.cacheDir || DEFAULT_CACHE_DIR;
+  }
+
+  private cachePath(netName: string, rt: RuntimeConf): string {
+    if (netName === '' || rt.containerId === '' || rt.ifName === '') {
+      throw new Error(
+        `cache file path requires network name (${q(netName)}), container ID (${q(rt.containerId)}), and interface name (${q(rt.ifName)})`,
+      );
+    }
+    return vfs.joinPath(
+      this.cacheDirFor(rt),
+      'results',
+      `${netName}-${rt.containerId}-${rt.ifName}`,
+    );
+  }
+
+  private exec: Executor = (path, env, stdin) =>
+    execProgram({
+      sim: this.o.sim,
+      node: this.o.node,
+      programs: this.o.programs,
+      caller: 'libcni',
+      ...(this.seq !== undefined ? { parentSeq: this.seq } : {}),
+      path,
+      env,
+      stdin,
+    });
+
+  private args(command: string, rt: RuntimeConf): CniArgs {
+    return {
+      command,
+      containerId: rt.containerId,
+      netns: rt.netns,
+      pluginArgs: rt.args,
+      ifName: rt.ifName,
+      path: this.o.path.join(':'),
+    };
+  }
+
+  private env(a: CniArgs): Record<string, string> {
+    return argsAsEnv(this.o.env ?? { PATH: RUNTIME_PATH_ENV }, a);
+  }
+
+  /** buildOneConfig: the plugin's stdin. */
+  buildOneConfig(
+    name: string,
+    cniVersion: string,
+    orig: NetworkConfig,
+    prev: Result | null,
+    rt: RuntimeConf,
+  ): NetworkConfig {
+    const inject: Array<[string, unknown]> = [
+      ['name', name],
+      ['cniVersion', cniVersion],
+    ];
+    if (prev) inject.push(['prevResult', resultJSON(prev, this.lib)]);
+    let conf = injectConf(orig, inject);
+    const rc: Record<string, unknown> = {};
+    for (const [cap, supported] of Object.entries(orig.network.capabilities ?? {})) {
+      if (!supported) continue;
+      if (cap in rt.capabilityArgs) rc[cap] = rt.capabilityArgs[cap];
+    }
+    if (Object.keys(rc).length > 0) conf = injectConf(conf, [['runtimeConfig', sortKeysDeep(rc)]]);
+    return conf;
+  }
+
+  private *begin(op: string, summary: string, payload: Record<string, unknown>): Gen<void> {
+    const ev = this.o.sim.note({
+      node: this.o.node,
+      source: this.caller,
+      target: 'libcni',
+      kind: 'libcni.call',
+      level: 'cni',
+      summary,
+      payload: { op, ...payload },
+    });
+    this.seq = ev.seq;
+    yield TICK;
+  }
+
+  private *end(op: string, out: LibcniOutcome): Gen<LibcniOutcome> {
+    const summary = out.ok ? `${op} ok` : `${op} failed: ${out.error?.message ?? ''}`;
+    this.o.sim.note({
+      node: this.o.node,
+      source: 'libcni',
+      target: this.caller,
+      kind: 'libcni.return',
+      level: 'cni',
+      summary,
+      payload: {
+        op,
+        ok: out.ok,
+        ...(out.result ? { result: resultJSON(out.result, this.lib) } : {}),
+        ...(out.error ? { error: out.error } : {}),
+        ...(out.failedPluginIndex !== undefined
+          ? { failedPluginIndex: out.failedPluginIndex }
+          : {}),
+        ...(out.cache ? { cache: out.cache } : {}),
+      },
+      ...(this.seq !== undefined ? { parent: this.seq } : {}),
+    });
+    this.seq = undefined;
+    yield TICK;
+    return out;
+  }
+
+  private pluginDescription(net: NetworkConfig): string {
+    let out = `type=${q(net.network.type)}`;
+    if (net.network.name !== '') out += ` name=${q(net.network.name)}`;
+    return out;
+  }
+
+  private *addNetwork(
+    name: string,
+    cniVersion: string,
+    net: NetworkConfig,
+    prev: Result | null,
+    rt: RuntimeConf,
+  ): Gen<Result> {
+    const pluginPath = findInPath(this.sys.fs, net.network.type, this.o.path);
+    const v =
+      validateContainerId(rt.containerId) ??
+      validateNetworkName(name) ??
+      validateInterfaceName(rt.ifName);
+    if (v) throw v;
+    const conf = this.buildOneConfig(name, cniVersion, net, prev, rt);
+    return yield* execPluginWithResult(
+      this.exec,
+      pluginPath,
+      conf.bytes,
+      this.env(this.args('ADD', rt)),
+      this.lib,
+    );
+  }
+
+  private *runNoResult(
+    cmd: string,
+    name: string,
+    cniVersion: string,
+    net: NetworkConfig,
+    prev: Result | null,
+    rt: RuntimeConf,
+  ): Gen<void> {
+    const pluginPath = findInPath(this.sys.fs, net.network.type, this.o.path);
+    const conf = this.buildOneConfig(name, cniVersion, net, prev, rt);
+    yield* execPlugin(this.exec, pluginPath, conf.bytes, this.env(this.args(cmd, rt)));
+  }
+
+  /** cacheAdd: writes <cacheDir>/results/<net>-<id>-<if>. */
+  private *cacheAdd(result: Result, config: string, netName: string, rt: RuntimeConf): Gen<string> {
+    const cached: Record<string, unknown> = {
+      kind: 'cniCacheV1',
+      containerId: rt.containerId,
+      config: base64Encode(config),
+      ifName: rt.ifName,
+      networkName: netName,
+    };
+    if (this.version === '1.2' && rt.netns) cached['netns'] = rt.netns;
+    if (rt.args.length > 0) cached['cniArgs'] = rt.args.map(([k, v]) => [k, v]);
+    if (Object.keys(rt.capabilityArgs).length > 0)
+      cached['capabilityArgs'] = sortKeysDeep(rt.capabilityArgs);
+    const raw = sortKeysDeep(resultJSON(result, this.lib));
+    if (Object.keys(raw).length > 0) cached['result'] = raw;
+    const file = this.cachePath(netName, rt);
+    yield* this.sys.mkdirAll(vfs.dirname(file), 0o700);
+    yield* this.sys.writeFile(file, goMarshal(cached), { mode: 0o600 });
+    return file;
+  }
+
+  /** getCachedResult, reporting how the read went. */
+  private readCachedResult(
+    netName: string,
+    cniVersion: string,
+    rt: RuntimeConf,
+  ): { result: Result | null; state: CacheState; file: string; error?: Error } {
+    const file = this.cachePath(netName, rt);
+    const e = vfs.stat(this.sys.fs, file);
+    if (!e || e.kind !== 'file') return { result: null, state: 'missing', file };
+    const data = e.data;
+    try {
+      const info = decode<{ kind: string; result: Record<string, unknown> | null }>(
+        data,
+        CACHED_INFO,
+      );
+      let result: Result;
+      if (info.error !== null || info.value.kind !== 'cniCacheV1') {
+        result = createFromBytes(data, this.lib);
+      } else {
+        result = createFromBytes(goMarshal(sortKeysDeep(info.value.result)), this.lib);
+      }
+      try {
+        result = getAsVersion(result, cniVersion, this.lib);
+      } catch (err) {
+        throw new Error(
+          `failed to convert cached result to config version ${q(cniVersion)}: ${(err as Error).message}`,
+        );
+      }
+      return { result, state: 'read', file };
+    } catch (err) {
+      return { result: null, state: 'unparsable', file, error: err as Error };
+    }
+  }
+
+  *addNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
+    yield* this.begin('ADD', `AddNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      network: list.name,
+      rt,
+    });
+    let result: Result | null = null;
+    try {
+      for (let i = 0; i < list.plugins.length; i++) {
+        const net = list.plugins[i]!;
+        try {
+          result = yield* this.addNetwork(list.name, list.cniVersion, net, result, rt);
+        } catch (e) {
+          throw new LibcniError(
+            `plugin ${this.pluginDescription(net)} failed (add): ${(e as Error).message}`,
+            e,
+            i,
+          );
+        }
+      }
+      let file: string;
+      try {
+        file = yield* this.cacheAdd(result!, list.bytes, list.name, rt);
+      } catch (e) {
+        throw new LibcniError(
+          `failed to set network ${q(list.name)} cached result: ${(e as Error).message}`,
+          e,
+          undefined,
+        );
+      }
+      return yield* this.end('ADD', {
+        ok: true,
+        result: result!,
+        cache: { action: 'written', file },
+      });
+    } catch (e) {
+      return yield* this.end('ADD', { ok: false, ...outcomeError(e), cache: { action: 'none' } });
+    }
+  }
+
+  *checkNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
+    yield* this.begin('CHECK', `CheckNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      network: list.name,
+      rt,
+    });
+    const gte = versionGte(list.cniVersion, '0.4.0');
+    if (!gte.ok)
+      return yield* this.end('CHECK', {
+        ok: false,
+        error: { message: gte.error },
+        cache: { action: 'none' },
+      });
+    if (!gte.value) {
+      return yield* this.end('CHECK', {
+        ok: false,
+        error: {
+          message: `configuration version ${q(list.cniVersion)} does not support the CHECK command`,
+        },
+        cache: { action: 'none' },
+      });
+    }
+    if (list.disableCheck) return yield* this.end('CHECK', { ok: true, cache: { action: 'none' } });
+    let cached: ReturnType<CNIConfig['readCachedResult']>;
+    try {
+      cached = this.readCachedResult(list.name, list.cniVersion, rt);
+    } catch (e) {
+      return yield* this.end('CHECK', {
+        ok: false,
+        error: {
+          message: `failed to get network ${q(list.name)} cached result: ${(e as Error).message}`,
+        },
+        cache: { action: 'none' },
+      });
+    }
+    const cache: CacheInfo = { action: 'read', state: cached.state, file: cached.file };
+    if (cached.error) {
+      return yield* this.end('CHECK', {
+        ok: false,
+        error: {
+          message: `failed to get network ${q(list.name)} cached result: ${cached.error.message}`,
+        },
+        cache,
+      });
+    }
+    for (let i = 0; i < list.plugins.length; i++) {
+      try {
+        yield* this.runNoResult(
+          'CHECK',
+          list.name,
+          list.cniVersion,
+          list.plugins[i]!,
+          cached.result,
+          rt,
+        );
+      } catch (e) {
+        return yield* this.end('CHECK', {
+          ok: false,
+          ...outcomeError(new LibcniError((e as Error).message, e, i)),
+          cache,
+        });
+      }
+    }
+    return yield* this.end('CHECK', { ok: true, cache });
+  }
+
+  *delNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
+    yield* this.begin('DEL', `DelNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      network: list.name,
+      rt,
+    });
+    const gte = versionGte(list.cniVersion, '0.4.0');
+    if (!gte.ok)
+      return yield* this.end('DEL', {
+        ok: false,
+        error: { message: gte.error },
+        cache: { action: 'none' },
+      });
+    let prev: Result | null = null;
+    let cache: CacheInfo;
+    let file: string | undefined;
+    try {
+      file = this.cachePath(list.name, rt);
+    } catch {
+      file = undefined;
+    }
+    if (gte.value) {
+      let cached: ReturnType<CNIConfig['readCachedResult']>;
+      try {
+        cached = this.readCachedResult(list.name, list.cniVersion, rt);
+      } catch (e) {
+        return yield* this.end('DEL', {
+          ok: false,
+          error: {
+            message: `failed to get network ${q(list.name)} cached result: ${(e as Error).message}`,
+          },
+          cache: { action: 'none' },
+        });
+      }
+      cache = { action: 'read', state: cached.state, file: cached.file };
+      if (cached.error) {
+        if (this.version === '1.1') {
+          return yield* this.end('DEL', {
+            ok: false,
+            error: {
+              message: `failed to get network ${q(list.name)} cached result: ${cached.error.message}`,
+            },
+            cache,
+          });
+        }
+        // libcni v1.2+: an unreadable cache is discarded and DEL goes on without prevResult.
+        yield* this.sys.remove(cached.file);
+      }
+      prev = cached.result;
+    } else {
+      cache = { action: 'read', state: 'not-read', ...(file ? { file } : {}) };
+    }
+    for (let i = list.plugins.length - 1; i >= 0; i--) {
+      const net = list.plugins[i]!;
+      try {
+        yield* this.runNoResult('DEL', list.name, list.cniVersion, net, prev, rt);
+      } catch (e) {
+        const err = new LibcniError(
+          `plugin ${this.pluginDescription(net)} failed (delete): ${(e as Error).message}`,
+          e,
+          i,
+        );
+        return yield* this.end('DEL', {
+          ok: false,
+          ...outcomeError(err),
+          cache: { ...cache, action: 'kept' },
+        });
+      }
+    }
+    // cacheDel: removal errors are ignored.
+    if (file && vfs.stat(this.sys.fs, file)) {
+      yield* this.sys.remove(file);
+      cache = { ...cache, action: 'removed' };
+    } else {
+      cache = { ...cache, action: 'remove-ignored-missing' };
+    }
+    return yield* this.end('DEL', { ok: true, cache });
+  }
+
+  /** GetVersionInfo: runs the plugin with CNI_COMMAND=VERSION. */
+  *getVersionInfo(pluginType: string): Gen<LibcniOutcome> {
+    yield* this.begin('VERSION', `GetVersionInfo ${pluginType}`, { plugin: pluginType });
+    try {
+      const path = findInPath(this.sys.fs, pluginType, this.o.path);
+      const stdin = `{"cniVersion":${q(this.lib.current)}}`;
+      const env = this.env({
+        command: 'VERSION',
+        containerId: '',
+        netns: 'dummy',
+        pluginArgs: [],
+        ifName: 'dummy',
+        path: 'dummy',
+      });
+      let out: string;
+      try {
+        out = yield* execPlugin(this.exec, path, stdin, env);
+      } catch (e) {
+        if ((e as Error).message === 'unknown CNI_COMMAND: VERSION') {
+          return yield* this.end('VERSION', { ok: true, supportedVersions: ['0.1.0'] });
+        }
+        throw e;
+      }
+      return yield* this.end('VERSION', { ok: true, supportedVersions: decodePluginInfo(out) });
+    } catch (e) {
+      return yield* this.end('VERSION', { ok: false, error: { message: (e as Error).message } });
+    }
+  }
+}
+
+/** version.PluginDecoder.Decode */
+export function decodePluginInfo(text: string): string[] {
+  const r = decode<{ cniVersion: string; supportedVersions: string[] | null }>(
+    text,
+    struct('version.pluginInfo', [
+      field('CNIVersion_', goString, 'cniVersion', { prop: 'cniVersion' }),
+      field('SupportedVersions_', slice(goString), 'supportedVersions,omitempty', {
+        prop: 'supportedVersions',
+      }),
+    ]),
+  );
+  if (r.error !== null) throw new Error(`decoding version info: ${r.error}`);
+  if (r.value.cniVersion === '') throw new Error('decoding version info: missing field cniVersion');
+  if (!r.value.supportedVersions || r.value.supportedVersions.length === 0) {
+    if (r.value.cniVersion === '0.2.0') return ['0.1.0', '0.2.0'];
+    throw new Error('decoding version info: missing field supportedVersions');
+  }
+  return r.value.supportedVersions;
+}

@@ -1,0 +1,228 @@
+/**
+ * libcni/conf.go: finding and parsing network configurations in a directory
+ * (/etc/cni/net.d), with libcni's order (byte-wise sorted file names) and error texts.
+ */
+import { GoError } from '../cni/errors';
+import { type GoNetConf, goDecode, typesNetConf } from '../cni/gotypes';
+import { goMarshal, goParse, sortKeysDeep } from '../cni/json';
+import * as vfs from '../fs/vfs';
+import type { FsState } from '../fs/vfs';
+import { goTypeName } from './gotypename';
+
+export interface NetworkConfig {
+  network: GoNetConf;
+  /** The plugin's JSON as libcni holds it (re-marshalled with sorted keys). */
+  bytes: string;
+}
+
+export interface NetworkConfigList {
+  name: string;
+  cniVersion: string;
+  disableCheck: boolean;
+  /** libcni v1.2+: `disableGC`. */
+  disableGC: boolean;
+  plugins: NetworkConfig[];
+  /** The file's bytes (the cache stores them base64-encoded). */
+  bytes: string;
+}
+
+export interface ConfOptions {
+  /** libcni generation: v1.1 (the recorded one) or v1.2+ (cniVersions, string bools, GC). */
+  libcni: '1.1' | '1.2';
+}
+
+/** ConfFromBytes */
+export function confFromBytes(bytes: string): NetworkConfig {
+  const r = goDecode<GoNetConf>(bytes, typesNetConf);
+  if (r.error !== null) throw new GoError(`error parsing configuration: ${r.error}`);
+  if (r.value.type === '') throw new GoError("error parsing configuration: missing 'type'");
+  return { network: r.value, bytes };
+}
+
+const KNOWN_VERSIONS_V1_2 = ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0', '1.0.0', '1.1.0'];
+
+function parseBoolish(raw: unknown, key: string, opts: ConfOptions): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (opts.libcni === '1.2' && typeof raw === 'string') {
+    const s = raw.toLowerCase();
+    if (s === 'true') return true;
+    if (s === 'false') return false;
+    throw new GoError(`error parsing configuration list: invalid value "${raw}" for ${key}`);
+  }
+  throw new GoError(`error parsing configuration list: invalid ${key} type ${goTypeName(raw)}`);
+}
+
+function versionCompare(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** ConfListFromBytes */
+export function confListFromBytes(
+  bytes: string,
+  opts: ConfOptions = { libcni: '1.1' },
+): NetworkConfigList {
+  const parsed = goParse(bytes);
+  if (!parsed.ok) throw new GoError(`error parsing configuration list: ${parsed.error}`);
+  const raw = parsed.value;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new GoError(
+      `error parsing configuration list: json: cannot unmarshal ${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw === 'string' ? 'string' : typeof raw === 'number' ? 'number' : 'bool'} into Go value of type map[string]interface {}`,
+    );
+  }
+  const m = raw as Record<string, unknown>;
+  if (!('name' in m)) throw new GoError('error parsing configuration list: no name');
+  const name = m['name'];
+  if (typeof name !== 'string')
+    throw new GoError(`error parsing configuration list: invalid name type ${goTypeName(name)}`);
+  let cniVersion = '';
+  if ('cniVersion' in m) {
+    if (typeof m['cniVersion'] !== 'string') {
+      throw new GoError(
+        `error parsing configuration list: invalid cniVersion type ${goTypeName(m['cniVersion'])}`,
+      );
+    }
+    cniVersion = m['cniVersion'];
+  }
+  if (opts.libcni === '1.2' && 'cniVersions' in m) {
+    const vs = m['cniVersions'];
+    if (!Array.isArray(vs))
+      throw new GoError(
+        `error parsing configuration list: invalid cniVersions type ${goTypeName(vs)}`,
+      );
+    const known: string[] = [];
+    for (const v of vs) {
+      if (typeof v !== 'string')
+        throw new GoError(
+          `error parsing configuration list: invalid cniVersions entry type ${goTypeName(v)}`,
+        );
+      if (KNOWN_VERSIONS_V1_2.includes(v)) known.push(v);
+    }
+    for (const v of known)
+      if (cniVersion === '' || versionCompare(v, cniVersion) > 0) cniVersion = v;
+  }
+  const disableCheck =
+    'disableCheck' in m ? parseBoolish(m['disableCheck'], 'disableCheck', opts) : false;
+  const disableGC =
+    opts.libcni === '1.2' && 'disableGC' in m
+      ? parseBoolish(m['disableGC'], 'disableGC', opts)
+      : false;
+  if (!('plugins' in m)) throw new GoError("error parsing configuration list: no 'plugins' key");
+  const plugins = m['plugins'];
+  if (!Array.isArray(plugins))
+    throw new GoError(
+      `error parsing configuration list: invalid 'plugins' type ${goTypeName(plugins)}`,
+    );
+  if (plugins.length === 0)
+    throw new GoError('error parsing configuration list: no plugins in list');
+  const list: NetworkConfigList = { name, cniVersion, disableCheck, disableGC, plugins: [], bytes };
+  plugins.forEach((conf, i) => {
+    const newBytes = goMarshal(sortKeysDeep(conf));
+    try {
+      list.plugins.push(confFromBytes(newBytes));
+    } catch (e) {
+      throw new GoError(`failed to parse plugin config ${i}: ${(e as Error).message}`);
+    }
+  });
+  return list;
+}
+
+/** ConfListFromConf: a single-plugin .conf up-converted to a list. */
+export function confListFromConf(orig: NetworkConfig, opts: ConfOptions): NetworkConfigList {
+  const p = goParse(orig.bytes);
+  const raw = p.ok ? p.value : {};
+  const b = goMarshal(
+    sortKeysDeep({ name: orig.network.name, cniVersion: orig.network.cniVersion, plugins: [raw] }),
+  );
+  return confListFromBytes(b, opts);
+}
+
+/** ConfFiles: files in `dir` (not subdirectories) whose extension is one of `exts`, unsorted. */
+export function confFiles(fs: FsState, dir: string, exts: readonly string[]): string[] {
+  const e = vfs.stat(fs, dir);
+  if (!e) return [];
+  if (e.kind !== 'dir') throw new GoError(`readdirent ${dir}: not a directory`);
+  const out: string[] = [];
+  for (const name of vfs.readDir(fs, dir)) {
+    const full = vfs.joinPath(dir, name);
+    if (vfs.stat(fs, full)?.kind === 'dir') continue;
+    const dot = name.lastIndexOf('.');
+    const ext = dot >= 0 ? name.slice(dot) : '';
+    if (exts.includes(ext)) out.push(full);
+  }
+  return out;
+}
+
+export class NotFoundError extends GoError {
+  constructor(dir: string, name: string) {
+    super(`no net configuration with name "${name}" in ${dir}`);
+  }
+}
+export class NoConfigsFoundError extends GoError {
+  constructor(dir: string) {
+    super(`no net configurations found in ${dir}`);
+  }
+}
+
+function readConf(fs: FsState, file: string): string {
+  try {
+    return vfs.readFile(fs, file);
+  } catch (e) {
+    throw new GoError(`error reading ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** LoadConf: the first .conf / .json file whose network name matches. */
+export function loadConf(fs: FsState, dir: string, name: string): NetworkConfig {
+  const files = confFiles(fs, dir, ['.conf', '.json']);
+  if (files.length === 0) throw new NoConfigsFoundError(dir);
+  files.sort(vfs.byteCompare);
+  for (const f of files) {
+    const conf = confFromBytes(readConf(fs, f));
+    if (conf.network.name === name) return conf;
+  }
+  throw new NotFoundError(dir, name);
+}
+
+/** LoadConfList: .conflist files first (any parse error aborts), then single configs. */
+export function loadConfList(
+  fs: FsState,
+  dir: string,
+  name: string,
+  opts: ConfOptions,
+): NetworkConfigList {
+  const files = confFiles(fs, dir, ['.conflist']).sort(vfs.byteCompare);
+  for (const f of files) {
+    const conf = confListFromBytes(readConf(fs, f), opts);
+    if (conf.name === name) return conf;
+  }
+  let single: NetworkConfig;
+  try {
+    single = loadConf(fs, dir, name);
+  } catch (e) {
+    if (e instanceof NoConfigsFoundError && files.length !== 0) throw new NotFoundError(dir, name);
+    throw e;
+  }
+  return confListFromConf(single, opts);
+}
+
+/** InjectConf: set top-level keys of a plugin's config (re-marshalled with sorted keys). */
+export function injectConf(orig: NetworkConfig, values: Array<[string, unknown]>): NetworkConfig {
+  const p = goParse(orig.bytes);
+  if (!p.ok) throw new GoError(`unmarshal existing network bytes: ${p.error}`);
+  const config = { ...sortKeysDeep(p.value as Record<string, unknown>) };
+  for (const [k, v] of values) {
+    if (k === '') throw new GoError('keys cannot be empty');
+    if (v === null || v === undefined) throw new GoError(`key '${k}' value must not be nil`);
+    config[k] = v;
+  }
+  // Top-level keys sorted (a Go map); an injected struct value keeps its own field order.
+  const sorted: Record<string, unknown> = {};
+  for (const k of Object.keys(config).sort(vfs.byteCompare)) sorted[k] = config[k];
+  return confFromBytes(goMarshal(sorted));
+}

@@ -1,0 +1,136 @@
+/**
+ * Building a simulated node: its filesystem layout, installed plugin binaries, and network
+ * namespaces created the way `ip netns add` creates them (a namespace bind-mounted at
+ * /var/run/netns/<name>). Each change is an `env` event in the trace.
+ */
+import { produce } from 'immer';
+import * as vfs from '../fs/vfs';
+import * as K from '../kernel/kernel';
+import type { KernelState } from '../kernel/types';
+import { type Simulation, type WorldState, newNodeState } from '../sim/world';
+
+export const NETNS_DIR = '/var/run/netns';
+
+export interface NodeSetup {
+  name: string;
+  /** Directory the CNI plugins are installed in (CNI_PATH). */
+  pluginDir?: string;
+  build?: string;
+  plugins?: string[];
+  /** Bring the host's `lo` up (a booted node has it up). */
+  loUp?: boolean;
+  files?: Record<string, string>;
+}
+
+const BASE_DIRS = [
+  '/etc/cni/net.d',
+  '/opt/cni/bin',
+  '/var/lib/cni',
+  '/var/run/netns',
+  '/run',
+  '/tmp',
+  '/proc/sys',
+];
+
+function binaryText(program: string, build: string): string {
+  return `\u007fELF (cnisim simulated binary: ${program} ${build})\n`;
+}
+
+export function installPluginFiles(
+  fs: vfs.FsState,
+  dir: string,
+  build: string,
+  plugins: readonly string[],
+): vfs.FsState {
+  let out = vfs.mkdirAll(fs, dir);
+  for (const p of plugins) {
+    out = vfs.writeFile(out, vfs.joinPath(dir, p), binaryText(p, build), {
+      mode: 0o755,
+      exec: { program: p, build },
+    });
+  }
+  return out;
+}
+
+/** Adds a node to the world (no event: the node exists before the story starts). */
+export function addNode(w: WorldState, setup: NodeSetup): WorldState {
+  return produce(w, (d) => {
+    const n = newNodeState(setup.name);
+    let fs = n.fs;
+    for (const dir of BASE_DIRS) fs = vfs.mkdirAll(fs, dir);
+    if (setup.plugins?.length) {
+      fs = installPluginFiles(
+        fs,
+        setup.pluginDir ?? '/opt/cni/bin',
+        setup.build ?? 'v1.1.1',
+        setup.plugins,
+      );
+    }
+    for (const [path, data] of Object.entries(setup.files ?? {})) {
+      fs = vfs.writeFile(vfs.mkdirAll(fs, vfs.dirname(path)), path, data);
+    }
+    n.fs = fs;
+    const k = n.kernel as KernelState;
+    if (setup.loUp !== false) K.linkSetUp(k, k.root, 1);
+    d.nodes[setup.name] = n as never;
+  });
+}
+
+/** `ip netns add <name>`: a new namespace mounted at /var/run/netns/<name>. */
+export function netnsAdd(sim: Simulation, node: string, path: string, source = 'operator'): string {
+  return sim.apply(
+    {
+      node,
+      source,
+      target: 'kernel',
+      kind: 'env',
+      level: 'kernel',
+      summary: `ip netns add ${vfs.basename(path)}`,
+      payload: { op: 'netns.add', path },
+    },
+    (d) => {
+      const n = d.nodes[node]!;
+      const k = n.kernel as KernelState;
+      if (k.mounts[path]) throw new Error(`Cannot create namespace file "${path}": File exists`);
+      const id = K.createNetns(k);
+      K.mountNetns(k, path, id);
+      n.fs = vfs.writeFile(vfs.mkdirAll(n.fs as vfs.FsState, vfs.dirname(path)), path, '', {
+        mode: 0o444,
+        nsfs: true,
+      }) as never;
+      return id;
+    },
+  );
+}
+
+/** `ip netns del <name>`: unmounts and destroys the namespace (its veths go with it). */
+export function netnsDel(sim: Simulation, node: string, path: string, source = 'operator'): void {
+  sim.apply(
+    {
+      node,
+      source,
+      target: 'kernel',
+      kind: 'env',
+      level: 'kernel',
+      summary: `ip netns del ${vfs.basename(path)}`,
+      payload: { op: 'netns.del', path },
+    },
+    (d) => {
+      const n = d.nodes[node]!;
+      const k = n.kernel as KernelState;
+      const id = k.mounts[path];
+      if (!id) throw new Error(`Cannot remove namespace file "${path}": No such file or directory`);
+      K.unmountNetns(k, path);
+      K.destroyNetns(k, id);
+      n.fs = vfs.remove(n.fs as vfs.FsState, path) as never;
+    },
+  );
+}
+
+/** Time passes on every node: deferred link events are processed (linkwatch). */
+export function settle(sim: Simulation, us = 1_000_000): void {
+  sim.advance(us);
+  sim.state = produce(sim.state, (d) => {
+    for (const n of Object.values(d.nodes)) K.settleKernel(n.kernel as KernelState);
+  });
+}

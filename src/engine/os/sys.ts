@@ -1,0 +1,184 @@
+/**
+ * What a process on a simulated node can do: read and change the node's kernel and filesystem.
+ * Every change is one trace event (attributed to the process) and one step: the generator
+ * yields after it, so a scheduler can stop between any two changes.
+ */
+import type { Draft } from 'immer';
+import * as vfs from '../fs/vfs';
+import type { FsState } from '../fs/vfs';
+import type { KernelState, Netns } from '../kernel/types';
+import type { RandomSource } from '../kernel/kernel';
+import type { Simulation, WorldState } from '../sim/world';
+import type { Level } from '../trace/trace';
+
+export interface Tick {
+  readonly tick: true;
+  readonly sleepUs?: number;
+}
+export type Gen<T> = Generator<Tick, T, void>;
+export const TICK: Tick = { tick: true };
+
+/** Runs a generator to completion, ignoring the ticks (a headless, all-at-once run). */
+export function runToEnd<T>(g: Gen<T>): T {
+  for (;;) {
+    const r = g.next();
+    if (r.done) return r.value;
+  }
+}
+
+export interface SysOwner {
+  sim: Simulation;
+  node: string;
+  /** Actor name in the trace, e.g. "bridge" or "host-local". */
+  actor: string;
+  pid: number;
+  /** seq of this process's exec event. */
+  parentSeq?: number;
+}
+
+/** Mount path by namespace id, per (immutable) mounts table. */
+const LABELS = new WeakMap<object, Map<string, string>>();
+
+export class Sys {
+  constructor(readonly owner: SysOwner) {}
+
+  get sim(): Simulation {
+    return this.owner.sim;
+  }
+  get kernel(): KernelState {
+    return this.sim.node(this.owner.node).kernel;
+  }
+  get fs(): FsState {
+    return this.sim.node(this.owner.node).fs;
+  }
+  get hostNs(): string {
+    return this.kernel.root;
+  }
+
+  ns(id: string): Netns | undefined {
+    return this.kernel.netns[id];
+  }
+
+  /** A readable name of a namespace: its mount path, "host" for the node's own. */
+  nsLabel(id: string): string {
+    const k = this.kernel;
+    if (id === k.root) return 'host';
+    let byId = LABELS.get(k.mounts);
+    if (!byId) {
+      byId = new Map();
+      for (const [p, nid] of Object.entries(k.mounts)) if (!byId.has(nid)) byId.set(nid, p);
+      LABELS.set(k.mounts, byId);
+    }
+    return byId.get(id) ?? id;
+  }
+
+  /** Applies a kernel change as one event. */
+  *kernelOp<T>(
+    op: string,
+    summary: string,
+    payload: Record<string, unknown>,
+    change: (k: KernelState, rnd: RandomSource) => T,
+  ): Gen<T> {
+    const node = this.owner.node;
+    const sim = this.sim;
+    const result = sim.apply(
+      {
+        node,
+        source: this.owner.actor,
+        target: 'kernel',
+        kind: 'kernel',
+        level: 'kernel' as Level,
+        summary,
+        payload: { op, pid: this.owner.pid, ...payload },
+        ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
+      },
+      (d: Draft<WorldState>) => {
+        const rng = sim.rng(d);
+        const n = d.nodes[node]!;
+        (n.kernel as KernelState).now = d.clock;
+        const out = change(n.kernel as KernelState, rng);
+        rng.commit();
+        return out;
+      },
+    );
+    yield TICK;
+    return result;
+  }
+
+  /** Applies a filesystem change as one event. */
+  *fsOp<T>(
+    op: string,
+    path: string,
+    summary: string,
+    change: (fs: FsState) => { fs: FsState; out: T },
+    payload: Record<string, unknown> = {},
+  ): Gen<T> {
+    const node = this.owner.node;
+    const result = this.sim.apply(
+      {
+        node,
+        source: this.owner.actor,
+        target: 'fs',
+        kind: 'fs',
+        level: 'kernel',
+        summary,
+        payload: { op, path, pid: this.owner.pid, ...payload },
+        ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
+      },
+      (d: Draft<WorldState>) => {
+        const n = d.nodes[node]!;
+        const r = change(n.fs as FsState);
+        n.fs = r.fs as Draft<FsState>;
+        return r.out;
+      },
+    );
+    yield TICK;
+    return result;
+  }
+
+  *writeFile(
+    path: string,
+    data: string,
+    opts: { mode?: number; exclusive?: boolean } = {},
+  ): Gen<void> {
+    yield* this.fsOp(
+      'write',
+      path,
+      `write ${path} (${data.length} bytes)`,
+      (fs) => ({ fs: vfs.writeFile(fs, path, data, opts), out: undefined }),
+      { data },
+    );
+  }
+
+  *mkdirAll(path: string, mode = 0o755): Gen<void> {
+    if (vfs.stat(this.fs, path)?.kind === 'dir') return;
+    yield* this.fsOp('mkdir', path, `mkdir -p ${path}`, (fs) => ({
+      fs: vfs.mkdirAll(fs, path, mode),
+      out: undefined,
+    }));
+  }
+
+  *remove(path: string): Gen<void> {
+    yield* this.fsOp('remove', path, `remove ${path}`, (fs) => ({
+      fs: vfs.remove(fs, path),
+      out: undefined,
+    }));
+  }
+
+  *rename(from: string, to: string): Gen<void> {
+    yield* this.fsOp(
+      'rename',
+      from,
+      `rename ${from} -> ${to}`,
+      (fs) => ({
+        fs: vfs.rename(fs, from, to),
+        out: undefined,
+      }),
+      { to },
+    );
+  }
+
+  readFile(path: string): string {
+    return vfs.readFile(this.fs, path);
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * coreos/go-iptables as the CNI plugins use it: every method runs the iptables binary with
+ * `--wait` in the host namespace; a failure is an *iptables.Error whose text is
+ * `running [/usr/sbin/iptables -t nat -N X --wait]: exit status 1: iptables: Chain already exists.\n`.
+ */
+import { GoError } from '../../cni/errors';
+import { runIptables } from '../../kernel/iptables';
+import type { Gen, Sys } from '../../os/sys';
+
+export type Proto = 'ipv4' | 'ipv6';
+
+export class IptablesError extends GoError {
+  constructor(
+    readonly argv: string[],
+    readonly exitStatus: number,
+    readonly msg: string,
+  ) {
+    super(`running [${argv.join(' ')}]: exit status ${exitStatus}: ${msg}`);
+  }
+  isNotExist(): boolean {
+    if (this.exitStatus !== 1) return false;
+    return (
+      this.msg.includes('Bad rule (does a matching rule exist in that chain?).\n') ||
+      this.msg.includes('No chain/target/match by that name.\n')
+    );
+  }
+}
+
+export function isNotExist(e: unknown): boolean {
+  return e instanceof IptablesError && e.isNotExist();
+}
+
+const READ_ONLY = new Set(['-C', '-S', '-L', '--check', '--list', '--list-rules']);
+
+export class IPTables {
+  readonly path: string;
+  constructor(
+    readonly sys: Sys,
+    readonly proto: Proto,
+  ) {
+    this.path = proto === 'ipv4' ? '/usr/sbin/iptables' : '/usr/sbin/ip6tables';
+  }
+
+  /** Runs the binary; returns stdout or throws IptablesError. */
+  *run(args: string[]): Gen<string> {
+    const argv = [...args, '--wait'];
+    const full = [this.path, ...argv];
+    const ns = this.sys.hostNs;
+    const readOnly = args.some((a) => READ_ONLY.has(a));
+    const before = this.sys.kernel.netns[ns]!.iptables;
+    const r = runIptables(before, this.proto, argv);
+    yield* this.sys.kernelOp(
+      readOnly ? 'iptables.query' : 'iptables',
+      `${full.map(shellQuote).join(' ')}${r.exitCode !== 0 ? `  -> exit ${r.exitCode}: ${r.stderr.trim()}` : ''}`,
+      { argv: full, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, readOnly },
+      (k) => {
+        if (!readOnly && r.state !== before) k.netns[ns]!.iptables = r.state;
+      },
+    );
+    if (r.exitCode !== 0) throw new IptablesError(full, r.exitCode, r.stderr);
+    return r.stdout;
+  }
+
+  *exists(table: string, chain: string, rule: string[]): Gen<boolean> {
+    try {
+      yield* this.run(['-t', table, '-C', chain, ...rule]);
+      return true;
+    } catch (e) {
+      if (e instanceof IptablesError && e.exitStatus === 1) return false;
+      throw e;
+    }
+  }
+
+  *append(table: string, chain: string, rule: string[]): Gen<void> {
+    yield* this.run(['-t', table, '-A', chain, ...rule]);
+  }
+
+  *insert(table: string, chain: string, pos: number, rule: string[]): Gen<void> {
+    yield* this.run(['-t', table, '-I', chain, String(pos), ...rule]);
+  }
+
+  *appendUnique(table: string, chain: string, rule: string[]): Gen<void> {
+    if (!(yield* this.exists(table, chain, rule))) yield* this.append(table, chain, rule);
+  }
+
+  *insertUnique(table: string, chain: string, pos: number, rule: string[]): Gen<void> {
+    if (!(yield* this.exists(table, chain, rule))) yield* this.insert(table, chain, pos, rule);
+  }
+
+  *delete(table: string, chain: string, rule: string[]): Gen<void> {
+    yield* this.run(['-t', table, '-D', chain, ...rule]);
+  }
+
+  *deleteIfExists(table: string, chain: string, rule: string[]): Gen<void> {
+    if (yield* this.exists(table, chain, rule)) yield* this.delete(table, chain, rule);
+  }
+
+  *list(table: string, chain: string): Gen<string[]> {
+    const out = yield* this.run(['-t', table, '-S', chain]);
+    return splitLines(out);
+  }
+
+  *listChains(table: string): Gen<string[]> {
+    const lines = splitLines(yield* this.run(['-t', table, '-S']));
+    const chains: string[] = [];
+    for (const l of lines) {
+      if (l.startsWith('-P') || l.startsWith('-N')) chains.push(l.split(/\s+/)[1] ?? '');
+      else break;
+    }
+    return chains;
+  }
+
+  *chainExists(table: string, chain: string): Gen<boolean> {
+    try {
+      yield* this.run(['-t', table, '-S', chain, '1']);
+      return true;
+    } catch (e) {
+      if (e instanceof IptablesError && e.exitStatus === 1) return false;
+      throw e;
+    }
+  }
+
+  *newChain(table: string, chain: string): Gen<void> {
+    yield* this.run(['-t', table, '-N', chain]);
+  }
+
+  *clearChain(table: string, chain: string): Gen<void> {
+    try {
+      yield* this.newChain(table, chain);
+    } catch (e) {
+      if (e instanceof IptablesError && e.exitStatus === 1) {
+        yield* this.run(['-t', table, '-F', chain]);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  *deleteChain(table: string, chain: string): Gen<void> {
+    yield* this.run(['-t', table, '-X', chain]);
+  }
+
+  *clearAndDeleteChain(table: string, chain: string): Gen<void> {
+    if (!(yield* this.chainExists(table, chain))) return;
+    yield* this.run(['-t', table, '-F', chain]);
+    yield* this.run(['-t', table, '-X', chain]);
+  }
+}
+
+/** Quotes an argument for display the way a shell user would type it. */
+export function shellQuote(a: string): string {
+  if (a !== '' && /^[A-Za-z0-9_\-+=/.:,@%!^]+$/.test(a)) return a;
+  return `'${a.replace(/'/g, `'\\''`)}'`;
+}
+
+function splitLines(out: string): string[] {
+  const lines = out.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

@@ -1,0 +1,57 @@
+/**
+ * The programs a simulated node can run, by name and build. Installing a plugin on a node means
+ * writing its binary (a file that names the program and build) into a directory of CNI_PATH.
+ */
+import type { Program, ProgramRegistry } from '../os/process';
+import { bridgeProgram } from './bridge';
+import { BUILDS, type PluginBuild } from './lib/build';
+import { hostLocalProgram } from './host-local';
+import { loopbackProgram } from './loopback';
+import { unmodelledProgram } from './unmodelled';
+
+type Factory = (b: PluginBuild) => Program;
+
+export const PLUGIN_FACTORIES: Record<string, Factory> = {
+  bridge: bridgeProgram,
+  'host-local': hostLocalProgram,
+  loopback: loopbackProgram,
+};
+
+/** In the package, not modelled (yet): VERSION only. */
+export const UNMODELLED_PLUGINS = [
+  'bandwidth',
+  'dhcp',
+  'firewall',
+  'host-device',
+  'ipvlan',
+  'macvlan',
+  'portmap',
+  'ptp',
+  'sbr',
+  'static',
+  'tuning',
+  'vlan',
+  'vrf',
+];
+for (const name of UNMODELLED_PLUGINS) PLUGIN_FACTORIES[name] ??= unmodelledProgram(name);
+
+const cache = new Map<string, Program>();
+
+export const PROGRAMS: ProgramRegistry = {
+  lookup(program, build) {
+    const key = `${program}@${build}`;
+    let p = cache.get(key);
+    if (!p) {
+      const f = PLUGIN_FACTORIES[program];
+      const b = BUILDS[build];
+      if (!f || !b) return undefined;
+      p = f(b);
+      cache.set(key, p);
+    }
+    return p;
+  },
+};
+
+export const MODELLED_PLUGINS = Object.keys(PLUGIN_FACTORIES).filter(
+  (p) => !UNMODELLED_PLUGINS.includes(p),
+);

@@ -1,0 +1,130 @@
+/**
+ * The simulated world (one or more nodes) as immutable data, plus the trace recorder that keeps
+ * the state after every event: stepping back is reading an earlier snapshot, never an undo.
+ */
+import { produce, setAutoFreeze, type Draft } from 'immer';
+import { emptyFs, type FsState } from '../fs/vfs';
+import type { KernelState } from '../kernel/types';
+import { emptyKernel } from '../kernel/kernel';
+import { Rng, rngSeed, type RngState } from '../rng';
+import type { TraceEvent } from '../trace/trace';
+
+/**
+ * Snapshots are never mutated (every change goes through produce), so deep-freezing each new
+ * state is pure cost on the hot path; the test suite turns freezing back on (vitest.setup.ts) to
+ * catch any code that would mutate a snapshot.
+ */
+setAutoFreeze(false);
+
+export interface NodeState {
+  name: string;
+  kernel: KernelState;
+  fs: FsState;
+}
+
+export interface WorldState {
+  nodes: Record<string, NodeState>;
+  rng: RngState;
+  /** Virtual time, microseconds. */
+  clock: number;
+  nextPid: number;
+}
+
+export function newWorld(seed: number): WorldState {
+  return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000 };
+}
+
+export function newNodeState(name: string): NodeState {
+  return { name, kernel: emptyKernel(), fs: emptyFs() };
+}
+
+export type EventInit = Omit<TraceEvent, 'seq' | 'time'>;
+
+/** Virtual durations of things, so that the trace has a plausible, deterministic timeline. */
+export const COST_US = {
+  kernel: 40,
+  fs: 15,
+  exec: 1500,
+  exit: 200,
+  libcni: 50,
+  env: 100,
+  note: 0,
+} as const;
+
+export class Simulation {
+  state: WorldState;
+  readonly events: TraceEvent[] = [];
+  /** states[i] is the world right after events[i]. */
+  readonly states: WorldState[] = [];
+  readonly initial: WorldState;
+
+  constructor(state: WorldState) {
+    this.state = state;
+    this.initial = state;
+  }
+
+  /** A random source whose draws are part of the world state. */
+  rng(d: Draft<WorldState>): Rng & { commit(): void } {
+    const r = new Rng(d.rng as RngState) as Rng & { commit(): void };
+    r.commit = () => {
+      d.rng = r.state as number[];
+    };
+    return r;
+  }
+
+  /**
+   * Applies `change` to a draft of the world and records `ev` with the new state. If `change`
+   * throws, nothing changes and the event is recorded with `error`; the error is rethrown.
+   */
+  apply<T>(ev: EventInit, change: (d: Draft<WorldState>) => T): T {
+    let out: T | undefined;
+    let failure: unknown = null;
+    let next: WorldState;
+    const cost = COST_US[ev.kind as keyof typeof COST_US] ?? 10;
+    try {
+      next = produce(this.state, (d) => {
+        d.clock += cost;
+        out = change(d);
+      });
+    } catch (e) {
+      failure = e;
+      next = { ...this.state, clock: this.state.clock + cost };
+    }
+    this.push(failure ? { ...ev, error: (failure as Error).message ?? String(failure) } : ev, next);
+    if (failure) throw failure;
+    return out as T;
+  }
+
+  /** Records an event that changes nothing but the clock. */
+  note(ev: EventInit): TraceEvent {
+    const cost = COST_US[ev.kind as keyof typeof COST_US] ?? 0;
+    const next = cost ? produce(this.state, (d) => void (d.clock += cost)) : this.state;
+    return this.push(ev, next);
+  }
+
+  /** Draws random values from the world's seeded generator (no event: nothing visible changed). */
+  random<T>(draw: (r: Rng) => T): T {
+    const r = new Rng(this.state.rng);
+    const out = draw(r);
+    this.state = { ...this.state, rng: r.state };
+    return out;
+  }
+
+  advance(us: number): void {
+    this.state = produce(this.state, (d) => void (d.clock += us));
+  }
+
+  private push(ev: EventInit, next: WorldState): TraceEvent {
+    const full: TraceEvent = { ...ev, seq: this.events.length, time: next.clock };
+    this.events.push(full);
+    this.states.push(next);
+    this.state = next;
+    return full;
+  }
+
+  node(name: string): NodeState {
+    const n = this.state.nodes[name];
+    if (!n) throw new Error(`no such node: ${name}`);
+    return n;
+  }
+}
