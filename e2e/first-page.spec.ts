@@ -5,9 +5,8 @@ import { runSinglePodAdd } from '../src/engine/index';
 // The engine is pure TypeScript: run it here too and check the page shows exactly its result.
 const expected = runSinglePodAdd();
 
-// TODO(lead): raise to ~10 once the real engine replaces the one-step placeholder in
-// src/engine/index.ts (it records dozens of steps for one ADD).
-const MIN_STEPS = 1;
+// One pod's ADD is dozens of steps: plugin executions, kernel changes, file writes.
+const MIN_STEPS = 20;
 
 /** Fails the test on uncaught page errors and console errors. */
 function collectPageErrors(page: Page): string[] {
