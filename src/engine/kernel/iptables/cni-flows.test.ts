@@ -102,8 +102,13 @@ function utilsDeleteRule(h: Host, f: Family, table: string, chain: string, rule:
 
 // ---- pkg/ip/ipmasq_linux.go ---------------------------------------------------------------------
 
+function familyOf(cidr: string): Family {
+  return cidr.includes(':') ? 'ipv6' : 'ipv4';
+}
+
 function setupIPMasq(h: Host, cidr: string, chain: string, comment: string): void {
-  const ipt = goIptables('ipv4');
+  const ipt = goIptables(familyOf(cidr));
+  const multicast = familyOf(cidr) === 'ipv6' ? 'ff00::/8' : '224.0.0.0/4';
   const chains = h.do(ipt.listChains(h.state, 'nat'));
   expect(chains.error).toBeNull();
   if (!(chains.value ?? []).includes(chain))
@@ -113,9 +118,8 @@ function setupIPMasq(h: Host, cidr: string, chain: string, comment: string): voi
     h.do(ipt.appendUnique(h.state, 'nat', chain, '-d', cidr, '-j', 'ACCEPT', ...c)).error,
   ).toBeNull();
   expect(
-    h.do(
-      ipt.appendUnique(h.state, 'nat', chain, '!', '-d', '224.0.0.0/4', '-j', 'MASQUERADE', ...c),
-    ).error,
+    h.do(ipt.appendUnique(h.state, 'nat', chain, '!', '-d', multicast, '-j', 'MASQUERADE', ...c))
+      .error,
   ).toBeNull();
   const ip = cidr.split('/')[0]!;
   expect(
@@ -124,7 +128,7 @@ function setupIPMasq(h: Host, cidr: string, chain: string, comment: string): voi
 }
 
 function teardownIPMasq(h: Host, cidr: string, chain: string, comment: string): void {
-  const ipt = goIptables('ipv4');
+  const ipt = goIptables(familyOf(cidr));
   const ip = cidr.split('/')[0]!;
   for (const rule of [
     ['-s', ip, '-j', chain, '-m', 'comment', '--comment', comment],
@@ -303,25 +307,29 @@ describe('CNI plugin iptables flows against the conformance fixtures', () => {
     expect(formatChainName('podnet', 'c1', 'DN-')).toBe('CNI-DN-1d96a4c7e0d1b705cc10f');
   });
 
-  it('bridge ipMasq: bridge-ipmasq.json', () => {
-    const fx = fixture('bridge-ipmasq');
-    const h = new Host();
-    expectFixtureState(h, fx.steps[0]!);
-    const ips = new Map<string, string>();
-    for (const step of fx.steps.slice(1)) {
-      const id = step.containerId ?? '';
-      const chain = formatChainName('masqnet', id);
-      const comment = formatComment('masqnet', id);
-      if (step.op === 'ADD') {
-        const cidr = step.outcome?.result?.ips?.[0]?.address ?? '';
-        ips.set(id, cidr);
-        setupIPMasq(h, cidr, chain, comment);
-      } else if (step.op === 'DEL') {
-        teardownIPMasq(h, ips.get(id) ?? '', chain, comment);
+  for (const [file, net] of [
+    ['bridge-ipmasq', 'masqnet'],
+    ['../local/bridge-dual-stack', 'dualnet'],
+  ] as const) {
+    it(`bridge ipMasq: ${file}.json`, () => {
+      const fx = fixture(file);
+      const h = new Host();
+      const ips = new Map<string, string[]>();
+      for (const step of fx.steps) {
+        const id = step.containerId ?? '';
+        const chain = formatChainName(net, id);
+        const comment = formatComment(net, id);
+        if (step.type === 'libcni' && step.op === 'ADD') {
+          const cidrs = (step.outcome?.result?.ips ?? []).map((i) => i.address);
+          ips.set(id, cidrs);
+          for (const cidr of cidrs) setupIPMasq(h, cidr, chain, comment);
+        } else if (step.type === 'libcni' && step.op === 'DEL') {
+          for (const cidr of ips.get(id) ?? []) teardownIPMasq(h, cidr, chain, comment);
+        }
+        expectFixtureState(h, step);
       }
-      expectFixtureState(h, step);
-    }
-  });
+    });
+  }
 
   it('bridge ipMasq + portmap: chain-portmap-tuning.json', () => {
     const fx = fixture('chain-portmap-tuning');

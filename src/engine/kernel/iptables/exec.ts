@@ -481,7 +481,13 @@ function execute(
       const err = creationCheck(final, c, pr.rule, pr.anyInvert, v);
       if (err) throw new KernelFail(pr.op, err, `rule in chain ${chain}`);
     }
-    const werr = walkValidate(final, v);
+    // The table was valid before: only a jump or a hook-restricted target can invalidate it.
+    const needsWalk = pending.some(
+      (pr) =>
+        pr.rule.target?.kind === 'chain' ||
+        (pr.rule.target?.kind === 'ext' && findTarget(pr.rule.target.name, family)?.hooks),
+    );
+    const werr = needsWalk ? walkValidate(final, v) : undefined;
     if (werr) throw new KernelFail(pending[0]?.op ?? 'RULE_APPEND', werr, `rule in chain ${chain}`);
     return commit(final);
   }

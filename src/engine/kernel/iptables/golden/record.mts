@@ -5,7 +5,8 @@
  * It is NOT part of the test suite: the tests only replay the committed `golden.json`.
  *
  *   sudo npx tsx src/engine/kernel/iptables/golden/record.mts
- *   npx prettier --write src/engine/kernel/iptables/golden/golden.json
+ *
+ * (it formats golden.json with prettier at the end). The cases are in cases.mts.
  *
  * Every case runs in its own throw-away network namespace (`cnisim-ipt-<pid>-<n>`), which is
  * deleted afterwards: the machine's own namespace is never touched. After each step the recorder
@@ -86,4 +87,5 @@ writeFileSync(
   file,
   JSON.stringify({ recordedWith: { iptables: version, kernel }, cases: out }, null, 2) + '\n',
 );
+spawnSync('npx', ['prettier', '--write', file], { stdio: 'inherit' });
 process.stdout.write(`wrote ${out.length} cases to ${file}\n`);
