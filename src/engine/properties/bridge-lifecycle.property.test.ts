@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
-import { sysctlGet } from '../kernel/kernel';
+import { linkByName, linksOf, sysctlGet } from '../kernel/kernel';
 import { TestNode } from '../testkit';
 import { fcParams, FC_SEED } from './config';
 
@@ -15,7 +15,7 @@ const DATA_DIR = '/var/lib/cni/networks/podnet';
 function podIp(n: TestNode, pod: string): string {
   const k = n.sim.node(n.node).kernel;
   const ns = k.netns[k.mounts[n.netnsPath(pod)]!]!;
-  const eth0 = ns.links.find((l) => l.name === 'eth0')!;
+  const eth0 = linkByName(ns, 'eth0')!;
   return eth0.addrs.find((a) => a.family === 4)!.local;
 }
 
@@ -59,8 +59,8 @@ describe('bridge + host-local lifecycle', () => {
 
             const node = n.sim.node(n.node);
             const host = node.kernel.netns[node.kernel.root]!;
-            expect(host.links.filter((l) => l.kind === 'veth')).toEqual([]);
-            const cni0 = host.links.find((l) => l.name === 'cni0');
+            expect(linksOf(host).filter((l) => l.kind === 'veth')).toEqual([]);
+            const cni0 = linkByName(host, 'cni0');
             if (ops.some((o) => o.add)) {
               expect(cni0?.addrs.map((a) => `${a.local}/${a.prefix}`)).toContain('10.22.0.1/24');
               expect(sysctlGet(node.kernel, host.id, 'net.ipv4.ip_forward')).toBe('1');
