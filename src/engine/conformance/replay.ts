@@ -27,6 +27,7 @@ type Obj = Record<string, Json>;
 
 export interface Fixture {
   name: string;
+  recordedWith?: Record<string, string>;
   description?: string;
   conflists: Record<string, Json>;
   conflistFiles: Record<string, string>;
@@ -213,6 +214,9 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
   });
 
   const norm = new Normalizer({ paths: PLACEHOLDERS });
+  // The original recorder snapshots as soon as operstate agrees with the carrier flags (a bridge
+  // can still show UNKNOWN); cnisim's own recorder (tools/record) waits until the kernel settled.
+  const fullSettle = /real libcni/.test(fx.recordedWith?.['libcniEmulation'] ?? '');
   const ours: Obj[] = [];
   const differences: Difference[] = [];
   for (const expected of fx.steps) {
@@ -314,7 +318,7 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
       );
       if (keys.length) shape.sysctls[name] = keys;
     }
-    settleLinkwatchForSnapshot(sim);
+    settleLinkwatchForSnapshot(sim, fullSettle);
     step['state'] = snapshotNode(shape, sim.node('node'));
     const n = norm.step(step);
     ours.push(n);
@@ -333,9 +337,12 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
  * The recorder waited until every link's operstate agreed with its carrier before its snapshot;
  * a deferred event that leaves operstate UNKNOWN is no disagreement, so it can still be pending.
  */
-function settleLinkwatchForSnapshot(sim: Simulation): void {
+function settleLinkwatchForSnapshot(sim: Simulation, full: boolean): void {
   sim.state = produce(sim.state, (d) => {
-    for (const n of Object.values(d.nodes)) K.settleInconsistent(n.kernel as KernelState);
+    for (const n of Object.values(d.nodes)) {
+      if (full) K.settleKernel(n.kernel as KernelState);
+      else K.settleInconsistent(n.kernel as KernelState);
+    }
   });
 }
 
