@@ -1,9 +1,64 @@
-/** Structural differences between an expected (recorded) value and the engine's. */
+/**
+ * Structural differences between an expected (recorded) value and the engine's, both normalised.
+ * Placeholders (`<mac:N>`, `<veth:N>`, `<ll6:N>`) are matched up to a consistent renaming: two
+ * recordings may number the same values differently (one recorder counts a MAC written in its
+ * notes first), so `<mac:2>` in one may be `<mac:1>` in the other, as long as it always is.
+ */
 export interface Difference {
   where: string;
   path: string;
   expected: unknown;
   got: unknown;
+}
+
+const PH = /<(mac|veth|ll6):(\d+)>/g;
+
+/** A bijection between the expected recording's placeholders and the engine's. */
+export class Renaming {
+  readonly fwd = new Map<string, string>();
+  readonly back = new Map<string, string>();
+
+  /** Whether `e` and `g` may stand for the same value; binds them if both are new. */
+  bind(e: string, g: string): boolean {
+    const f = this.fwd.get(e);
+    const b = this.back.get(g);
+    if (f === undefined && b === undefined) {
+      this.fwd.set(e, g);
+      this.back.set(g, e);
+      return true;
+    }
+    return f === g && b === e;
+  }
+
+  /** Strings equal up to the renaming (binding new pairs only if everything else matches). */
+  stringsMatch(e: string, g: string): boolean {
+    if (e === g && !PH.test(e)) return true;
+    const es = e.split(PH);
+    const gs = g.split(PH);
+    // split with two groups: [lit, kind, n, lit, kind, n, ..., lit]
+    if (es.length !== gs.length) return false;
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < es.length; i += 3) {
+      if (es[i] !== gs[i]) return false;
+      if (i + 2 < es.length) {
+        if (es[i + 1] !== gs[i + 1]) return false;
+        pairs.push([`<${es[i + 1]}:${es[i + 2]}>`, `<${gs[i + 1]}:${gs[i + 2]}>`]);
+      }
+    }
+    // Check without binding first, then bind.
+    const tentative = new Map<string, string>();
+    const tentativeBack = new Map<string, string>();
+    for (const [a, b] of pairs) {
+      const f = this.fwd.get(a) ?? tentative.get(a);
+      const r = this.back.get(b) ?? tentativeBack.get(b);
+      if (f === undefined && r === undefined) {
+        tentative.set(a, b);
+        tentativeBack.set(b, a);
+      } else if (f !== b || r !== a) return false;
+    }
+    for (const [a, b] of tentative) this.bind(a, b);
+    return true;
+  }
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -15,6 +70,7 @@ export function diffValues(
   got: unknown,
   where: string,
   path = '',
+  ren = new Renaming(),
 ): Difference[] {
   if (isObj(expected) && isObj(got)) {
     const out: Difference[] = [];
@@ -32,7 +88,7 @@ export function diffValues(
       ) {
         continue;
       }
-      out.push(...diffValues(e, g, where, path ? `${path}.${k}` : k));
+      out.push(...diffValues(e, g, where, path ? `${path}.${k}` : k, ren));
     }
     return out;
   }
@@ -42,8 +98,10 @@ export function diffValues(
         { where, path: `${path} (length ${expected.length} vs ${got.length})`, expected, got },
       ];
     }
-    return expected.flatMap((e, i) => diffValues(e, got[i], where, `${path}[${i}]`));
+    return expected.flatMap((e, i) => diffValues(e, got[i], where, `${path}[${i}]`, ren));
   }
+  if (typeof expected === 'string' && typeof got === 'string' && ren.stringsMatch(expected, got))
+    return [];
   if (expected === got) return [];
   return [{ where, path, expected, got }];
 }

@@ -148,12 +148,18 @@ export class Normalizer {
     return out;
   }
 
-  /** Replaces placeholders already numbered (by earlier steps) with the real values they stand for. */
-  concretize(text: string): string {
-    let out = text;
-    for (const [mac, n] of this.macs) out = out.split(`<mac:${n}>`).join(mac);
-    for (const [v, n] of this.veths) out = out.split(`<veth:${n}>`).join(v);
-    return out;
+  /** The real value an engine placeholder (e.g. `<mac:3>`) stands for. */
+  realOf(placeholder: string): string | undefined {
+    const m = /^<(mac|veth):(\d+)>$/.exec(placeholder);
+    if (!m) return undefined;
+    const n = Number(m[2]);
+    for (const [v, i] of m[1] === 'mac' ? this.macs : this.veths) if (i === n) return v;
+    return undefined;
+  }
+
+  /** Numbers a value first seen in an input (e.g. a MAC the recording chose); returns its placeholder. */
+  adopt(kind: 'mac' | 'veth', value: string): string {
+    return kind === 'mac' ? `<mac:${this.mac(value)}>` : `<veth:${this.veth(value)}>`;
   }
 
   value(v: Json): Json {

@@ -11,7 +11,7 @@ import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { ping } from '../kernel/ping';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf, RUNTIME_PATH_ENV } from '../libcni/api';
-import { confListFromBytes } from '../libcni/conf';
+import { confListFromBytes, type NetworkConfigList } from '../libcni/conf';
 import { addNode, netnsAdd, netnsDel, settle } from '../node/setup';
 import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
@@ -20,7 +20,7 @@ import { Simulation, newWorld } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { Normalizer } from './normalize';
 import { type SnapshotShape, snapshotNode } from './snapshot';
-import { diffValues, type Difference } from './diff';
+import { Renaming, diffValues, type Difference } from './diff';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -214,6 +214,25 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
   });
 
   const norm = new Normalizer({ paths: PLACEHOLDERS });
+  const ren = new Renaming();
+  let synthetic = 0;
+  /** A recording's input (command, config, stdin) with real values for its placeholders. */
+  const input = (text: string): string =>
+    concretize(text).replace(/<(mac|veth):(\d+)>/g, (ph, kind: 'mac' | 'veth') => {
+      let ours = ren.fwd.get(ph);
+      if (ours === undefined) {
+        // First seen in an input: a value the recorder chose (e.g. a low MAC to pin an order).
+        synthetic++;
+        const real =
+          kind === 'mac'
+            ? `02:00:00:00:${(synthetic >> 8).toString(16).padStart(2, '0')}:${(synthetic & 255).toString(16).padStart(2, '0')}`
+            : `veth${synthetic.toString(16).padStart(8, '0')}`;
+        ours = norm.adopt(kind, real);
+        ren.bind(ph, ours);
+      }
+      return norm.realOf(ours) ?? ph;
+    });
+  const inputDeep = (v: Json): Json => mapStrings(v, input);
   // The original recorder snapshots as soon as operstate agrees with the carrier flags (a bridge
   // can still show UNKNOWN); cnisim's own recorder (tools/record) waits until the kernel settled.
   const fullSettle = /real libcni/.test(fx.recordedWith?.['libcniEmulation'] ?? '');
@@ -227,30 +246,42 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
     const before = sim.events.length;
     if (type === 'libcni') {
       const key = expected['conflist'] as string;
-      const text = concretize(fx.conflistFiles[key] ?? '');
+      const text = input(fx.conflistFiles[key] ?? '');
       const rt: RuntimeConf = {
         containerId: (expected['containerId'] as string) ?? '',
         netns: (expected['netns'] as string) ?? '',
         ifName: (expected['ifName'] as string) ?? '',
         args: ((expected['cniArgs'] as Array<[string, string]>) ?? []).map(([k, v]) => [
           k,
-          concretize(v),
+          input(v),
         ]),
-        capabilityArgs: (concretizeDeep(expected['capabilityArgs'] ?? {}) as Obj) ?? {},
+        capabilityArgs: (inputDeep(expected['capabilityArgs'] ?? {}) as Obj) ?? {},
       };
       const op = expected['op'];
-      let outcome: LibcniOutcome;
+      let outcome: LibcniOutcome = { ok: false };
       if (op === 'VERSION') {
         outcome = runToEnd(libcni.getVersionInfo(expected['plugin'] as string));
       } else {
-        const list = confListFromBytes(text);
-        outcome = runToEnd(
-          op === 'ADD'
-            ? libcni.addNetworkList(list, rt)
-            : op === 'DEL'
-              ? libcni.delNetworkList(list, rt)
-              : libcni.checkNetworkList(list, rt),
-        );
+        let list: NetworkConfigList | null = null;
+        try {
+          list = confListFromBytes(text);
+        } catch (e) {
+          // ConfListFromFile failed: libcni returns the error, no plugin runs.
+          outcome = {
+            ok: false,
+            error: { message: (e as Error).message },
+            cache: { action: 'none' },
+          };
+        }
+        if (list) {
+          outcome = runToEnd(
+            op === 'ADD'
+              ? libcni.addNetworkList(list, rt)
+              : op === 'DEL'
+                ? libcni.delNetworkList(list, rt)
+                : libcni.checkNetworkList(list, rt),
+          );
+        }
       }
       const callSeq = sim.events.slice(before).find((e) => e.kind === 'libcni.call')?.seq ?? -1;
       step['invocations'] = invocationsUnder(sim.events.slice(before), callSeq, true);
@@ -266,12 +297,11 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
       }
     } else if (type === 'invoke') {
       const inv = expected['invocation'] as Obj;
-      const real = (v: Json) => mapStrings(concretizeDeep(v), (x) => norm.concretize(x));
-      const env = real(inv['env']) as Record<string, string>;
+      const env = inputDeep(inv['env']) as Record<string, string>;
       const stdinText =
         typeof inv['stdinRaw'] === 'string'
-          ? norm.concretize(concretize(inv['stdinRaw'] as string))
-          : goMarshal(sortKeysDeep(real(inv['stdin'])));
+          ? input(inv['stdinRaw'] as string)
+          : goMarshal(sortKeysDeep(inputDeep(inv['stdin'])));
       const seqBefore = sim.events.length;
       const note = sim.note({
         node: 'node',
@@ -297,7 +327,7 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
       const invs = invocationsUnder(sim.events.slice(seqBefore), note.seq, true);
       step['invocation'] = invs[0] ?? null;
     } else if (type === 'env') {
-      const r = runEnvCommand(sim, expected);
+      const r = runEnvCommand(sim, { ...expected, command: input(expected['command'] as string) });
       step['exitCode'] = r.exitCode;
       step['stderr'] = r.stderr;
     } else if (type === 'probe') {
@@ -327,6 +357,8 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
         expected,
         n,
         `step ${expected['index']} (${type}${expected['op'] ? ` ${expected['op']}` : ''})`,
+        '',
+        ren,
       ),
     );
   }
@@ -367,6 +399,12 @@ function runEnvCommand(sim: Simulation, step: Obj): { exitCode: number; stderr: 
       case 'fillIpam':
         envFiles(sim, command);
         break;
+      case 'wait': {
+        const m = /^sleep (\d+(?:\.\d+)?)$/.exec(command.trim());
+        if (!m) return { exitCode: 127, stderr: `cnisim conformance: cannot run ${command}` };
+        settle(sim, Number(m[1]) * 1_000_000);
+        break;
+      }
       default:
         return { exitCode: 127, stderr: `cnisim: unknown env action ${action}` };
     }

@@ -80,7 +80,7 @@ const NetT = struct('allocator.Net', [
     'RuntimeConfig',
     struct(undefined, [
       field('IPRanges', slice(RangeSetT), 'ipRanges,omitempty', { prop: 'ipRanges' }),
-      field('IPs', slice(ptr(pluginIP)), 'ips,omitempty', { prop: 'ips' }),
+      field('IPs', slice(pluginIP), 'ips,omitempty', { prop: 'ips' }),
     ]),
     'runtimeConfig,omitempty',
     { prop: 'runtimeConfig' },
@@ -92,9 +92,7 @@ const NetT = struct('allocator.Net', [
         field(
           'A',
           ptr(
-            struct('allocator.IPAMArgs', [
-              field('IPs', slice(ptr(pluginIP)), 'ips', { prop: 'ips' }),
-            ]),
+            struct('allocator.IPAMArgs', [field('IPs', slice(pluginIP), 'ips', { prop: 'ips' })]),
           ),
           'cni',
           { prop: 'cni' },
