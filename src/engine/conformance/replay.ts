@@ -81,13 +81,6 @@ function concretize(s: string): string {
   return out;
 }
 
-function concretizeDeep(v: Json): Json {
-  if (typeof v === 'string') return concretize(v);
-  if (Array.isArray(v)) return v.map(concretizeDeep);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, concretizeDeep(x)]));
-  return v;
-}
 
 function mapStrings(v: Json, f: (s: string) => string): Json {
   if (typeof v === 'string') return f(v);
