@@ -81,7 +81,6 @@ function concretize(s: string): string {
   return out;
 }
 
-
 function mapStrings(v: Json, f: (s: string) => string): Json {
   if (typeof v === 'string') return f(v);
   if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));

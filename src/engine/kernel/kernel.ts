@@ -846,7 +846,8 @@ export function addrAdd(
   insertAddr(l, addr);
   if (a.ip.v === 4) {
     if (l.adminUp) addConnectedRoute(ns, l, addr);
-  } else if (a.prefix < 128 && scope !== 'link') {
+  } else if (scope !== 'link') {
+    // addrconf adds the prefix route for every global IPv6 address, a /128 included.
     const net = ipString(networkOf({ ip: a.ip, prefix: a.prefix }));
     addKernelRoute6(ns, l, net, a.prefix, 'addrconf');
   }
