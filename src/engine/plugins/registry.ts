@@ -7,6 +7,8 @@ import { bridgeProgram } from './bridge';
 import { BUILDS, type PluginBuild } from './lib/build';
 import { hostLocalProgram } from './host-local';
 import { loopbackProgram } from './loopback';
+import { ptpProgram } from './ptp';
+import { staticProgram } from './static';
 import { unmodelledProgram } from './unmodelled';
 
 type Factory = (b: PluginBuild) => Program;
@@ -15,6 +17,8 @@ export const PLUGIN_FACTORIES: Record<string, Factory> = {
   bridge: bridgeProgram,
   'host-local': hostLocalProgram,
   loopback: loopbackProgram,
+  ptp: ptpProgram,
+  static: staticProgram,
 };
 
 /** In the package, not modelled (yet): VERSION only. */
@@ -26,9 +30,7 @@ export const UNMODELLED_PLUGINS = [
   'ipvlan',
   'macvlan',
   'portmap',
-  'ptp',
   'sbr',
-  'static',
   'tuning',
   'vlan',
   'vrf',
