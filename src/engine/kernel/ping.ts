@@ -29,8 +29,8 @@ function ownsAddress(ns: Netns, ip: IP): Link | undefined {
   return linksOf(ns).find((l) => l.adminUp && l.addrs.some((a) => a.local === s));
 }
 
-/** fib lookup: the longest matching usable route (lowest metric on ties). */
-function lookup(k: KernelState, ns: Netns, dst: IP): Route | undefined {
+/** fib lookup (`ip route get`): the longest matching usable route (lowest metric on ties). */
+export function routeLookup(k: KernelState, ns: Netns, dst: IP): Route | undefined {
   let best: Route | undefined;
   for (const r of ns.routes) {
     if (r.family !== dst.v) continue;
@@ -83,7 +83,7 @@ function deliver(
 ): { ok: true; ns: Netns; src: IP } | { ok: false; reason: string } {
   if (depth > 8) return { ok: false, reason: 'Time to live exceeded' };
   if (ownsAddress(from, dst)) return { ok: true, ns: from, src: dst };
-  const r = lookup(k, from, dst);
+  const r = routeLookup(k, from, dst);
   if (!r) return { ok: false, reason: 'connect: Network is unreachable' };
   const dev = linkByIndex(from, r.dev)!;
   const nextHop = r.gateway ? parseIP(r.gateway)! : dst;
@@ -106,7 +106,7 @@ function deliver(
 }
 
 function sourceAddress(k: KernelState, ns: Netns, dst: IP): IP | null {
-  const r = lookup(k, ns, dst);
+  const r = routeLookup(k, ns, dst);
   if (!r) return null;
   if (r.prefsrc) return parseIP(r.prefsrc);
   const dev = linkByIndex(ns, r.dev);
