@@ -29,7 +29,11 @@ export interface SkelPlugin {
   add: CmdFunc;
   check: CmdFunc;
   del: CmdFunc;
-  /** Spec 1.1 commands (newer builds only). */
+  /** The newer skeleton (libcni v1.2+ era): knows GC and STATUS, checks the netns after ADD/DEL. */
+  spec11?: boolean;
+  /** false for skeletons older than spec 0.4.0: CHECK is an unknown command. */
+  knowsCheck?: boolean;
+  /** Spec 1.1 commands; in a newer build a plugin without them answers success. */
   gc?: CmdFunc;
   status?: CmdFunc;
   /** Spec versions the plugin accepts (VERSION answers these). */
@@ -67,15 +71,15 @@ export function* pluginMain(p: Proc, plugin: SkelPlugin): Gen<number> {
 }
 
 function required(cmd: string, plugin: SkelPlugin): Record<string, boolean> {
-  const all = { ADD: true, CHECK: true, DEL: true } as Record<string, boolean>;
-  const gcStatus = plugin.gc || plugin.status;
+  const attachment = cmd === 'ADD' || cmd === 'CHECK' || cmd === 'DEL';
+  const spec11Cmd = !!plugin.spec11 && (cmd === 'GC' || cmd === 'STATUS');
   return {
     CNI_COMMAND: true,
-    CNI_CONTAINERID: !!all[cmd],
+    CNI_CONTAINERID: attachment,
     CNI_NETNS: cmd === 'ADD' || cmd === 'CHECK',
-    CNI_IFNAME: !!all[cmd],
+    CNI_IFNAME: attachment,
     CNI_ARGS: false,
-    CNI_PATH: !!all[cmd] || (!!gcStatus && cmd === 'GC'),
+    CNI_PATH: attachment || spec11Cmd,
   };
 }
 
@@ -101,8 +105,9 @@ function* dispatch(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
     path: p.getenv('CNI_PATH'),
     stdin: cmd === 'VERSION' ? '' : p.stdin,
   };
-  const attachmentCmd =
-    cmd !== 'VERSION' && !(plugin.gc && cmd === 'GC') && !(plugin.status && cmd === 'STATUS');
+  // The v1.1 skeleton validates the container id and ifname for every command but VERSION;
+  // the newer one not for GC and STATUS, which have no attachment.
+  const attachmentCmd = cmd !== 'VERSION' && !(plugin.spec11 && (cmd === 'GC' || cmd === 'STATUS'));
   if (cmd !== 'VERSION') {
     const e = validateConfig(args.stdin);
     if (e) return e;
@@ -113,16 +118,32 @@ function* dispatch(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
   }
   switch (cmd) {
     case 'ADD':
-      return yield* checkVersionAndCall(p, args, plugin, plugin.add);
-    case 'DEL':
-      return yield* checkVersionAndCall(p, args, plugin, plugin.del);
+    case 'DEL': {
+      const e = yield* checkVersionAndCall(
+        p,
+        args,
+        plugin,
+        cmd === 'ADD' ? plugin.add : plugin.del,
+      );
+      if (e || !plugin.spec11) return e;
+      // The newer skeleton refuses (after the call) a CNI_NETNS that is the plugin's own netns.
+      if (args.netns !== '' && p.sys.netnsAt(args.netns) === p.sys.hostNs) {
+        return new CniError(
+          ErrCode.InvalidNetNS,
+          "plugin's netns and netns from CNI_NETNS should not be the same",
+        );
+      }
+      return null;
+    }
     case 'CHECK':
+      if (plugin.knowsCheck === false) break;
       return yield* gatedCall(p, args, plugin, plugin.check, '0.4.0', 'CHECK');
     case 'GC':
-      if (plugin.gc) return yield* gatedCall(p, args, plugin, plugin.gc, '1.1.0', 'GC');
+      if (plugin.spec11) return yield* gatedCall(p, args, plugin, plugin.gc ?? null, '1.1.0', 'GC');
       break;
     case 'STATUS':
-      if (plugin.status) return yield* gatedCall(p, args, plugin, plugin.status, '1.1.0', 'STATUS');
+      if (plugin.spec11)
+        return yield* gatedCall(p, args, plugin, plugin.status ?? null, '1.1.0', 'STATUS');
       break;
     case 'VERSION':
       p.stdout +=
@@ -136,7 +157,7 @@ function* checkVersionAndCall(
   p: Proc,
   args: CmdArgs,
   plugin: SkelPlugin,
-  fn: CmdFunc,
+  fn: CmdFunc | null,
 ): Gen<CniError | null> {
   const v = decodeVersion(args.stdin);
   if (!v.ok) return new CniError(ErrCode.DecodingFailure, v.error);
@@ -148,7 +169,7 @@ function* checkVersionAndCall(
     );
   }
   try {
-    yield* fn(args, p);
+    if (fn) yield* fn(args, p);
   } catch (e) {
     if (e instanceof CniError) return e;
     return new CniError(ErrCode.Internal, e instanceof Error ? e.message : String(e));
@@ -161,7 +182,7 @@ function* gatedCall(
   p: Proc,
   args: CmdArgs,
   plugin: SkelPlugin,
-  fn: CmdFunc,
+  fn: CmdFunc | null,
   min: string,
   name: string,
 ): Gen<CniError | null> {

@@ -142,12 +142,24 @@ function firstBadBase64Byte(s: string): number {
   return i;
 }
 
+interface CachedInfo {
+  kind: string;
+  containerId: string;
+  ifName: string;
+  networkName: string;
+  netns: string;
+  cniArgs: string[][] | null;
+  capabilityArgs: Record<string, unknown> | null;
+  result: Record<string, unknown> | null;
+}
+
 const CACHED_INFO: GoType = struct('libcni.cachedInfo', [
   field('Kind', goString, 'kind', { prop: 'kind' }),
   field('ContainerID', goString, 'containerId', { prop: 'containerId' }),
   field('Config', goBytes, 'config', { prop: 'config' }),
   field('IfName', goString, 'ifName', { prop: 'ifName' }),
   field('NetworkName', goString, 'networkName', { prop: 'networkName' }),
+  field('NetNS', goString, 'netns,omitempty', { prop: 'netns' }),
   field('CniArgs', slice(slice(goString)), 'cniArgs,omitempty', { prop: 'cniArgs' }),
   field('CapabilityArgs', map(goAny), 'capabilityArgs,omitempty', { prop: 'capabilityArgs' }),
   field('RawResult', map(goAny), 'result,omitempty', { prop: 'result' }),
@@ -553,6 +565,132 @@ export class CNIConfig {
       cache = { ...cache, action: 'remove-ignored-missing' };
     }
     return yield* this.end('DEL', { ok: true, cache });
+  }
+
+  /**
+   * GCNetworkList (libcni v1.2+): a full DEL for every cached attachment of the network that is
+   * not in `valid` (all of them when `valid` is null), then, for a 1.1.0 list, GC to every
+   * plugin with the valid attachments. Errors are collected, not fatal; a reservation without a
+   * cache file is invisible to the first part.
+   */
+  *gcNetworkList(
+    list: NetworkConfigList,
+    valid: Array<{ containerID: string; ifname: string }> | null,
+  ): Gen<LibcniOutcome> {
+    yield* this.begin('GC', `GCNetworkList ${list.name}`, { network: list.name, valid });
+    if (this.version !== '1.2') {
+      return yield* this.end('GC', {
+        ok: false,
+        error: { message: 'GC needs libcni v1.2 or newer' },
+      });
+    }
+    if (list.disableGC) return yield* this.end('GC', { ok: true });
+    const errors: string[] = [];
+    const dir = vfs.joinPath(
+      this.cacheDirFor({ containerId: '', netns: '', ifName: '', args: [], capabilityArgs: {} }),
+      'results',
+    );
+    let files: string[];
+    try {
+      files = vfs.readDir(this.sys.fs, dir);
+    } catch {
+      files = []; // an unreadable results dir: nothing cached to collect
+    }
+    const seq = this.seq;
+    for (const f of files) {
+      const text = vfs.stat(this.sys.fs, vfs.joinPath(dir, f));
+      if (!text || text.kind !== 'file') continue;
+      const info = decode<CachedInfo>(text.data, CACHED_INFO);
+      if (
+        info.error !== null ||
+        info.value.kind !== 'cniCacheV1' ||
+        info.value.networkName !== list.name
+      )
+        continue;
+      const c = info.value;
+      if (valid && valid.some((v) => v.containerID === c.containerId && v.ifname === c.ifName))
+        continue;
+      const rt: RuntimeConf = {
+        containerId: c.containerId,
+        netns: c.netns,
+        ifName: c.ifName,
+        args: (c.cniArgs ?? []).map((a) => [a[0] ?? '', a[1] ?? ''] as [string, string]),
+        capabilityArgs: c.capabilityArgs ?? {},
+      };
+      const out = yield* this.delNetworkList(list, rt);
+      this.seq = seq;
+      if (!out.ok)
+        errors.push(
+          `failed to delete stale attachment ${c.containerId} ${c.ifName}: ${out.error?.message ?? ''}`,
+        );
+    }
+    const gte = versionGte(list.cniVersion, '1.1.0');
+    if (gte.ok && gte.value) {
+      const attachments = valid ?? [];
+      for (const net of list.plugins) {
+        try {
+          const path = findInPath(this.sys.fs, net.network.type, this.o.path);
+          const conf = injectConf(net, [
+            ['name', list.name],
+            ['cniVersion', list.cniVersion],
+            ['cni.dev/valid-attachments', attachments],
+            ['cni.dev/attachments', attachments],
+          ]);
+          const env = this.env({
+            command: 'GC',
+            containerId: '',
+            netns: '',
+            pluginArgs: [],
+            ifName: '',
+            path: this.o.path.join(':'),
+          });
+          yield* execPlugin(this.exec, path, conf.bytes, env);
+        } catch (e) {
+          errors.push(`failed to GC plugin ${net.network.type}: ${(e as Error).message}`);
+        }
+      }
+    }
+    if (errors.length)
+      return yield* this.end('GC', { ok: false, error: { message: errors.join('\n') } });
+    return yield* this.end('GC', { ok: true });
+  }
+
+  /** GetStatusNetworkList (libcni v1.2+): STATUS to every plugin of a 1.1.0 list; the first error, unwrapped. */
+  *getStatusNetworkList(list: NetworkConfigList): Gen<LibcniOutcome> {
+    yield* this.begin('STATUS', `GetStatusNetworkList ${list.name}`, { network: list.name });
+    if (this.version !== '1.2') {
+      return yield* this.end('STATUS', {
+        ok: false,
+        error: { message: 'STATUS needs libcni v1.2 or newer' },
+      });
+    }
+    const gte = versionGte(list.cniVersion, '1.1.0');
+    if (!gte.ok || !gte.value) return yield* this.end('STATUS', { ok: true });
+    for (let i = 0; i < list.plugins.length; i++) {
+      const net = list.plugins[i]!;
+      try {
+        const path = findInPath(this.sys.fs, net.network.type, this.o.path);
+        const conf = injectConf(net, [
+          ['name', list.name],
+          ['cniVersion', list.cniVersion],
+        ]);
+        const env = this.env({
+          command: 'STATUS',
+          containerId: '',
+          netns: '',
+          pluginArgs: [],
+          ifName: '',
+          path: this.o.path.join(':'),
+        });
+        yield* execPlugin(this.exec, path, conf.bytes, env);
+      } catch (e) {
+        return yield* this.end('STATUS', {
+          ok: false,
+          ...outcomeError(new LibcniError((e as Error).message, e, i)),
+        });
+      }
+    }
+    return yield* this.end('STATUS', { ok: true });
   }
 
   /** GetVersionInfo: runs the plugin with CNI_COMMAND=VERSION. */

@@ -59,6 +59,22 @@ export class Sys {
     return this.kernel.netns[id];
   }
 
+  /**
+   * The namespace bound at `path` (a /var/run/netns mount, /var/run and /run being the same), or
+   * the process's own for /proc/self/ns/net and /proc/<pid>/ns/net.
+   */
+  netnsAt(path: string): string | undefined {
+    const clean = vfs.cleanPath(path);
+    if (/^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/ns\/net$/.test(clean)) return this.hostNs;
+    const m = this.kernel.mounts;
+    const alt = clean.startsWith('/var/run/')
+      ? clean.slice(4)
+      : clean.startsWith('/run/')
+        ? `/var${clean}`
+        : clean;
+    return m[clean] ?? m[alt];
+  }
+
   /** A readable name of a namespace: its mount path, "host" for the node's own. */
   nsLabel(id: string): string {
     const k = this.kernel;

@@ -488,6 +488,8 @@ function makeBridge(b: PluginBuild): SkelPlugin {
     del,
     check,
     ...(b.spec11 ? { status } : {}),
+    spec11: b.spec11,
+    knowsCheck: b.check,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('bridge', b),

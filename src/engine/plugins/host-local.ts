@@ -612,6 +612,8 @@ function makeHostLocal(b: PluginBuild): SkelPlugin {
     del,
     check,
     ...(b.spec11 ? { gc: noop, status: noop } : {}),
+    spec11: b.spec11,
+    knowsCheck: b.check,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('host-local', b),

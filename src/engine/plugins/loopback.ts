@@ -104,6 +104,8 @@ function makeLoopback(b: PluginBuild): SkelPlugin {
     add,
     del,
     check,
+    spec11: b.spec11,
+    knowsCheck: b.check,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('loopback', b),

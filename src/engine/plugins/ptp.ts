@@ -301,6 +301,8 @@ function makePtp(b: PluginBuild): SkelPlugin {
     del,
     check,
     ...(b.spec11 ? { status } : {}),
+    spec11: b.spec11,
+    knowsCheck: b.check,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('ptp', b),

@@ -4,6 +4,7 @@
  */
 import type { Program, ProgramRegistry } from '../os/process';
 import { bridgeProgram } from './bridge';
+import { calicoIpamProgram, calicoProgram } from './calico';
 import { BUILDS, type PluginBuild } from './lib/build';
 import { hostLocalProgram } from './host-local';
 import { loopbackProgram } from './loopback';
@@ -19,6 +20,8 @@ export const PLUGIN_FACTORIES: Record<string, Factory> = {
   loopback: loopbackProgram,
   ptp: ptpProgram,
   static: staticProgram,
+  calico: calicoProgram,
+  'calico-ipam': calicoIpamProgram,
 };
 
 /** In the package, not modelled (yet): VERSION only. */

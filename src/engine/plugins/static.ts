@@ -250,6 +250,8 @@ function makeStatic(b: PluginBuild): SkelPlugin {
     del,
     check,
     ...(b.spec11 ? { gc: del, status: del } : {}),
+    spec11: b.spec11,
+    knowsCheck: b.check,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('static', b),

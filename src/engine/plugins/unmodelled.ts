@@ -30,6 +30,8 @@ export function unmodelledProgram(name: string): (b: PluginBuild) => Program {
       add: fail,
       check: fail,
       del: fail,
+      spec11: b.spec11,
+      knowsCheck: b.check,
       versions: versionsFrom(b.all, MIN_VERSION[name] ?? '0.1.0'),
       specVersion: b.specVersion,
       about: aboutText(name, b),

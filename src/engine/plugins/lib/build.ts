@@ -16,6 +16,8 @@ export interface PluginBuild {
   specVersion: string;
   /** Whether the skeleton knows GC and STATUS. */
   spec11: boolean;
+  /** Whether the skeleton knows CHECK (spec 0.4.0; builds before v0.8 do not). */
+  check: boolean;
 }
 
 export const BUILD_V1_1_1: PluginBuild = {
@@ -25,6 +27,7 @@ export const BUILD_V1_1_1: PluginBuild = {
   all: ALL_VERSIONS_V1_0,
   specVersion: '1.0.0',
   spec11: false,
+  check: true,
 };
 
 export const BUILD_V1_6: PluginBuild = {
@@ -34,11 +37,36 @@ export const BUILD_V1_6: PluginBuild = {
   all: ALL_VERSIONS_V1_1,
   specVersion: '1.1.0',
   spec11: true,
+  check: true,
+};
+
+/** An older build (plugins v0.8.x, libcni v0.7): spec up to 0.4.0. */
+export const BUILD_V0_8_7: PluginBuild = {
+  id: 'v0.8.7',
+  release: 'v0.8.7',
+  lib: LIB_V1_1,
+  all: ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0'],
+  specVersion: '0.4.0',
+  spec11: false,
+  check: true,
+};
+
+/** An older build still (plugins v0.7.x, libcni v0.6): spec up to 0.3.1, no CHECK. */
+export const BUILD_V0_7_6: PluginBuild = {
+  id: 'v0.7.6',
+  release: 'v0.7.6',
+  lib: LIB_V1_1,
+  all: ['0.1.0', '0.2.0', '0.3.0', '0.3.1'],
+  specVersion: '0.3.1',
+  spec11: false,
+  check: false,
 };
 
 export const BUILDS: Record<string, PluginBuild> = {
   [BUILD_V1_1_1.id]: BUILD_V1_1_1,
   [BUILD_V1_6.id]: BUILD_V1_6,
+  [BUILD_V0_8_7.id]: BUILD_V0_8_7,
+  [BUILD_V0_7_6.id]: BUILD_V0_7_6,
 };
 
 export function aboutText(name: string, b: PluginBuild): string {

@@ -11,14 +11,7 @@ export class NSPathNotNSErr extends GoError {}
 
 /** Resolves the bind mount for a path, treating /var/run as /run like a real node. */
 export function netnsAtPath(sys: Sys, path: string): string | undefined {
-  const m = sys.kernel.mounts;
-  const clean = vfs.cleanPath(path);
-  const alt = clean.startsWith('/var/run/')
-    ? clean.slice(4)
-    : clean.startsWith('/run/')
-      ? `/var${clean}`
-      : clean;
-  return m[clean] ?? m[alt];
+  return sys.netnsAt(path);
 }
 
 const TMPFS_MAGIC = '1021994';
