@@ -8,7 +8,9 @@ export interface ArgField {
   /** Go field name, e.g. "IP", "MAC", "IgnoreUnknown". */
   name: string;
   /** UnmarshalText: returns the value or throws Error(message). */
-  parse: (text: string) => unknown;
+  parse?: (text: string) => unknown;
+  /** For a field that is not a TextUnmarshaler: its pointer type as reflect prints it. */
+  notText?: string;
 }
 
 /** types.UnmarshallableBool */
@@ -20,6 +22,9 @@ export function parseUnmarshallableBool(text: string): boolean {
 }
 
 export const IGNORE_UNKNOWN: ArgField = { name: 'IgnoreUnknown', parse: parseUnmarshallableBool };
+
+/** The embedded types.CommonArgs struct is itself a field name LoadArgs finds (and cannot fill). */
+export const COMMON_ARGS: ArgField = { name: 'CommonArgs', notText: '*types.CommonArgs' };
 
 /** Returns the parsed fields by name; throws Error with Go's text. */
 export function loadArgs(args: string, fields: readonly ArgField[]): Record<string, unknown> {
@@ -34,6 +39,11 @@ export function loadArgs(args: string, fields: readonly ArgField[]): Record<stri
     if (!f) {
       unknown.push(pair);
       continue;
+    }
+    if (f.notText || !f.parse) {
+      throw new Error(
+        `ARGS: cannot unmarshal into field '${key}' - type '${f.notText ?? 'unknown'}' does not implement encoding.TextUnmarshaler`,
+      );
     }
     try {
       out[key] = f.parse(value);

@@ -29,6 +29,30 @@ export function validateNetworkName(name: string): CniError | null {
   return null;
 }
 
+/** Go's unicode.IsSpace (JavaScript's \s differs: it includes U+FEFF, excludes nothing Go has). */
+export function goIsSpace(c: number): boolean {
+  if (c <= 0xff)
+    return (
+      c === 0x09 ||
+      c === 0x0a ||
+      c === 0x0b ||
+      c === 0x0c ||
+      c === 0x0d ||
+      c === 0x20 ||
+      c === 0x85 ||
+      c === 0xa0
+    );
+  return (
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
 export function validateInterfaceName(ifName: string): CniError | null {
   const bytes = utf8Length(ifName);
   if (bytes === 0)
@@ -43,7 +67,7 @@ export function validateInterfaceName(ifName: string): CniError | null {
   if (ifName === '.' || ifName === '..') {
     return new CniError(ErrCode.InvalidEnvironmentVariables, 'interface name is . or ..');
   }
-  if (/[/:\s]/u.test(ifName)) {
+  if ([...ifName].some((c) => c === '/' || c === ':' || goIsSpace(c.codePointAt(0)!))) {
     return new CniError(
       ErrCode.InvalidEnvironmentVariables,
       'interface name contains / or : or whitespace characters',

@@ -1,5 +1,6 @@
 /** CNI spec versions: parsing, comparison, and what each plugin build supports. */
 import type { CniVersion } from '../brand';
+import { q } from '../gofmt';
 
 export const ALL_VERSIONS_V1_0 = ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0', '1.0.0'] as const;
 export const ALL_VERSIONS_V1_1 = [...ALL_VERSIONS_V1_0, '1.1.0'] as const;
@@ -19,10 +20,10 @@ export function parseVersion(
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
     const n = goAtoi(p);
-    if (n === null) {
+    if (n === null || n === 'range') {
       return {
         ok: false,
-        error: `failed to convert ${names[i]} version part ${goQuoteSimple(p)}: strconv.Atoi: parsing ${goQuoteSimple(p)}: invalid syntax`,
+        error: `failed to convert ${names[i]} version part ${q(p)}: strconv.Atoi: parsing ${q(p)}: ${n === 'range' ? 'value out of range' : 'invalid syntax'}`,
       };
     }
     out[i] = n;
@@ -30,13 +31,12 @@ export function parseVersion(
   return { ok: true, parts: out };
 }
 
-function goAtoi(s: string): number | null {
+/** strconv.Atoi on a 64-bit platform: null for bad syntax, 'range' beyond int64. */
+function goAtoi(s: string): number | null | 'range' {
   if (!/^[+-]?[0-9]+$/.test(s)) return null;
-  return Number(s);
-}
-
-function goQuoteSimple(s: string): string {
-  return JSON.stringify(s);
+  const v = BigInt(s);
+  if (v > 9223372036854775807n || v < -9223372036854775808n) return 'range';
+  return Number(v);
 }
 
 export function versionGte(

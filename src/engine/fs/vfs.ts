@@ -43,10 +43,25 @@ export class FsError extends Error {
     readonly errno: Errno,
     readonly op: string,
     readonly path: string,
+    /** The second path of a *LinkError (rename). */
+    readonly path2?: string,
   ) {
-    // Go's *PathError: "open /x/y: no such file or directory"
-    super(`${op} ${path}: ${ERRNO_TEXT[errno]}`);
+    // Go's *PathError ("open /x/y: no such file or directory") or *LinkError ("rename a b: ...").
+    super(`${op} ${path}${path2 !== undefined ? ` ${path2}` : ''}: ${ERRNO_TEXT[errno]}`);
   }
+}
+
+/** Why `path` cannot be reached: a missing component (ENOENT) or a file used as a directory (ENOTDIR). */
+function lookupErrno(fs: FsState, path: string): Errno {
+  const parts = cleanPath(path).split('/').filter(Boolean);
+  let cur = '';
+  for (let i = 0; i < parts.length - 1; i++) {
+    cur += '/' + parts[i];
+    const e = stat(fs, cur);
+    if (!e) return 'ENOENT';
+    if (e.kind !== 'dir') return 'ENOTDIR';
+  }
+  return 'ENOENT';
 }
 
 const ROOT: FsDir = { kind: 'dir', mode: 0o755 };
@@ -89,17 +104,17 @@ export function stat(fs: FsState, path: string): FsEntry | undefined {
   return fs.dirs[dirname(p)]?.[basename(p)];
 }
 
-function requireParentDir(fs: FsState, op: string, path: string): string {
-  const parent = dirname(path);
+function requireParentDir(fs: FsState, op: string, path: string, path2?: string): string {
+  const parent = dirname(path2 ?? path);
   const e = stat(fs, parent);
-  if (!e) throw new FsError('ENOENT', op, path);
-  if (e.kind !== 'dir') throw new FsError('ENOTDIR', op, path);
+  if (!e) throw new FsError(lookupErrno(fs, parent + '/x'), op, path, path2);
+  if (e.kind !== 'dir') throw new FsError('ENOTDIR', op, path, path2);
   return parent;
 }
 
 export function readFile(fs: FsState, path: string): string {
   const e = stat(fs, path);
-  if (!e) throw new FsError('ENOENT', 'open', path);
+  if (!e) throw new FsError(lookupErrno(fs, path), 'open', path);
   if (e.kind === 'dir') throw new FsError('EISDIR', 'read', path);
   return e.data;
 }
@@ -108,7 +123,7 @@ export function readFile(fs: FsState, path: string): string {
 export function readDir(fs: FsState, path: string): string[] {
   const p = cleanPath(path);
   const e = stat(fs, p);
-  if (!e) throw new FsError('ENOENT', 'open', path);
+  if (!e) throw new FsError(lookupErrno(fs, p), 'open', path);
   if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'readdirent', path);
   return Object.keys(fs.dirs[p] ?? {}).sort(byteCompare);
 }
@@ -167,7 +182,8 @@ export function mkdirAll(fs: FsState, path: string, mode = 0o755): FsState {
   while (cur !== '/') {
     const e = stat(fs, cur);
     if (e) {
-      if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'mkdir', path);
+      // Go's MkdirAll names the existing component that is not a directory.
+      if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'mkdir', cur);
       break;
     }
     missing.push(cur);
@@ -206,12 +222,16 @@ export function removeAll(fs: FsState, path: string): FsState {
   return { dirs };
 }
 
+/** os.Rename: errors are *LinkError naming both paths; a directory as destination is refused (EEXIST). */
 export function rename(fs: FsState, from: string, to: string): FsState {
   const a = cleanPath(from);
   const b = cleanPath(to);
+  const target = stat(fs, b);
   const e = stat(fs, a);
-  if (!e) throw new FsError('ENOENT', 'rename', from);
-  const bParent = requireParentDir(fs, 'rename', to);
+  if (!e) throw new FsError(lookupErrno(fs, a), 'rename', from, to);
+  if (target?.kind === 'dir') throw new FsError('EEXIST', 'rename', from, to);
+  const bParent = requireParentDir(fs, 'rename', from, to);
+  if (target && e.kind === 'dir') throw new FsError('ENOTDIR', 'rename', from, to);
   if (a === b) return fs;
   let out = withEntry(fs, dirname(a), basename(a), null);
   out = withEntry(out, bParent, basename(b), e);

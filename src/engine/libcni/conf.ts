@@ -69,10 +69,11 @@ export function confListFromBytes(
 ): NetworkConfigList {
   const parsed = goParse(bytes);
   if (!parsed.ok) throw new GoError(`error parsing configuration list: ${parsed.error}`);
-  const raw = parsed.value;
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+  // json.Unmarshal of `null` into a map leaves it empty (no error).
+  const raw = parsed.value === null ? {} : parsed.value;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new GoError(
-      `error parsing configuration list: json: cannot unmarshal ${raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw === 'string' ? 'string' : typeof raw === 'number' ? 'number' : 'bool'} into Go value of type map[string]interface {}`,
+      `error parsing configuration list: json: cannot unmarshal ${Array.isArray(raw) ? 'array' : typeof raw === 'string' ? 'string' : typeof raw === 'number' ? 'number' : 'bool'} into Go value of type map[string]interface {}`,
     );
   }
   const m = raw as Record<string, unknown>;

@@ -4,6 +4,8 @@
  */
 import ipaddr from 'ipaddr.js';
 
+// ipaddr.js formats IPv6 (RFC 5952, as Go does); parsing follows Go's own rules below.
+
 export type Family = 4 | 6;
 
 /** An IP address: family plus its value as an unsigned integer. IPv4-mapped IPv6 is IPv4, as Go's To4() sees it. */
@@ -37,28 +39,100 @@ function parseV4Strict(s: string): bigint | null {
   return n;
 }
 
-/** Go's net.ParseIP: null when the text is not an IP address. */
-export function parseIP(s: string): IP | null {
-  if (s.includes('.') && !s.includes(':')) {
-    const n = parseV4Strict(s);
-    return n === null ? null : { v: 4, n };
+/** Go's xtoi: hex digits up to a non-hex character (values past 0xFFFFFF fail). */
+function xtoi(s: string): { n: number; used: number } | null {
+  let n = 0;
+  let i = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) n = n * 16 + (c - 48);
+    else if (c >= 97 && c <= 102) n = n * 16 + (c - 87);
+    else if (c >= 65 && c <= 70) n = n * 16 + (c - 55);
+    else break;
+    if (n >= 0xffffff) return null;
   }
-  if (!s.includes(':') || s.includes('%') || /\s/.test(s)) return null;
-  // An embedded IPv4 tail must itself be strict dotted decimal.
-  const lastColon = s.lastIndexOf(':');
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes('.') && parseV4Strict(tail) === null) return null;
-  if (!ipaddr.IPv6.isValid(s)) return null;
-  let addr: ipaddr.IPv6;
-  try {
-    addr = ipaddr.IPv6.parse(s);
-  } catch {
+  return i === 0 ? null : { n, used: i };
+}
+
+/** Go 1.19's parseIPv6 (ellipsis, embedded IPv4 tail, up to 4+ hex digits per group). */
+function parseV6Go(input: string): bigint | null {
+  const bytes = new Array<number>(16).fill(0);
+  let s = input;
+  let ellipsis = -1;
+  if (s.length >= 2 && s[0] === ':' && s[1] === ':') {
+    ellipsis = 0;
+    s = s.slice(2);
+    if (s.length === 0) return 0n;
+  }
+  let i = 0;
+  while (i < 16) {
+    const x = xtoi(s);
+    if (!x || x.n > 0xffff) return null;
+    if (x.used < s.length && s[x.used] === '.') {
+      if (ellipsis < 0 && i !== 12) return null;
+      if (i + 4 > 16) return null;
+      const v4 = parseV4Strict(s);
+      if (v4 === null) return null;
+      bytes[i] = Number((v4 >> 24n) & 0xffn);
+      bytes[i + 1] = Number((v4 >> 16n) & 0xffn);
+      bytes[i + 2] = Number((v4 >> 8n) & 0xffn);
+      bytes[i + 3] = Number(v4 & 0xffn);
+      s = '';
+      i += 4;
+      break;
+    }
+    bytes[i] = x.n >> 8;
+    bytes[i + 1] = x.n & 0xff;
+    i += 2;
+    s = s.slice(x.used);
+    if (s.length === 0) break;
+    if (s[0] !== ':' || s.length === 1) return null;
+    s = s.slice(1);
+    if (s[0] === ':') {
+      if (ellipsis >= 0) return null;
+      ellipsis = i;
+      s = s.slice(1);
+      if (s.length === 0) break;
+    }
+  }
+  if (s.length !== 0) return null;
+  if (i < 16) {
+    if (ellipsis < 0) return null;
+    const n = 16 - i;
+    for (let j = i - 1; j >= ellipsis; j--) bytes[j + n] = bytes[j]!;
+    for (let j = ellipsis + n - 1; j >= ellipsis; j--) bytes[j] = 0;
+  } else if (ellipsis >= 0) {
     return null;
   }
-  let n = 0n;
-  for (const b of addr.toByteArray()) n = (n << 8n) | BigInt(b);
-  if (n >> 32n === 0xffffn) return { v: 4, n: n & V4_MAX };
-  return { v: 6, n };
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+/** Go's net.ParseIP: null when the text is not an IP address. IPv4-mapped IPv6 is IPv4. */
+export function parseIP(s: string): IP | null {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '.') {
+      const n = parseV4Strict(s);
+      return n === null ? null : { v: 4, n };
+    }
+    if (s[i] === ':') {
+      const n = parseV6Go(s);
+      if (n === null) return null;
+      if (n >> 32n === 0xffffn) return { v: 4, n: n & V4_MAX };
+      return { v: 6, n };
+    }
+  }
+  return null;
+}
+
+/** Whether `s` is written in IPv6 notation (decides the mask length of a CIDR). */
+function isV6Text(s: string): boolean {
+  for (const c of s) {
+    if (c === '.') return false;
+    if (c === ':') return true;
+  }
+  return false;
 }
 
 export function ipToBytes(ip: IP): number[] {
@@ -129,12 +203,18 @@ export function parseCIDR(s: string): { ok: true; net: IPNet } | { ok: false; er
   const err = { ok: false as const, error: `invalid CIDR address: ${s}` };
   const slash = s.indexOf('/');
   if (slash < 0) return err;
-  const ip = parseIP(s.slice(0, slash));
+  const addr = s.slice(0, slash);
+  const ip = parseIP(addr);
   const mask = s.slice(slash + 1);
-  if (!ip || !/^[0-9]+$/.test(mask)) return err;
+  if (!ip || !/^[0-9]{1,7}$/.test(mask)) return err;
   const prefix = Number(mask);
-  // Go: an IPv4 address written as IPv4-mapped IPv6 keeps a 128-bit mask; not worth modelling.
-  if (prefix > bits(ip.v)) return err;
+  const v6Text = isV6Text(addr);
+  if (prefix > (v6Text ? 128 : 32)) return err;
+  if (v6Text && ip.v === 4) {
+    // An IPv4-mapped address with a 128-bit mask: Go shows it as IPv4 with the low 32 bits.
+    if (prefix < 96) return { ok: true, net: { ip: { v: 6, n: (0xffffn << 32n) | ip.n }, prefix } };
+    return { ok: true, net: { ip, prefix: prefix - 96 } };
+  }
   return { ok: true, net: { ip, prefix } };
 }
 
@@ -171,7 +251,7 @@ export function isGlobalUnicast(ip: IP): boolean {
     if (ip.n === V4_MAX) return false; // broadcast
     if (ip.n === 0n) return false;
     if (first === 127) return false;
-    if (first >= 224) return false; // multicast and above
+    if (first >= 224 && first < 240) return false; // multicast (240/4 counts as global unicast)
     if (first === 169 && Number((ip.n >> 16n) & 0xffn) === 254) return false; // link-local
     return true;
   }

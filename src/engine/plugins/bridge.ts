@@ -4,7 +4,7 @@
  * gateway address on the bridge and masquerading. The order of the steps and what is left after
  * a failure follow the real plugin (v1.1.1): the bridge and the veth pair exist before IPAM runs.
  */
-import { IGNORE_UNKNOWN, loadArgs } from '../cni/args';
+import { COMMON_ARGS, IGNORE_UNKNOWN, loadArgs } from '../cni/args';
 import { parsePrevResult } from '../cni/create';
 import { GoError } from '../cni/errors';
 import {
@@ -85,7 +85,7 @@ const BridgeConfT = pluginConf('main.NetConf', [
   ),
 ]);
 
-const MAC_ENV_ARGS = [IGNORE_UNKNOWN, { name: 'MAC', parse: (t: string) => t }];
+const MAC_ENV_ARGS = [IGNORE_UNKNOWN, COMMON_ARGS, { name: 'MAC', parse: (t: string) => t }];
 
 function loadNetConf(stdin: string, envArgs: string): { n: BridgeConf; mac: string } {
   // Go decodes into a struct whose BrName is already "cni0"; a missing "bridge" keeps it.

@@ -3,7 +3,7 @@
  * each reservation as a file named by the IP under <dataDir>/<network>/, containing
  * "<containerID>\r\n<ifname>", plus last_reserved_ip.<set index> and a lock file.
  */
-import { loadArgs, IGNORE_UNKNOWN } from '../cni/args';
+import { COMMON_ARGS, IGNORE_UNKNOWN, loadArgs } from '../cni/args';
 import { GoError } from '../cni/errors';
 import {
   type GoRoute,
@@ -245,6 +245,7 @@ function rangeFor(s: RangeSet, ip: IP): Range {
 
 const IPAM_ENV_ARGS = [
   IGNORE_UNKNOWN,
+  COMMON_ARGS,
   {
     name: 'IP',
     parse: (text: string): IP | null => {
@@ -355,7 +356,7 @@ class Store {
       );
     }
     const lock = vfs.joinPath(dir, 'lock');
-    if (!vfs.stat(p.sys.fs, lock)) yield* p.sys.writeFile(lock, '', { mode: 0o600 });
+    if (!vfs.stat(p.sys.fs, lock)) yield* p.sys.writeFile(lock, '', { mode: 0o750 }); // go-filemutex's mode
     return new Store(p, dir);
   }
 

@@ -3,7 +3,7 @@
  * CNI_ARGS (IP=a/p,b/p;GATEWAY=g), args.cni.ips or runtimeConfig.ips (each replaces the list).
  * It keeps no state: DEL does nothing, CHECK compares the prevResult's addresses.
  */
-import { IGNORE_UNKNOWN, loadArgs } from '../cni/args';
+import { COMMON_ARGS, IGNORE_UNKNOWN, loadArgs } from '../cni/args';
 import { parsePrevResult } from '../cni/create';
 import { GoError } from '../cni/errors';
 import {
@@ -113,6 +113,7 @@ export interface StaticConfig {
 
 const ENV_ARGS = [
   IGNORE_UNKNOWN,
+  COMMON_ARGS,
   { name: 'IP', parse: (t: string) => t },
   { name: 'GATEWAY', parse: (t: string) => t },
 ];

@@ -1,0 +1,643 @@
+/**
+ * Expected values for the cni layer's tests, printed by Go programs built against the Debian
+ * bookworm sources of containernetworking/cni v1.1.2 (GOPATH=/usr/share/gocode, Go 1.19):
+ * version.ParseVersion / GreaterThanOrEqualTo, types.LoadArgs, utils.Validate*, create.Create /
+ * CreateFromBytes and Result.GetAsVersion followed by json.Marshal. Test data only.
+ */
+
+/** [input, [major, minor, micro], error ("" = none)] */
+export const PARSE_VERSION: Array<[string, [number, number, number], string]> = [
+  ['', [0, 1, 0], ''],
+  ['0.1.0', [0, 1, 0], ''],
+  ['1.0.0', [1, 0, 0], ''],
+  ['1', [1, 0, 0], ''],
+  ['1.0', [1, 0, 0], ''],
+  ['0.4', [0, 4, 0], ''],
+  ['1.0.0.0', [-1, -1, -1], 'invalid version "1.0.0.0": too many parts'],
+  [
+    '1.x.0',
+    [-1, -1, -1],
+    'failed to convert minor version part "x": strconv.Atoi: parsing "x": invalid syntax',
+  ],
+  [
+    'x',
+    [-1, -1, -1],
+    'failed to convert major version part "x": strconv.Atoi: parsing "x": invalid syntax',
+  ],
+  [
+    '1.0.x',
+    [-1, -1, -1],
+    'failed to convert micro version part "x": strconv.Atoi: parsing "x": invalid syntax',
+  ],
+  ['+1.0.0', [1, 0, 0], ''],
+  ['-1.0.0', [-1, 0, 0], ''],
+  [
+    ' 1.0.0',
+    [-1, -1, -1],
+    'failed to convert major version part " 1": strconv.Atoi: parsing " 1": invalid syntax',
+  ],
+  [
+    '1..0',
+    [-1, -1, -1],
+    'failed to convert minor version part "": strconv.Atoi: parsing "": invalid syntax',
+  ],
+  ['01.02.03', [1, 2, 3], ''],
+  [
+    '1.0.0-rc1',
+    [-1, -1, -1],
+    'failed to convert micro version part "0-rc1": strconv.Atoi: parsing "0-rc1": invalid syntax',
+  ],
+  [
+    '99999999999999999999.0.0',
+    [-1, -1, -1],
+    'failed to convert major version part "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range',
+  ],
+  [
+    '.',
+    [-1, -1, -1],
+    'failed to convert major version part "": strconv.Atoi: parsing "": invalid syntax',
+  ],
+  [
+    '1.0.',
+    [-1, -1, -1],
+    'failed to convert micro version part "": strconv.Atoi: parsing "": invalid syntax',
+  ],
+];
+
+/** [a, b, GreaterThanOrEqualTo(a, b), error] */
+export const VERSION_GTE: Array<[string, string, boolean, string]> = [
+  ['0.4.0', '0.4.0', true, ''],
+  ['0.3.1', '0.4.0', false, ''],
+  ['1.0.0', '0.4.0', true, ''],
+  ['', '0.4.0', false, ''],
+  ['', '0.1.0', true, ''],
+  ['0.10.0', '0.4.0', true, ''],
+  ['0.4.1', '0.4.0', true, ''],
+  ['1', '0.4.0', true, ''],
+  ['0.4', '0.4.0', true, ''],
+  [
+    'x',
+    '0.4.0',
+    false,
+    'failed to convert major version part "x": strconv.Atoi: parsing "x": invalid syntax',
+  ],
+  [
+    '0.4.0',
+    'y.0',
+    false,
+    'failed to convert major version part "y": strconv.Atoi: parsing "y": invalid syntax',
+  ],
+  ['1.0.0.0', '0.4.0', false, 'invalid version "1.0.0.0": too many parts'],
+  ['0.3.99', '0.4.0', false, ''],
+];
+
+/** types.LoadArgs into host-local's IPAMEnvArgs {CommonArgs; IP ip.IP}: [CNI_ARGS, error, IP.String(), IgnoreUnknown] */
+export const LOAD_ARGS_IPAM: Array<[string, string, string, boolean]> = [
+  ['', '', '<nil>', false],
+  ['IP=10.1.0.5', '', '10.1.0.5', false],
+  ['IP=10.1.0.5/24', '', '10.1.0.5/24', false],
+  ['IP=', '', '<nil>', false],
+  [
+    'IP=10.1.0.500',
+    'ARGS: error parsing value of pair "IP=10.1.0.500": invalid IP address 10.1.0.500',
+    '<nil>',
+    false,
+  ],
+  ['IP=10.1.0.5;FOO=bar', 'ARGS: unknown args ["FOO=bar"]', '10.1.0.5', false],
+  ['FOO=bar;IP=10.1.0.5', 'ARGS: unknown args ["FOO=bar"]', '10.1.0.5', false],
+  ['IgnoreUnknown=1;FOO=bar', '', '<nil>', true],
+  ['FOO=bar;IgnoreUnknown=true', '', '<nil>', true],
+  ['IgnoreUnknown=TRUE;FOO=bar', '', '<nil>', true],
+  [
+    'IgnoreUnknown=yes;FOO=bar',
+    'ARGS: error parsing value of pair "IgnoreUnknown=yes": boolean unmarshal error: invalid input yes',
+    '<nil>',
+    false,
+  ],
+  ['IgnoreUnknown=0;FOO=bar', 'ARGS: unknown args ["FOO=bar"]', '<nil>', false],
+  ['ip=10.1.0.5', 'ARGS: unknown args ["ip=10.1.0.5"]', '<nil>', false],
+  ['ignoreunknown=1;X=1', 'ARGS: unknown args ["ignoreunknown=1" "X=1"]', '<nil>', false],
+  ['FOO=a=b', 'ARGS: invalid pair "FOO=a=b"', '<nil>', false],
+  ['FOO', 'ARGS: invalid pair "FOO"', '<nil>', false],
+  ['IP=10.1.0.5;', 'ARGS: invalid pair ""', '10.1.0.5', false],
+  [';IP=10.1.0.5', 'ARGS: invalid pair ""', '<nil>', false],
+  ['A=1;B=2;C=3', 'ARGS: unknown args ["A=1" "B=2" "C=3"]', '<nil>', false],
+  [
+    'IgnoreUnknown=1;IP=x',
+    'ARGS: error parsing value of pair "IP=x": invalid IP address x',
+    '<nil>',
+    true,
+  ],
+  ['IP=x;FOO=1', 'ARGS: error parsing value of pair "IP=x": invalid IP address x', '<nil>', false],
+];
+
+/** types.LoadArgs into bridge's BridgeArgs {CommonArgs; MAC UnmarshallableString}: [CNI_ARGS, error, MAC] */
+export const LOAD_ARGS_BRIDGE: Array<[string, string, string]> = [
+  ['MAC=aa:bb:cc:dd:ee:ff', '', 'aa:bb:cc:dd:ee:ff'],
+  ['MAC=whatever;IgnoreUnknown=1;K8S_POD_NAME=x', '', 'whatever'],
+  [
+    'K8S_POD_NAMESPACE=a;K8S_POD_NAME=b;K8S_POD_INFRA_CONTAINER_ID=c',
+    'ARGS: unknown args ["K8S_POD_NAMESPACE=a" "K8S_POD_NAME=b" "K8S_POD_INFRA_CONTAINER_ID=c"]',
+    '',
+  ],
+];
+
+export interface ErrJSON {
+  code: number;
+  msg: string;
+  details?: string;
+}
+
+/** [which ("cid" | "net" | "if"), input, *types.Error as JSON (null = valid)] */
+export const VALIDATE_NAMES: Array<['cid' | 'net' | 'if', string, ErrJSON | null]> = [
+  ['cid', '', { code: 3, msg: 'missing containerID' }],
+  ['net', '', { code: 7, msg: 'missing network name:' }],
+  ['cid', 'abc', null],
+  ['net', 'abc', null],
+  ['cid', 'a', null],
+  ['net', 'a', null],
+  ['cid', 'A-b_c.d', null],
+  ['net', 'A-b_c.d', null],
+  ['cid', '-abc', { code: 4, msg: 'invalid characters in containerID', details: '-abc' }],
+  ['net', '-abc', { code: 7, msg: 'invalid characters found in network name', details: '-abc' }],
+  ['cid', '_abc', { code: 4, msg: 'invalid characters in containerID', details: '_abc' }],
+  ['net', '_abc', { code: 7, msg: 'invalid characters found in network name', details: '_abc' }],
+  ['cid', '.abc', { code: 4, msg: 'invalid characters in containerID', details: '.abc' }],
+  ['net', '.abc', { code: 7, msg: 'invalid characters found in network name', details: '.abc' }],
+  ['cid', 'abc!', { code: 4, msg: 'invalid characters in containerID', details: 'abc!' }],
+  ['net', 'abc!', { code: 7, msg: 'invalid characters found in network name', details: 'abc!' }],
+  ['cid', 'a b', { code: 4, msg: 'invalid characters in containerID', details: 'a b' }],
+  ['net', 'a b', { code: 7, msg: 'invalid characters found in network name', details: 'a b' }],
+  ['cid', '\u00e4', { code: 4, msg: 'invalid characters in containerID', details: '\u00e4' }],
+  [
+    'net',
+    '\u00e4',
+    { code: 7, msg: 'invalid characters found in network name', details: '\u00e4' },
+  ],
+  ['cid', 'abc/def', { code: 4, msg: 'invalid characters in containerID', details: 'abc/def' }],
+  [
+    'net',
+    'abc/def',
+    { code: 7, msg: 'invalid characters found in network name', details: 'abc/def' },
+  ],
+  ['cid', '0123456789abcdef', null],
+  ['net', '0123456789abcdef', null],
+  ['if', '', { code: 4, msg: 'interface name is empty' }],
+  ['if', 'eth0', null],
+  ['if', '123456789012345', null],
+  [
+    'if',
+    '1234567890123456',
+    {
+      code: 4,
+      msg: 'interface name is too long',
+      details: 'interface name should be less than 16 characters',
+    },
+  ],
+  ['if', '.', { code: 4, msg: 'interface name is . or ..' }],
+  ['if', '..', { code: 4, msg: 'interface name is . or ..' }],
+  ['if', '...', null],
+  ['if', 'a/b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a:b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a\tb', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a\u00a0b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', '\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9', null],
+  [
+    'if',
+    '\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9',
+    {
+      code: 4,
+      msg: 'interface name is too long',
+      details: 'interface name should be less than 16 characters',
+    },
+  ],
+  ['if', 'a\u2028b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a\u0085b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+  ['if', 'a\ufeffb', null],
+  ['if', 'a\u3000b', { code: 4, msg: 'interface name contains / or : or whitespace characters' }],
+];
+
+/** create.Create(version, bytes): [version, bytes, error, json.Marshal(result)] ("frombytes" = create.CreateFromBytes(bytes)) */
+export const CREATE: Array<[string, string, string, string]> = [
+  ['0.5.0', '{}', 'unsupported CNI result version "0.5.0"', ''],
+  ['1.1.0', '{"cniVersion":"1.1.0"}', 'unsupported CNI result version "1.1.0"', ''],
+  ['foo', '{}', 'unsupported CNI result version "foo"', ''],
+  [
+    '1.0.0',
+    '{"cniVersion":"0.4.0"}',
+    'result type supports [1.0.0] but unmarshalled CNIVersion is "0.4.0"',
+    '',
+  ],
+  ['1.0.0', '{}', 'result type supports [1.0.0] but unmarshalled CNIVersion is ""', ''],
+  [
+    '0.4.0',
+    '{"cniVersion":"1.0.0"}',
+    'result type supports [0.3.0 0.3.1 0.4.0] but unmarshalled CNIVersion is "1.0.0"',
+    '',
+  ],
+  ['0.3.0', '{"cniVersion":"0.3.1"}', '', '{"cniVersion":"0.3.1","dns":{}}'],
+  [
+    '0.2.0',
+    '{"cniVersion":"0.3.0"}',
+    'result type supports [ 0.1.0 0.2.0] but unmarshalled CNIVersion is "0.3.0"',
+    '',
+  ],
+  ['0.1.0', '{"cniVersion":"0.2.0"}', '', '{"cniVersion":"0.2.0","dns":{}}'],
+  ['0.2.0', '{}', '', '{"cniVersion":"0.1.0","dns":{}}'],
+  ['', '{}', '', '{"cniVersion":"0.1.0","dns":{}}'],
+  ['1.0.0', 'not json', "invalid character 'o' in literal null (expecting 'u')", ''],
+  ['1.0.0', '{"cniVersion":"1.0.0","ips":[{"address":"10.1"}]}', 'invalid CIDR address: 10.1', ''],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","ips":[{"address":"10.1.0.2/24","gateway":"10.1.0.x"}]}',
+    'invalid IP address: 10.1.0.x',
+    '',
+  ],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","routes":[{"dst":"0.0.0.0/0","gw":"x"}]}',
+    'invalid IP address: x',
+    '',
+  ],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","interfaces":[{"name":1}]}',
+    'json: cannot unmarshal number into Go struct field Interface.interfaces.name of type string',
+    '',
+  ],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","ips":[{"interface":"0","address":"10.1.0.2/24"}]}',
+    'json: cannot unmarshal string into Go struct field Result.ips of type int',
+    '',
+  ],
+  [
+    '0.4.0',
+    '{"cniVersion":"0.4.0","ips":[{"version":4,"address":"10.1.0.2/24"}]}',
+    'json: cannot unmarshal number into Go struct field Result.ips of type string',
+    '',
+  ],
+  ['0.2.0', '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.2"}}', 'invalid CIDR address: 10.1.0.2', ''],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","dns":{"nameservers":"x"}}',
+    'json: cannot unmarshal string into Go struct field DNS.dns.nameservers of type []string',
+    '',
+  ],
+  [
+    '1.0.0',
+    '{"cniVersion":"1.0.0","ips":[{"address":10}]}',
+    'json: cannot unmarshal number into Go struct field Result.ips of type string',
+    '',
+  ],
+  [
+    'frombytes',
+    '{"cniVersion":1}',
+    'decoding version from network config: json: cannot unmarshal number into Go struct field .cniVersion of type string',
+    '',
+  ],
+  ['frombytes', '{"cniVersion":"0.4.0"}', '', '{"cniVersion":"0.4.0","dns":{}}'],
+  ['frombytes', '{}', '', '{"cniVersion":"0.1.0","dns":{}}'],
+  ['frombytes', '[', 'decoding version from network config: unexpected end of JSON input', ''],
+  ['frombytes', '{"cniVersion":"9.9.9"}', 'unsupported CNI result version "9.9.9"', ''],
+];
+
+/** The results converted below, by key (the version is the key up to its first "-"). */
+export const CONVERT_SOURCES: Record<string, string> = {
+  '0.1.0': '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}',
+  '0.2.0':
+    '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  '0.2.0-empty': '{"cniVersion":"0.2.0","dns":{}}',
+  '0.3.0': '{"cniVersion":"0.3.0","ips":[{"version":"4","address":"10.1.0.5/24"}]}',
+  '0.3.1':
+    '{"cniVersion":"0.3.1","interfaces":[{"name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"version":"6","interface":0,"address":"2001:db8::5/64"},{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"}],"routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}],"dns":{}}',
+  '0.4.0':
+    '{"cniVersion":"0.4.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"]}}',
+  '0.4.0-noips': '{"cniVersion":"0.4.0","dns":{}}',
+  '1.0.0':
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"},{"address":"10.2.0.5/16"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}],"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  '1.0.0-noips':
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"lo","mac":"00:00:00:00:00:00","sandbox":"/var/run/netns/x"}],"dns":{}}',
+  '1.0.0-v6only':
+    '{"cniVersion":"1.0.0","ips":[{"address":"2001:db8::5/64"}],"routes":[{"dst":"::/0"},{"dst":"0.0.0.0/0","gw":"10.0.0.1"}]}',
+};
+
+/** create.Create(source).GetAsVersion(to): [source key, to, error, json.Marshal(converted)] */
+export const CONVERT: Array<[string, string, string, string]> = [
+  [
+    '1.0.0',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"},{"address":"10.2.0.5/16"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}],"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"},{"version":"4","address":"10.2.0.5/16"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}],"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"},{"version":"4","address":"10.2.0.5/16"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}],"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"},{"version":"4","address":"10.2.0.5/16"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}],"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '0.2.0',
+    '',
+    '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '0.1.0',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  [
+    '1.0.0',
+    '',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"192.168.0.0/16","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"domain":"example.com","search":["a","b"],"options":["ndots:5"]}}',
+  ],
+  ['1.0.0', '1.1.0', 'no converter for CNI result version 1.0.0 to 1.1.0', ''],
+  ['1.0.0', '0.5.0', 'no converter for CNI result version 1.0.0 to 0.5.0', ''],
+  [
+    '0.4.0',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","interfaces":[{"name":"cni0","mac":"0a:58:0a:01:00:01"},{"name":"eth0","mac":"0a:58:0a:01:00:05","sandbox":"/var/run/netns/x"}],"ips":[{"version":"4","interface":1,"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","interface":1,"address":"2001:db8::5/64","gateway":"2001:db8::1"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '0.2.0',
+    '',
+    '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '0.1.0',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  [
+    '0.4.0',
+    '',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"}]},"ip6":{"ip":"2001:db8::5/64","gateway":"2001:db8::1","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"]}}',
+  ],
+  ['0.4.0', '1.1.0', 'no converter for CNI result version 0.4.0 to 1.1.0', ''],
+  ['0.4.0', '0.5.0', 'no converter for CNI result version 0.4.0 to 0.5.0', ''],
+  [
+    '0.3.1',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"interface":0,"address":"2001:db8::5/64"},{"address":"10.1.0.5/24","gateway":"10.1.0.1"}],"routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}],"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","interfaces":[{"name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"version":"6","interface":0,"address":"2001:db8::5/64"},{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"}],"routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}],"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","interfaces":[{"name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"version":"6","interface":0,"address":"2001:db8::5/64"},{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"}],"routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}],"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","interfaces":[{"name":"eth0","sandbox":"/var/run/netns/x"}],"ips":[{"version":"6","interface":0,"address":"2001:db8::5/64"},{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"}],"routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}],"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '0.2.0',
+    '',
+    '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}]},"ip6":{"ip":"2001:db8::5/64"},"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '0.1.0',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}]},"ip6":{"ip":"2001:db8::5/64"},"dns":{}}',
+  ],
+  [
+    '0.3.1',
+    '',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"10.0.0.0/8","gw":"10.1.0.1"}]},"ip6":{"ip":"2001:db8::5/64"},"dns":{}}',
+  ],
+  ['0.3.1', '1.1.0', 'no converter for CNI result version 0.3.1 to 1.1.0', ''],
+  ['0.3.1', '0.5.0', 'no converter for CNI result version 0.3.1 to 0.5.0', ''],
+  ['0.3.0', '1.0.0', '', '{"cniVersion":"1.0.0","ips":[{"address":"10.1.0.5/24"}],"dns":{}}'],
+  [
+    '0.3.0',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  [
+    '0.3.0',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  [
+    '0.3.0',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  ['0.3.0', '0.2.0', '', '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.3.0', '0.1.0', '', '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.3.0', '', '', '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.3.0', '1.1.0', 'no converter for CNI result version 0.3.0 to 1.1.0', ''],
+  ['0.3.0', '0.5.0', 'no converter for CNI result version 0.3.0 to 0.5.0', ''],
+  [
+    '0.2.0',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","ips":[{"address":"10.1.0.5/24","gateway":"10.1.0.1"},{"address":"2001:db8::5/64"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","ips":[{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","ips":[{"version":"4","address":"10.1.0.5/24","gateway":"10.1.0.1"},{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"},{"dst":"::/0","gw":"2001:db8::1"}],"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '0.2.0',
+    '',
+    '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '0.1.0',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  [
+    '0.2.0',
+    '',
+    '',
+    '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24","gateway":"10.1.0.1","routes":[{"dst":"0.0.0.0/0"},{"dst":"10.0.0.0/8","gw":"10.1.0.254"}]},"ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0","gw":"2001:db8::1"}]},"dns":{"nameservers":["10.1.0.10"],"search":["a"]}}',
+  ],
+  ['0.2.0', '1.1.0', 'no converter for CNI result version 0.2.0 to 1.1.0', ''],
+  ['0.2.0', '0.5.0', 'no converter for CNI result version 0.2.0 to 0.5.0', ''],
+  ['0.1.0', '1.0.0', '', '{"cniVersion":"1.0.0","ips":[{"address":"10.1.0.5/24"}],"dns":{}}'],
+  [
+    '0.1.0',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  [
+    '0.1.0',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  [
+    '0.1.0',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","ips":[{"version":"4","address":"10.1.0.5/24"}],"dns":{}}',
+  ],
+  ['0.1.0', '0.2.0', '', '{"cniVersion":"0.2.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.1.0', '0.1.0', '', '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.1.0', '', '', '{"cniVersion":"0.1.0","ip4":{"ip":"10.1.0.5/24"},"dns":{}}'],
+  ['0.1.0', '1.1.0', 'no converter for CNI result version 0.1.0 to 1.1.0', ''],
+  ['0.1.0', '0.5.0', 'no converter for CNI result version 0.1.0 to 0.5.0', ''],
+  [
+    '1.0.0-v6only',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","ips":[{"address":"2001:db8::5/64"}],"routes":[{"dst":"::/0"},{"dst":"0.0.0.0/0","gw":"10.0.0.1"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","ips":[{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"::/0"},{"dst":"0.0.0.0/0","gw":"10.0.0.1"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","ips":[{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"::/0"},{"dst":"0.0.0.0/0","gw":"10.0.0.1"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","ips":[{"version":"6","address":"2001:db8::5/64"}],"routes":[{"dst":"::/0"},{"dst":"0.0.0.0/0","gw":"10.0.0.1"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '0.2.0',
+    '',
+    '{"cniVersion":"0.2.0","ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0"}]},"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '0.1.0',
+    '',
+    '{"cniVersion":"0.1.0","ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0"}]},"dns":{}}',
+  ],
+  [
+    '1.0.0-v6only',
+    '',
+    '',
+    '{"cniVersion":"0.1.0","ip6":{"ip":"2001:db8::5/64","routes":[{"dst":"::/0"}]},"dns":{}}',
+  ],
+  ['1.0.0-v6only', '1.1.0', 'no converter for CNI result version 1.0.0 to 1.1.0', ''],
+  ['1.0.0-v6only', '0.5.0', 'no converter for CNI result version 1.0.0 to 0.5.0', ''],
+  [
+    '1.0.0-noips',
+    '1.0.0',
+    '',
+    '{"cniVersion":"1.0.0","interfaces":[{"name":"lo","mac":"00:00:00:00:00:00","sandbox":"/var/run/netns/x"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-noips',
+    '0.4.0',
+    '',
+    '{"cniVersion":"0.4.0","interfaces":[{"name":"lo","mac":"00:00:00:00:00:00","sandbox":"/var/run/netns/x"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-noips',
+    '0.3.1',
+    '',
+    '{"cniVersion":"0.3.1","interfaces":[{"name":"lo","mac":"00:00:00:00:00:00","sandbox":"/var/run/netns/x"}],"dns":{}}',
+  ],
+  [
+    '1.0.0-noips',
+    '0.3.0',
+    '',
+    '{"cniVersion":"0.3.0","interfaces":[{"name":"lo","mac":"00:00:00:00:00:00","sandbox":"/var/run/netns/x"}],"dns":{}}',
+  ],
+  ['1.0.0-noips', '0.2.0', 'cannot convert: no valid IP addresses', ''],
+  ['1.0.0-noips', '0.1.0', 'cannot convert: no valid IP addresses', ''],
+  ['1.0.0-noips', '', 'cannot convert: no valid IP addresses', ''],
+  ['1.0.0-noips', '1.1.0', 'no converter for CNI result version 1.0.0 to 1.1.0', ''],
+  ['1.0.0-noips', '0.5.0', 'no converter for CNI result version 1.0.0 to 0.5.0', ''],
+  ['0.4.0-noips', '1.0.0', '', '{"cniVersion":"1.0.0","dns":{}}'],
+  ['0.4.0-noips', '0.4.0', '', '{"cniVersion":"0.4.0","dns":{}}'],
+  ['0.4.0-noips', '0.3.1', '', '{"cniVersion":"0.3.1","dns":{}}'],
+  ['0.4.0-noips', '0.3.0', '', '{"cniVersion":"0.3.0","dns":{}}'],
+  ['0.4.0-noips', '0.2.0', 'cannot convert: no valid IP addresses', ''],
+  ['0.4.0-noips', '0.1.0', 'cannot convert: no valid IP addresses', ''],
+  ['0.4.0-noips', '', 'cannot convert: no valid IP addresses', ''],
+  ['0.4.0-noips', '1.1.0', 'no converter for CNI result version 0.4.0 to 1.1.0', ''],
+  ['0.4.0-noips', '0.5.0', 'no converter for CNI result version 0.4.0 to 0.5.0', ''],
+  ['0.2.0-empty', '1.0.0', '', '{"cniVersion":"1.0.0","dns":{}}'],
+  ['0.2.0-empty', '0.4.0', '', '{"cniVersion":"0.4.0","dns":{}}'],
+  ['0.2.0-empty', '0.3.1', '', '{"cniVersion":"0.3.1","dns":{}}'],
+  ['0.2.0-empty', '0.3.0', '', '{"cniVersion":"0.3.0","dns":{}}'],
+  ['0.2.0-empty', '0.2.0', '', '{"cniVersion":"0.2.0","dns":{}}'],
+  ['0.2.0-empty', '0.1.0', '', '{"cniVersion":"0.1.0","dns":{}}'],
+  ['0.2.0-empty', '', '', '{"cniVersion":"0.1.0","dns":{}}'],
+  ['0.2.0-empty', '1.1.0', 'no converter for CNI result version 0.2.0 to 1.1.0', ''],
+  ['0.2.0-empty', '0.5.0', 'no converter for CNI result version 0.2.0 to 0.5.0', ''],
+];
