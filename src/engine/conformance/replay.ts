@@ -326,9 +326,9 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
       const from = expected['from'] as string;
       const k = sim.node('node').kernel;
       const nsId = k.mounts[podPath(from)];
-      const r = nsId ? ping(k, nsId, expected['to'] as string) : { ok: false };
+      const r = nsId ? ping(k, nsId, expected['to'] as string) : { ok: false, exitCode: 1 };
       step['success'] = r.ok;
-      step['exitCode'] = r.ok ? 0 : 1;
+      step['exitCode'] = r.exitCode;
     }
     // The snapshot: sysctl keys as the scenario asks (taken from the fixture's own state).
     const expState = expected['state'] as Obj | undefined;
@@ -339,6 +339,8 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
           name !== 'node' || (x !== 'net.ipv4.ip_forward' && x !== 'net.ipv6.conf.all.forwarding'),
       );
       if (keys.length) shape.sysctls[name] = keys;
+      // tc state, where the scenario recorded it.
+      if ('tc' in st) shape.tc[name] = true;
     }
     settleLinkwatchForSnapshot(sim, fullSettle);
     step['state'] = snapshotNode(shape, sim.node('node'));

@@ -7,6 +7,7 @@ import { carrierOf, displayedOperstate, linkByIndex, linksOf, sysctlGet } from '
 import type { KernelState, Link, Netns } from '../kernel/types';
 import { linkFlags, routeJson, routesInDumpOrder } from '../kernel/view';
 import { iptablesSaveLines } from '../kernel/iptables';
+import { tcShowLines } from '../kernel/tc';
 import type { NodeState } from '../sim/world';
 import { goParseLoose } from './json';
 
@@ -112,6 +113,7 @@ function nsJson(
     for (const key of keys) s[key] = sysctlGet(k, ns.id, key) ?? '<unreadable>';
     o['sysctls'] = s;
   }
+  if (shape.tc[logical]) o['tc'] = tcShowLines(ns);
   if (isNode) {
     o['iptables'] = {
       ipv4: iptablesSaveLines(ns.iptables, 'ipv4'),

@@ -19,6 +19,7 @@ import { emptyIptables } from './iptables';
 import { eui64LinkLocal } from '../net/mac';
 export { eui64LinkLocal };
 import { GLOBAL_SYSCTL_DEFAULTS, INTERFACE_SYSCTL_DEFAULTS } from './sysctl-defaults';
+import { tcActivate, tcLinkGone } from './tc';
 import type {
   Addr,
   AddrScope,
@@ -227,7 +228,7 @@ function unlinkLink(ns: Netns, l: Link): void {
 
 export type LinkSpec =
   | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
-  | { kind: 'dummy' | 'ifb'; name: string; mtu?: number }
+  | { kind: 'dummy' | 'ifb'; name: string; mtu?: number; txqlen?: number }
   | {
       kind: 'veth';
       name: string;
@@ -277,6 +278,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
         ports: [],
       };
     }
+    if (spec.kind !== 'bridge' && spec.txqlen !== undefined) created.txqlen = spec.txqlen;
     insertLink(ns, created);
   }
   touched.push([ns.id, created.ifindex]);
@@ -323,6 +325,7 @@ function deleteOne(k: KernelState, ns: Netns, l: Link): void {
   detachPort(ns, l);
   unlinkLink(ns, l);
   removeRoutesOfDev(ns, l.ifindex);
+  tcLinkGone(ns, l.ifindex);
   if (l.lwPendingSince !== null)
     k.lwPending = k.lwPending.filter((x) => x !== `${ns.id}/${l.ifindex}`);
 }
@@ -372,13 +375,17 @@ export function linkSetUp(k: KernelState, nsId: string, ifindex: number): void {
   if (l.adminUp) return;
   l.adminUp = true;
   l.life = 'up';
+  tcActivate(l);
   setPeerUp(k, l);
   // inetdev: the loopback device gets 127.0.0.1/8 the first time it comes up, and keeps it.
   if (l.kind === 'loopback' && !l.addrs.some((a) => a.local === '127.0.0.1')) {
     insertAddr(l, { family: 4, local: '127.0.0.1', prefix: 8, scope: 'host', broadcast: null });
   }
-  // IPv4: addresses get their connected routes back.
-  for (const a of l.addrs) if (a.family === 4) addConnectedRoute(ns, l, a);
+  // Addresses added while the device was down get their prefix routes now.
+  for (const a of l.addrs) {
+    if (a.family === 4) addConnectedRoute(ns, l, a);
+    else if (a.scope !== 'link' && a.scope !== 'host') addPrefixRoute6(ns, l, a);
+  }
   const touched = around(k, ns, l);
   if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
   linkwatch(k, touched);
@@ -550,6 +557,9 @@ export function linkSetNs(k: KernelState, nsId: string, ifindex: number, targetN
     sysctl: {},
     life: 'moved',
   };
+  // The device is unregistered from its namespace: its qdiscs and filters go.
+  delete moved.tc;
+  tcLinkGone(ns, l.ifindex);
   insertLink(target, moved);
   const p = peerOf(k, moved);
   if (p) {
@@ -732,8 +742,15 @@ function scopeRank(s: AddrScope): number {
 /** IPv4 addresses in order of addition; IPv6 ordered by decreasing scope, newest first within one. */
 function insertAddr(l: Link, a: Addr): void {
   if (a.family === 4) {
-    const lastV4 = l.addrs.reduce((acc, x, i) => (x.family === 4 ? i : acc), -1);
-    l.addrs.splice(lastV4 + 1, 0, a);
+    // inet_insert_ifa: after the last address whose scope is at least as narrow (host 254 >
+    // link 253 > global 0), so host-scope addresses come first.
+    const v4Rank = (x: AddrScope) =>
+      x === 'host' ? 254 : x === 'link' ? 253 : x === 'site' ? 200 : 0;
+    let at = 0;
+    l.addrs.forEach((x, i) => {
+      if (x.family === 4 && v4Rank(x.scope) >= v4Rank(a.scope)) at = i + 1;
+    });
+    l.addrs.splice(at, 0, a);
     return;
   }
   const rank = scopeRank(a.scope);
@@ -771,6 +788,11 @@ function addConnectedRoute(ns: Netns, l: Link, a: Addr): void {
     metric: 0,
     origin: 'connected',
   });
+}
+
+function addPrefixRoute6(ns: Netns, l: Link, a: Addr): void {
+  const net = ipString(networkOf({ ip: parseIP(a.local)!, prefix: a.prefix }));
+  addKernelRoute6(ns, l, net, a.prefix, 'addrconf');
 }
 
 function addKernelRoute6(
@@ -846,10 +868,10 @@ export function addrAdd(
   insertAddr(l, addr);
   if (a.ip.v === 4) {
     if (l.adminUp) addConnectedRoute(ns, l, addr);
-  } else if (scope !== 'link') {
-    // addrconf adds the prefix route for every global IPv6 address, a /128 included.
-    const net = ipString(networkOf({ ip: a.ip, prefix: a.prefix }));
-    addKernelRoute6(ns, l, net, a.prefix, 'addrconf');
+  } else if (scope !== 'link' && l.adminUp) {
+    // addrconf adds the prefix route for every global IPv6 address, a /128 included, once the
+    // device is up.
+    addPrefixRoute6(ns, l, addr);
   }
 }
 
@@ -950,7 +972,7 @@ export function routeAdd(
     const identical = same.some((r) => r.dev === l.ifindex && r.gateway === gwStr);
     if (identical || !opts.append) throw new KernelError('EEXIST');
   }
-  ns.routes.push({
+  const route: Route = {
     family: spec.family,
     dst: dstStr,
     prefix: spec.prefix,
@@ -961,7 +983,12 @@ export function routeAdd(
     prefsrc: spec.prefsrc ? ipString(spec.prefsrc) : null,
     metric,
     origin: 'user',
-  });
+  };
+  // IPv4 (fib_table_insert without NLM_F_APPEND): a new alias goes before the existing ones of
+  // the same destination and metric; IPv6 appends after routes of the same metric.
+  const first = spec.family === 4 && same.length > 0 ? ns.routes.indexOf(same[0]!) : -1;
+  if (first >= 0) ns.routes.splice(first, 0, route);
+  else ns.routes.push(route);
 }
 
 function ipEqualBig(a: IP, b: IP): boolean {

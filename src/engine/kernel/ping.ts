@@ -3,12 +3,14 @@
  * hop resolution across veth pairs and bridges (layer 2), forwarding in a namespace that owns
  * the next hop (only with ip_forward=1), local delivery, and the same for the reply.
  */
-import { type IP, ipString, netContains, parseIP } from '../net/ip';
+import { type IP, ipString, isLoopback, netContains, parseIP } from '../net/ip';
 import { carrierOf, linkByIndex, linksOf, sysctlGet } from './kernel';
 import type { KernelState, Link, Netns, Route } from './types';
 
 export interface PingResult {
   ok: boolean;
+  /** ping's exit code: 0 replied, 1 no reply, 2 an error before sending (no route). */
+  exitCode: number;
   /** Why it failed, in ping's or the kernel's words (e.g. "Network is unreachable"). */
   reason?: string;
   /** Hops the request took: namespace / interface pairs. */
@@ -74,17 +76,31 @@ function l2Domain(k: KernelState, start: Endpoint): Endpoint[] {
   return out;
 }
 
+type Delivery = { ok: true; ns: Netns } | { ok: false; reason: string; exitCode: number };
+
+const LOSS: Delivery = { ok: false, reason: '100% packet loss', exitCode: 1 };
+
+/** Carries a packet from `from` towards `dst`; `fromSource` when `from` is the sender itself. */
 function deliver(
   k: KernelState,
   from: Netns,
   dst: IP,
   hops: string[],
   depth: number,
-): { ok: true; ns: Netns; src: IP } | { ok: false; reason: string } {
-  if (depth > 8) return { ok: false, reason: 'Time to live exceeded' };
-  if (ownsAddress(from, dst)) return { ok: true, ns: from, src: dst };
+  fromSource: boolean,
+): Delivery {
+  if (depth > 8) return LOSS;
+  if (ownsAddress(from, dst)) {
+    // A namespace talking to one of its own addresses goes through its loopback device.
+    return from.links[1]?.adminUp ? { ok: true, ns: from } : LOSS;
+  }
   const r = routeLookup(k, from, dst);
-  if (!r) return { ok: false, reason: 'connect: Network is unreachable' };
+  if (!r)
+    return fromSource
+      ? { ok: false, reason: 'connect: Network is unreachable', exitCode: 2 }
+      : LOSS;
+  // Loopback destinations never leave a namespace (martians anywhere else).
+  if (isLoopback(dst)) return LOSS;
   const dev = linkByIndex(from, r.dev)!;
   const nextHop = r.gateway ? parseIP(r.gateway)! : dst;
   hops.push(`${from.id}:${dev.name}`);
@@ -92,17 +108,18 @@ function deliver(
   for (const e of l2Domain(k, { ns: from, link: dev })) {
     if (e.ns === from && e.link === dev) continue;
     if (!e.link.addrs.some((a) => a.local === nh)) continue;
-    if (ipString(nextHop) === ipString(dst)) return { ok: true, ns: e.ns, src: dst };
-    // The next hop is a router: it forwards only with forwarding on.
+    // Any local address of the receiving namespace is accepted there (weak host model).
+    if (ownsAddress(e.ns, dst)) return { ok: true, ns: e.ns };
+    // Otherwise the next hop is a router: it forwards only with forwarding on.
     const fwd = sysctlGet(
       k,
       e.ns.id,
       dst.v === 4 ? 'net.ipv4.ip_forward' : 'net.ipv6.conf.all.forwarding',
     );
-    if (fwd !== '1') return { ok: false, reason: '100% packet loss' };
-    return deliver(k, e.ns, dst, hops, depth + 1);
+    if (fwd !== '1') return LOSS;
+    return deliver(k, e.ns, dst, hops, depth + 1, false);
   }
-  return { ok: false, reason: 'Destination Host Unreachable' };
+  return { ok: false, reason: 'Destination Host Unreachable', exitCode: 1 };
 }
 
 function sourceAddress(k: KernelState, ns: Netns, dst: IP): IP | null {
@@ -123,14 +140,15 @@ function sourceAddress(k: KernelState, ns: Netns, dst: IP): IP | null {
 export function ping(k: KernelState, fromNs: string, dstText: string): PingResult {
   const ns = k.netns[fromNs];
   const dst = parseIP(dstText);
-  if (!ns || !dst) return { ok: false, reason: 'ping: unknown host', path: [] };
+  if (!ns || !dst) return { ok: false, exitCode: 2, reason: 'ping: unknown host', path: [] };
   const hops: string[] = [];
   const src = sourceAddress(k, ns, dst);
-  const there = deliver(k, ns, dst, hops, 0);
-  if (!there.ok) return { ok: false, reason: there.reason, path: hops };
-  if (there.ns === ns) return { ok: true, path: hops };
-  if (!src) return { ok: false, reason: '100% packet loss', path: hops };
-  const back = deliver(k, there.ns, src, hops, 0);
-  if (!back.ok || back.ns !== ns) return { ok: false, reason: '100% packet loss', path: hops };
-  return { ok: true, path: hops };
+  const there = deliver(k, ns, dst, hops, 0, true);
+  if (!there.ok) return { ok: false, exitCode: there.exitCode, reason: there.reason, path: hops };
+  if (there.ns === ns) return { ok: true, exitCode: 0, path: hops };
+  if (!src) return { ok: false, exitCode: 1, reason: '100% packet loss', path: hops };
+  const back = deliver(k, there.ns, src, hops, 0, false);
+  if (!back.ok || back.ns !== ns)
+    return { ok: false, exitCode: 1, reason: '100% packet loss', path: hops };
+  return { ok: true, exitCode: 0, path: hops };
 }

@@ -70,6 +70,49 @@ export interface Link {
   /** Per-interface sysctls that differ from the defaults, keyed like `ipv6.conf.accept_ra`. */
   sysctl: Record<string, string>;
   life: LinkLife;
+  /** Traffic control (kernel/tc.ts); absent while the device has the builtin noop qdisc only. */
+  tc?: LinkTc;
+}
+
+/** A qdisc as `tc qdisc show` lists it: a device's root qdisc or its ingress qdisc. */
+export interface Qdisc {
+  kind: 'noqueue' | 'pfifo_fast' | 'tbf' | 'ingress';
+  /** Major handle: 0 for a default qdisc, 1 for `1:`, 0xffff for `ffff:`. */
+  handle: number;
+  /** Attached by the kernel when the device came up (refcnt 2), not by a user (refcnt 1 + tx queues). */
+  builtin: boolean;
+  /** tbf: rate in bytes/s, limit in bytes, buffer in psched ticks (as netlink carries them). */
+  tbf?: { rate: number; limit: number; buffer: number };
+}
+
+/** A tc action (act_mirred is the only one modelled). */
+export interface TcAction {
+  kind: 'mirred';
+  /** TC_ACT_STOLEN or TC_ACT_PIPE/OK as `tc` prints the verdict. */
+  verdict: 'stolen' | 'pass';
+  /** Index in the namespace's action table (lowest free from 1). */
+  index: number;
+  /** Egress redirect target; 0 once that device is gone (`to device *`). */
+  ifindex: number;
+}
+
+/** A u32 filter matching everything (`match 00000000/00000000 at 0`) with a class id and actions. */
+export interface TcFilter {
+  kind: 'u32';
+  /** Major handle of the qdisc it hangs on (0xffff: the ingress qdisc). */
+  parent: number;
+  pref: number;
+  /** flowid major:minor. */
+  classid: [number, number];
+  actions: TcAction[];
+}
+
+export interface LinkTc {
+  /** The root qdisc; null: the builtin noop qdisc (the device has not been up since). */
+  root: Qdisc | null;
+  ingress: Qdisc | null;
+  /** Filters on the ingress qdisc, in the order they were added. */
+  filters: TcFilter[];
 }
 
 export type RouteOrigin = 'connected' | 'addrconf' | 'user';

@@ -14,11 +14,14 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
   const lowerUp = l.adminUp && carrierOf(k, ns, l);
   if (l.adminUp && !running) out.push('NO-CARRIER');
   if (l.kind === 'loopback') out.push('LOOPBACK');
+  else if (l.kind === 'ifb') out.push('BROADCAST', 'NOARP');
   else out.push('BROADCAST', 'MULTICAST');
   if (l.allmulti) out.push('ALLMULTI');
   if (l.sysctl['__promisc_user'] === '1') out.push('PROMISC');
   if (l.adminUp) out.push('UP');
   if (lowerUp) out.push('LOWER_UP');
+  // iproute2 looks the link's peer up by index in the same namespace: M-DOWN when it is down.
+  if (l.peer && l.peer.ns === ns.id && !ns.links[l.peer.ifindex]?.adminUp) out.push('M-DOWN');
   return out;
 }
 

@@ -1,0 +1,18 @@
+/**
+ * loopback against the real binary (testdata-loopback.ts): ADD brings lo up and reports
+ * 127.0.0.1/8 and ::1/128 (or echoes a prevResult), CHECK fails once lo is down, DEL takes lo
+ * down (keeping 127.0.0.1, losing ::1) and is idempotent, also without a netns or with a missing
+ * one; results in every spec version, and the error texts.
+ */
+import { describe, expect, it } from 'vitest';
+import { replayScenario, stepLabel } from './testdata';
+import { LOOPBACK_SCENARIOS } from './testdata-loopback';
+
+describe('loopback (real binary recordings)', () => {
+  describe.each(LOOPBACK_SCENARIOS.map((sc) => [sc.name, sc] as const))('%s', (_name, sc) => {
+    const got = replayScenario(sc, 'loopback', '/tmp/cnisim-ut-lo');
+    it.each(sc.steps.map((s, i) => [stepLabel(s, i), i] as const))('%s', (_l, i) => {
+      expect(got[i]).toEqual(sc.want[i]);
+    });
+  });
+});
