@@ -2,9 +2,12 @@
  * A small driver used by tests and benchmarks: one node, one network configuration list, pods
  * added and deleted through libcni the way a runtime does it (each pod in its own namespace).
  */
+import { type Family, iptablesSaveLines, runIptables } from './kernel/iptables';
+import type { KernelState } from './kernel/types';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf } from './libcni/api';
 import { confListFromBytes, type NetworkConfigList } from './libcni/conf';
 import { addNode, netnsAdd, netnsDel, settle } from './node/setup';
+import { type ExecResult, execProgram } from './os/process';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import { Simulation, newWorld } from './sim/world';
@@ -30,10 +33,18 @@ export class TestNode {
   readonly list: NetworkConfigList;
   readonly node = 'node-1';
 
-  constructor(opts: { seed?: number; conflist?: string; libcni?: '1.1' | '1.2' } = {}) {
+  constructor(
+    opts: {
+      seed?: number;
+      conflist?: string;
+      libcni?: '1.1' | '1.2';
+      /** The plugins installed in /opt/cni/bin (default bridge, host-local, loopback). */
+      plugins?: string[];
+    } = {},
+  ) {
     const world = addNode(newWorld(opts.seed ?? 1), {
       name: this.node,
-      plugins: ['bridge', 'host-local', 'loopback'],
+      plugins: opts.plugins ?? ['bridge', 'host-local', 'loopback'],
     });
     this.sim = new Simulation(world);
     this.list = confListFromBytes(opts.conflist ?? BRIDGE_CONFLIST);
@@ -69,17 +80,80 @@ export class TestNode {
     netnsDel(this.sim, this.node, this.netnsPath(pod), 'test');
   }
 
-  add(pod: string): LibcniOutcome {
+  /** `extra` overrides parts of the runtime config (e.g. capabilityArgs). */
+  add(pod: string, extra: Partial<RuntimeConf> = {}): LibcniOutcome {
     if (!this.sim.node(this.node).kernel.mounts[this.netnsPath(pod)]) this.createNetns(pod);
-    return runToEnd(this.libcni.addNetworkList(this.list, this.rt(pod)));
+    return runToEnd(this.libcni.addNetworkList(this.list, { ...this.rt(pod), ...extra }));
   }
 
-  del(pod: string): LibcniOutcome {
-    return runToEnd(this.libcni.delNetworkList(this.list, this.rt(pod)));
+  del(pod: string, extra: Partial<RuntimeConf> = {}): LibcniOutcome {
+    return runToEnd(this.libcni.delNetworkList(this.list, { ...this.rt(pod), ...extra }));
   }
 
-  check(pod: string): LibcniOutcome {
-    return runToEnd(this.libcni.checkNetworkList(this.list, this.rt(pod)));
+  check(pod: string, extra: Partial<RuntimeConf> = {}): LibcniOutcome {
+    return runToEnd(this.libcni.checkNetworkList(this.list, { ...this.rt(pod), ...extra }));
+  }
+
+  /**
+   * Runs /opt/cni/bin/<plugin> directly (no libcni) with the pod's CNI_* variables and `stdin`;
+   * `env` overrides or adds variables.
+   */
+  invoke(
+    plugin: string,
+    command: string,
+    pod: string,
+    stdin: string,
+    env: Record<string, string> = {},
+  ): ExecResult {
+    const rt = this.rt(pod);
+    return runToEnd(
+      execProgram({
+        sim: this.sim,
+        node: this.node,
+        programs: PROGRAMS,
+        caller: 'test',
+        path: `/opt/cni/bin/${plugin}`,
+        env: {
+          CNI_COMMAND: command,
+          CNI_CONTAINERID: rt.containerId,
+          CNI_NETNS: rt.netns,
+          CNI_IFNAME: rt.ifName,
+          CNI_ARGS: '',
+          CNI_PATH: '/opt/cni/bin',
+          ...env,
+        },
+        stdin,
+      }),
+    );
+  }
+
+  /** The node's `iptables-save` (or ip6tables-save) lines, without comments and counters. */
+  iptablesSave(family: Family = 'ipv4'): string[] {
+    const k = this.sim.node(this.node).kernel;
+    return iptablesSaveLines(k.netns[k.root]!.iptables, family);
+  }
+
+  /** Runs `iptables <argv>` (or ip6tables) on the node as an operator would (an `env` event). */
+  iptables(argv: string[], family: Family = 'ipv4'): { exitCode: number; stderr: string } {
+    const prog = family === 'ipv4' ? 'iptables' : 'ip6tables';
+    const k0 = this.sim.node(this.node).kernel;
+    const r = runIptables(k0.netns[k0.root]!.iptables, family, argv);
+    this.sim.apply(
+      {
+        node: this.node,
+        source: 'test',
+        target: 'kernel',
+        kind: 'env',
+        level: 'kernel',
+        summary: `${prog} ${argv.join(' ')}`,
+        payload: { argv },
+      },
+      (d) => {
+        const k = d.nodes[this.node]!.kernel as KernelState;
+        k.netns[k.root]!.iptables = r.state;
+      },
+    );
+    return { exitCode: r.exitCode, stderr: r.stderr };
   }
 
   settle(): void {

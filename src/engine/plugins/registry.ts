@@ -3,38 +3,42 @@
  * writing its binary (a file that names the program and build) into a directory of CNI_PATH.
  */
 import type { Program, ProgramRegistry } from '../os/process';
+import { bandwidthProgram } from './bandwidth';
 import { bridgeProgram } from './bridge';
+import { firewallProgram } from './firewall';
 import { calicoIpamProgram, calicoProgram } from './calico';
 import { BUILDS, type PluginBuild } from './lib/build';
 import { hostLocalProgram } from './host-local';
 import { loopbackProgram } from './loopback';
+import { portmapProgram } from './portmap';
 import { ptpProgram } from './ptp';
 import { staticProgram } from './static';
+import { tuningProgram } from './tuning';
 import { unmodelledProgram } from './unmodelled';
 
 type Factory = (b: PluginBuild) => Program;
 
 export const PLUGIN_FACTORIES: Record<string, Factory> = {
+  bandwidth: bandwidthProgram,
   bridge: bridgeProgram,
+  firewall: firewallProgram,
   'host-local': hostLocalProgram,
   loopback: loopbackProgram,
+  portmap: portmapProgram,
   ptp: ptpProgram,
   static: staticProgram,
+  tuning: tuningProgram,
   calico: calicoProgram,
   'calico-ipam': calicoIpamProgram,
 };
 
 /** In the package, not modelled (yet): VERSION only. */
 export const UNMODELLED_PLUGINS = [
-  'bandwidth',
   'dhcp',
-  'firewall',
   'host-device',
   'ipvlan',
   'macvlan',
-  'portmap',
   'sbr',
-  'tuning',
   'vlan',
   'vrf',
 ];

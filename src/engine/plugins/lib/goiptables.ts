@@ -43,10 +43,23 @@ export class IPTables {
 
   /** Runs the binary; returns stdout or throws IptablesError. */
   *run(args: string[]): Gen<string> {
-    const argv = [...args, '--wait'];
+    return yield* this.exec(
+      [...args, '--wait'],
+      args.some((a) => READ_ONLY.has(a)),
+    );
+  }
+
+  /**
+   * `iptables --version`, which go-iptables' New() / NewWithProtocol() runs (without `--wait`)
+   * to learn the version and mode before any other command: one step of its own.
+   */
+  *version(): Gen<string> {
+    return yield* this.exec(['--version'], true);
+  }
+
+  private *exec(argv: string[], readOnly: boolean): Gen<string> {
     const full = [this.path, ...argv];
     const ns = this.sys.hostNs;
-    const readOnly = args.some((a) => READ_ONLY.has(a));
     const before = this.sys.kernel.netns[ns]!.iptables;
     const r = runIptables(before, this.proto, argv);
     yield* this.sys.kernelOp(
@@ -145,6 +158,16 @@ export class IPTables {
     yield* this.run(['-t', table, '-F', chain]);
     yield* this.run(['-t', table, '-X', chain]);
   }
+}
+
+/**
+ * go-iptables' `iptables.NewWithProtocol(proto)`: runs `<binary> --version` (one step) and
+ * returns the handle. The plugins call it each time they need a handle.
+ */
+export function* newWithProtocol(sys: Sys, proto: Proto): Gen<IPTables> {
+  const ipt = new IPTables(sys, proto);
+  yield* ipt.version();
+  return ipt;
 }
 
 /** Quotes an argument for display the way a shell user would type it. */
