@@ -1,0 +1,129 @@
+/**
+ * `ip netns add | delete | list | exec` (iproute2 6.1). A namespace is a kernel namespace
+ * bind-mounted on /run/netns/NAME (the engine keeps it at /var/run/netns/NAME, see node/setup.ts),
+ * so it is both a kernel and a filesystem change.
+ */
+import type { Draft } from 'immer';
+import * as vfs from '../../fs/vfs';
+import * as K from '../../kernel/kernel';
+import type { KernelState } from '../../kernel/types';
+import { NETNS_DIR } from '../../node/setup';
+import type { NodeState } from '../../sim/world';
+import { NETNS_RUN_DIR } from '../paths';
+import { type IpRun, IpExit, lookupNetnsByName, matches, notSimulated } from './ip-common';
+import { IP_NETNS_USAGE } from './usage';
+
+function invalidName(name: string): boolean {
+  return name.includes('/') || name === '.' || name === '..';
+}
+
+/** Creates a namespace mounted at /var/run/netns/NAME (what `ip netns add NAME` does). */
+export function netnsCreate(n: Draft<NodeState>, name: string): string {
+  const k = n.kernel as KernelState;
+  const path = `${NETNS_DIR}/${name}`;
+  const id = K.createNetns(k);
+  K.mountNetns(k, path, id);
+  let fs = vfs.mkdirAll(n.fs as vfs.FsState, NETNS_DIR);
+  fs = vfs.writeFile(fs, path, '', { mode: 0o444, nsfs: true });
+  n.fs = fs as never;
+  return id;
+}
+
+/** Unmounts /var/run/netns/NAME and removes the file; the namespace goes when nothing holds it. */
+export function netnsRemove(n: Draft<NodeState>, name: string): void {
+  const k = n.kernel as KernelState;
+  const path = `${NETNS_DIR}/${name}`;
+  const id = k.mounts[path];
+  if (id) {
+    K.unmountNetns(k, path);
+    if (id !== k.root && !Object.values(k.mounts).includes(id)) K.destroyNetns(k, id);
+  }
+  n.fs = vfs.remove(n.fs as vfs.FsState, path) as never;
+}
+
+function netnsAdd(ip: IpRun, argv: readonly string[]): number {
+  const name = argv[0];
+  if (name === undefined) throw new IpExit('No netns name specified\n', 1);
+  const path = `${NETNS_DIR}/${name}`;
+  const k = ip.ctx.kernel();
+  if (k.mounts[path] || vfs.stat(ip.ctx.fs(), path)) {
+    throw new IpExit(`Cannot create namespace file "${NETNS_RUN_DIR}/${name}": File exists\n`, 1);
+  }
+  ip.ctx.change((n) => void netnsCreate(n, name));
+  return 0;
+}
+
+function netnsDelete(ip: IpRun, argv: readonly string[]): number {
+  const name = argv[0];
+  if (name === undefined) throw new IpExit('No netns name specified\n', 1);
+  const path = `${NETNS_DIR}/${name}`;
+  const e = vfs.stat(ip.ctx.fs(), path);
+  if (!e || e.kind === 'dir') {
+    const why = e ? 'Is a directory' : 'No such file or directory';
+    throw new IpExit(`Cannot remove namespace file "${NETNS_RUN_DIR}/${name}": ${why}\n`, 1);
+  }
+  ip.ctx.change((n) => netnsRemove(n, name));
+  return 0;
+}
+
+function netnsList(ip: IpRun): number {
+  const dir = vfs.stat(ip.ctx.fs(), NETNS_DIR);
+  if (!dir) return 0;
+  const k = ip.ctx.kernel();
+  // Newest first, as a fresh tmpfs directory lists them; files that are not mounts too.
+  const mounted = Object.keys(k.mounts)
+    .filter((p) => vfs.dirname(p) === NETNS_DIR)
+    .map((p) => vfs.basename(p))
+    .reverse();
+  const names = vfs.readDir(ip.ctx.fs(), NETNS_DIR);
+  const order = [
+    ...mounted.filter((m) => names.includes(m)),
+    ...names.filter((m) => !mounted.includes(m)),
+  ];
+  for (const n of order) ip.ctx.out(`${n}\n`);
+  return 0;
+}
+
+function netnsExec(ip: IpRun, argv: readonly string[]): number {
+  const name = argv[0];
+  if (name === undefined) throw new IpExit('No netns name specified\n', 1);
+  if (argv.length < 2) throw new IpExit('No command specified\n', 1);
+  const r = lookupNetnsByName(ip.ctx, name);
+  if ('errno' in r) {
+    if (r.errno === 'ENOENT')
+      throw new IpExit(`Cannot open network namespace "${name}": No such file or directory\n`, 255);
+    throw new IpExit(`setting the network namespace "${name}" failed: Invalid argument\n`, 255);
+  }
+  const cmd = argv.slice(1);
+  const status = ip.ctx.exec(cmd, { netns: r.id });
+  if (typeof status === 'number') return status;
+  const why =
+    status === 'ENOENT'
+      ? 'No such file or directory'
+      : status === 'ENOEXEC'
+        ? 'Exec format error'
+        : 'Permission denied';
+  throw new IpExit(`exec of "${cmd[0]}" failed: ${why}\n`, 1);
+}
+
+export function doNetns(ip: IpRun, argv: readonly string[]): number {
+  if (argv.length === 0) return netnsList(ip);
+  const [cmd, ...rest] = argv as [string, ...string[]];
+  if (argv.length > 1 && invalidName(argv[1]!))
+    throw new IpExit(`Invalid netns name "${argv[1]}"\n`, 255);
+  if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst')) return netnsList(ip);
+  if (matches(cmd, 'list-id')) notSimulated('netns list-id');
+  if (matches(cmd, 'help')) throw new IpExit(IP_NETNS_USAGE, 255);
+  if (matches(cmd, 'add')) return netnsAdd(ip, rest);
+  if (matches(cmd, 'set')) notSimulated('netns set');
+  if (matches(cmd, 'delete')) return netnsDelete(ip, rest);
+  if (
+    matches(cmd, 'identify') ||
+    matches(cmd, 'pids') ||
+    matches(cmd, 'monitor') ||
+    matches(cmd, 'attach')
+  )
+    notSimulated(`netns ${cmd}`);
+  if (matches(cmd, 'exec')) return netnsExec(ip, rest);
+  throw new IpExit(`Command "${cmd}" is unknown, try "ip netns help".\n`, 255);
+}

@@ -1,0 +1,287 @@
+/**
+ * Word expansion as bash does it, in its order: tilde, parameter and command substitution, field
+ * splitting of unquoted expansion results (default IFS: space, tab, newline), pathname expansion
+ * (*, ?, [...] against the node's filesystem; a pattern without matches stays as it is) and quote
+ * removal. Not done: brace expansion, arithmetic, IFS other than the default.
+ */
+import * as vfs from '../fs/vfs';
+import type { CommandList, Word, WordPart } from './parse';
+import { ShellSyntaxError } from './parse';
+
+export interface ExpandEnv {
+  /** A variable or special parameter ($?, $$, $#, $0, ...); undefined when unset. */
+  getVar(name: string): string | undefined;
+  setVar(name: string, value: string): void;
+  /** Runs a command substitution and returns its output. */
+  commandSubst(list: CommandList): string;
+  home(): string;
+  cwd(): string;
+  fs(): vfs.FsState;
+}
+
+/** A piece of a field: its text and whether glob characters in it are active. */
+interface Seg {
+  text: string;
+  glob: boolean;
+}
+
+class FieldBuilder {
+  readonly fields: Seg[][] = [];
+  private cur: Seg[] = [];
+  private started = false;
+
+  add(text: string, glob: boolean, marks = true): void {
+    if (text) this.cur.push({ text, glob });
+    if (marks) this.started = true;
+  }
+
+  end(): void {
+    if (this.started || this.cur.length) this.fields.push(this.cur);
+    this.cur = [];
+    this.started = false;
+  }
+
+  /** Adds an unquoted expansion result: it is split into fields at blanks. */
+  addSplit(value: string): void {
+    if (value === '') return;
+    const pieces = value.split(/[ \t\n]+/);
+    pieces.forEach((piece, i) => {
+      if (i > 0) this.end();
+      if (piece) this.add(piece, true);
+    });
+  }
+}
+
+function paramValue(p: Extract<WordPart, { t: 'param' }>, env: ExpandEnv): string {
+  if (p.bad) throw new ShellSyntaxError(`${p.raw}: bad substitution`, 1);
+  const v = env.getVar(p.name);
+  if (p.length) return String([...(v ?? '')].length);
+  if (!p.op) return v ?? '';
+  const colon = p.op.startsWith(':');
+  const unset = v === undefined || (colon && v === '');
+  const arg = () => expandWordNoSplit(p.arg ?? { parts: [], raw: '' }, env);
+  switch (p.op.replace(':', '')) {
+    case '-':
+      return unset ? arg() : v!;
+    case '=':
+      if (unset) {
+        const a = arg();
+        env.setVar(p.name, a);
+        return a;
+      }
+      return v!;
+    case '+':
+      return unset ? '' : arg();
+    case '?':
+      if (unset) {
+        const a = arg();
+        throw new ShellSyntaxError(
+          `${p.name}: ${a || (colon ? 'parameter null or not set' : 'parameter not set')}`,
+          1,
+        );
+      }
+      return v!;
+  }
+  return v ?? '';
+}
+
+function tildeValue(user: string, env: ExpandEnv): string {
+  if (user === '') return env.home();
+  if (user === 'root') return '/root';
+  return `~${user}`;
+}
+
+function build(words: readonly Word[], env: ExpandEnv, split: boolean): Seg[][] {
+  const fb = new FieldBuilder();
+  for (const w of words) {
+    for (const p of w.parts) {
+      switch (p.t) {
+        case 'lit':
+          fb.add(p.v, !p.q && split, p.q || p.v !== '');
+          break;
+        case 'tilde':
+          fb.add(tildeValue(p.user, env), false);
+          break;
+        case 'param': {
+          // "$@" with no positional parameters makes no field at all.
+          if ((p.name === '@' || p.name === '*') && !p.op && !p.length) {
+            if (!p.q) break;
+            if (p.name === '@') break;
+          }
+          const v = paramValue(p, env);
+          if (p.q || !split) fb.add(v, false);
+          else fb.addSplit(v);
+          break;
+        }
+        case 'cmdsub': {
+          const v = env.commandSubst(p.list).replace(/\n+$/, '');
+          if (p.q || !split) fb.add(v, false);
+          else fb.addSplit(v);
+          break;
+        }
+      }
+    }
+    fb.end();
+  }
+  return fb.fields;
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+/** A field's literal text, and its glob pattern when an active *, ? or [ is in it. */
+function patternOf(segs: Seg[]): { text: string; pattern: string | null } {
+  let text = '';
+  let pattern = '';
+  let active = false;
+  for (const s of segs) {
+    text += s.text;
+    if (s.glob && GLOB_CHARS.test(s.text)) active = true;
+    pattern += s.glob ? s.text : s.text.replace(/[*?[\\]/g, (c) => '\\' + c);
+  }
+  return { text, pattern: active ? pattern : null };
+}
+
+/** Converts one path component of a glob pattern to a RegExp (null when it has no glob chars). */
+function componentRegex(comp: string): RegExp | null {
+  let re = '';
+  let magic = false;
+  for (let i = 0; i < comp.length; i++) {
+    const c = comp[i]!;
+    if (c === '\\' && i + 1 < comp.length) {
+      re += escapeRe(comp[++i]!);
+    } else if (c === '*') {
+      re += '.*';
+      magic = true;
+    } else if (c === '?') {
+      re += '.';
+      magic = true;
+    } else if (c === '[') {
+      const end = comp.indexOf(']', i + 2);
+      if (end < 0) {
+        re += '\\[';
+        continue;
+      }
+      let body = comp.slice(i + 1, end);
+      let neg = false;
+      if (body[0] === '!' || body[0] === '^') {
+        neg = true;
+        body = body.slice(1);
+      }
+      body = body
+        .replace(/\[:(\w+):\]/g, (_m, cls: string) => POSIX_CLASSES[cls] ?? '')
+        .replace(/\\/g, '\\\\');
+      re += `[${neg ? '^' : ''}${body.replace(/]/g, '\\]')}]`;
+      magic = true;
+      i = end;
+    } else {
+      re += escapeRe(c);
+    }
+  }
+  return magic ? new RegExp(`^${re}$`, 's') : null;
+}
+
+export const POSIX_CLASSES: Record<string, string> = {
+  alpha: 'A-Za-z',
+  digit: '0-9',
+  alnum: 'A-Za-z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: ' \\t\\n\\r\\f\\v',
+  blank: ' \\t',
+  punct: '!-\\/:-@\\[-`{-~',
+  xdigit: '0-9A-Fa-f',
+  cntrl: '\\x00-\\x1f\\x7f',
+  print: ' -~',
+  graph: '!-~',
+};
+
+function escapeRe(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function unescapeGlob(s: string): string {
+  return s.replace(/\\(.)/g, '$1');
+}
+
+/** Pathname expansion of `pattern` against the filesystem: sorted matches, or null. */
+export function globPaths(pattern: string, env: Pick<ExpandEnv, 'cwd' | 'fs'>): string[] | null {
+  const fs = env.fs();
+  const absolute = pattern.startsWith('/');
+  const comps = pattern.split('/').filter((c, i) => !(absolute && i === 0));
+  let cands: Array<{ abs: string; shown: string }> = [
+    { abs: absolute ? '/' : env.cwd(), shown: absolute ? '/' : '' },
+  ];
+  for (let ci = 0; ci < comps.length; ci++) {
+    const comp = comps[ci]!;
+    const last = ci === comps.length - 1;
+    if (comp === '') {
+      // a trailing slash: only directories
+      cands = cands
+        .filter((c) => vfs.stat(fs, c.abs)?.kind === 'dir')
+        .map((c) => ({ abs: c.abs, shown: c.shown + '/' }));
+      continue;
+    }
+    const re = componentRegex(comp);
+    const next: typeof cands = [];
+    for (const c of cands) {
+      const join = (name: string) => ({
+        abs: vfs.joinPath(c.abs, name),
+        shown:
+          c.shown === '' ? name : c.shown.endsWith('/') ? c.shown + name : `${c.shown}/${name}`,
+      });
+      if (!re) {
+        const j = join(unescapeGlob(comp));
+        if (last ? vfs.stat(fs, j.abs) : vfs.stat(fs, j.abs)?.kind === 'dir') next.push(j);
+        continue;
+      }
+      const e = vfs.stat(fs, c.abs);
+      if (!e || e.kind !== 'dir') continue;
+      for (const name of vfs.readDir(fs, c.abs)) {
+        if (name.startsWith('.') && !comp.startsWith('.')) continue;
+        if (!re.test(name)) continue;
+        const j = join(name);
+        if (!last && vfs.stat(fs, j.abs)?.kind !== 'dir') continue;
+        next.push(j);
+      }
+    }
+    cands = next;
+  }
+  if (cands.length === 0) return null;
+  return cands.map((c) => c.shown).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Expands command words into argv: splitting and globbing included. */
+export function expandWords(words: readonly Word[], env: ExpandEnv): string[] {
+  const out: string[] = [];
+  for (const segs of build(words, env, true)) {
+    const { text, pattern } = patternOf(segs);
+    if (pattern !== null) {
+      const matches = globPaths(pattern, env);
+      if (matches) {
+        out.push(...matches);
+        continue;
+      }
+    }
+    out.push(text);
+  }
+  return out;
+}
+
+/** Expands one word to one string (assignments, `case`-like contexts): no splitting, no globbing. */
+export function expandWordNoSplit(word: Word, env: ExpandEnv): string {
+  return build([word], env, false)
+    .map((segs) => segs.map((s) => s.text).join(''))
+    .join('');
+}
+
+/** Whether a word contains any expansion (its expanded text can differ from its source). */
+export function hasExpansion(w: Word): boolean {
+  return w.parts.some((p) => p.t !== 'lit' || (!p.q && GLOB_CHARS.test(p.v)));
+}
+
+/** Quotes a string for display the way `set -x` / `printf %q`-like output would need it. */
+export function shellQuote(s: string): string {
+  if (s === '') return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

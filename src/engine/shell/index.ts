@@ -1,0 +1,8 @@
+/**
+ * The node shell: a bash-like interpreter over a simulated node (see shell.ts).
+ */
+export { Shell, type ShellOptions, type RunResult, MAX_LOOP_ITERATIONS } from './shell';
+export { parseScript, ScriptReader, ShellSyntaxError, type CommandList } from './parse';
+export { defaultCommands } from './registry';
+export { CommandRegistry, type CommandContext, type CommandSpec, type ShellState } from './types';
+export { resolvePath } from './paths';

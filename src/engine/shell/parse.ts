@@ -1,0 +1,937 @@
+/**
+ * A POSIX-ish shell parser with bash's error messages. It turns one input (a line, or a script of
+ * several lines) into a syntax tree, one complete command (up to an unnested newline) at a time,
+ * the way bash reads and runs a script: a syntax error on a later line does not stop the earlier
+ * ones.
+ *
+ * Supported syntax:
+ *   words with '...', "..." (with $ expansions, \$ \` \" \\ escapes), $'...' (ANSI-C escapes),
+ *   backslash escapes, ~ and ~/... (tilde), $NAME ${NAME} $? $$ $# $! $0..$9 $@ $* ${#NAME}
+ *   ${NAME:-w} ${NAME-w} ${NAME:=w} ${NAME=w} ${NAME:+w} ${NAME+w} ${NAME:?w} ${NAME?w},
+ *   command substitution $(...) and `...`, comments (#), lists with ; & and newlines, && ||,
+ *   pipelines | and |& with !, redirections [n]> [n]>> [n]< [n]>& [n]<& &> &>> >| <<< <>,
+ *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
+ *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
+ * Not supported (a clear error, exit status 2): here-documents (<<), case, select, [[ ]],
+ *   (( )) and $(( )) arithmetic, functions, arrays, coprocesses, brace expansion ({a,b} is a word).
+ */
+
+export type WordPart =
+  /** Literal text; `q` when it came from quotes or escapes (no field splitting, no globbing). */
+  | { t: 'lit'; v: string; q: boolean }
+  | {
+      t: 'param';
+      name: string;
+      q: boolean;
+      op?: ParamOp;
+      arg?: Word;
+      length?: boolean;
+      raw: string;
+      bad?: boolean;
+    }
+  | { t: 'cmdsub'; list: CommandList; q: boolean; raw: string }
+  | { t: 'tilde'; user: string };
+
+export type ParamOp = ':-' | '-' | ':=' | '=' | ':+' | '+' | ':?' | '?';
+
+export interface Word {
+  parts: WordPart[];
+  /** Source text of the word. */
+  raw: string;
+}
+
+export type RedirOp = '>' | '>>' | '<' | '>&' | '<&' | '&>' | '&>>' | '>|' | '<<<' | '<>';
+
+export interface Redirect {
+  /** The file descriptor redirected (default 1 for output, 0 for input; -1 for &> / &>>). */
+  fd: number;
+  op: RedirOp;
+  target: Word;
+  raw: string;
+}
+
+export interface Assignment {
+  name: string;
+  value: Word;
+  raw: string;
+}
+
+export interface SimpleCommand {
+  kind: 'simple';
+  assigns: Assignment[];
+  words: Word[];
+  redirects: Redirect[];
+  /** Source text of the command (assignments, words and redirections). */
+  text: string;
+  /** Line of the source it starts on (1-based). */
+  line: number;
+}
+
+export interface ForCommand {
+  kind: 'for';
+  name: string;
+  /** null: `for NAME; do` (the positional parameters, none in this shell). */
+  items: Word[] | null;
+  body: CommandList;
+  redirects: Redirect[];
+  text: string;
+}
+
+export interface IfCommand {
+  kind: 'if';
+  clauses: Array<{ cond: CommandList; body: CommandList }>;
+  elseBody: CommandList | null;
+  redirects: Redirect[];
+  text: string;
+}
+
+export interface LoopCommand {
+  kind: 'while' | 'until';
+  cond: CommandList;
+  body: CommandList;
+  redirects: Redirect[];
+  text: string;
+}
+
+export interface GroupCommand {
+  kind: 'group' | 'subshell';
+  body: CommandList;
+  redirects: Redirect[];
+  text: string;
+}
+
+export type Command = SimpleCommand | ForCommand | IfCommand | LoopCommand | GroupCommand;
+
+export interface Pipeline {
+  negate: boolean;
+  commands: Command[];
+  /** `|&` after command i: its stderr goes into the pipe too. */
+  stderrToPipe: boolean[];
+}
+
+export interface AndOr {
+  first: Pipeline;
+  rest: Array<{ op: '&&' | '||'; pipeline: Pipeline }>;
+  /** Followed by `&` (run in the background: this shell runs it in the foreground). */
+  background: boolean;
+}
+
+export type CommandList = AndOr[];
+
+/** A syntax error: `message` is what bash prints after "bash: ". Exit status 2. */
+export class ShellSyntaxError extends Error {
+  readonly exitCode: number;
+  /** Source offset of the offending token (-1: not known). */
+  pos = -1;
+  /** "unexpected end of file" (bash then does not echo the line). */
+  eof = false;
+  constructor(message: string, exitCode = 2) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+type Tok =
+  | { k: 'word'; word: Word; start: number; end: number }
+  | { k: 'op'; op: string; start: number; end: number }
+  | { k: 'redir'; fd: number | null; op: RedirOp; start: number; end: number }
+  | { k: 'eof'; start: number; end: number };
+
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'while',
+  'until',
+  'for',
+  'select',
+  'function',
+  'time',
+  'coproc',
+  '{',
+  '}',
+  '!',
+  '[[',
+  'in',
+]);
+
+const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+
+export function isName(s: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s);
+}
+
+/** The plain text of a word if it has no quoting or expansion (for reserved-word checks). */
+function plainText(w: Word): string | null {
+  if (w.parts.length !== 1) return null;
+  const p = w.parts[0]!;
+  return p.t === 'lit' && !p.q ? p.v : null;
+}
+
+const ANSI_C: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+class Parser {
+  private tok: Tok | null = null;
+  /** The source ends with an implicit newline (a line typed at a prompt). */
+  private sentNewline = false;
+
+  constructor(
+    readonly src: string,
+    public pos: number,
+    /** Nesting: inside $( ... ) a `)` ends the list. */
+    readonly inSubst: boolean,
+  ) {}
+
+  /** Line number (1-based) of a source offset. */
+  lineAt(offset: number): number {
+    let n = 1;
+    for (let i = 0; i < offset && i < this.src.length; i++) if (this.src[i] === '\n') n++;
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tokens
+
+  private peek(): Tok {
+    if (!this.tok) this.tok = this.lex();
+    return this.tok;
+  }
+
+  private next(): Tok {
+    const t = this.peek();
+    this.tok = null;
+    this.pos = t.end;
+    return t;
+  }
+
+  private skipBlanks(): void {
+    const s = this.src;
+    for (;;) {
+      const c = s[this.pos];
+      if (c === ' ' || c === '\t') this.pos++;
+      else if (c === '\\' && s[this.pos + 1] === '\n') this.pos += 2;
+      else if (c === '#') {
+        while (this.pos < s.length && s[this.pos] !== '\n') this.pos++;
+      } else break;
+    }
+  }
+
+  private lex(): Tok {
+    this.skipBlanks();
+    const s = this.src;
+    const start = this.pos;
+    if (start >= s.length) {
+      if (!this.sentNewline && !this.inSubst) {
+        this.sentNewline = true;
+        return { k: 'op', op: 'newline', start, end: start };
+      }
+      return { k: 'eof', start, end: start };
+    }
+    const c = s[start]!;
+    const two = s.slice(start, start + 2);
+    const three = s.slice(start, start + 3);
+    if (c === '\n') return { k: 'op', op: 'newline', start, end: start + 1 };
+    // Redirections, optionally with a file descriptor number.
+    const m = /^([0-9]+)?(&>>|&>|<<<|<<-|<<|<>|<&|>>|>&|>\||<|>)/.exec(s.slice(start, start + 24));
+    if (m && !(m[1] && m[2]!.startsWith('&'))) {
+      const op = m[2]!;
+      if (op === '<<' || op === '<<-')
+        throw new ShellSyntaxError('cnisim: here-documents (<<) are not supported');
+      return {
+        k: 'redir',
+        fd: m[1] ? Number(m[1]) : null,
+        op: op as RedirOp,
+        start,
+        end: start + m[0].length,
+      };
+    }
+    if (three === ';;&') return { k: 'op', op: ';;&', start, end: start + 3 };
+    for (const op of ['&&', '||', ';;', ';&', '|&']) {
+      if (two === op) return { k: 'op', op, start, end: start + 2 };
+    }
+    if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')')
+      return { k: 'op', op: c, start, end: start + 1 };
+    const word = this.readWord();
+    return { k: 'word', word, start, end: this.pos };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Words
+
+  /** The operand of ${X:-word}: one word, blanks and operators included. */
+  readOperand(): Word {
+    const parts: WordPart[] = [];
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos]!;
+      if (META.has(c)) {
+        const last = parts[parts.length - 1];
+        if (last && last.t === 'lit' && !last.q) last.v += c;
+        else parts.push({ t: 'lit', v: c, q: false });
+        this.pos++;
+        continue;
+      }
+      parts.push(...this.readWord().parts);
+    }
+    return { parts, raw: this.src };
+  }
+
+  private readWord(): Word {
+    const s = this.src;
+    const start = this.pos;
+    const parts: WordPart[] = [];
+    const lit = (v: string, q: boolean) => {
+      const last = parts[parts.length - 1];
+      if (last && last.t === 'lit' && last.q === q) last.v += v;
+      else parts.push({ t: 'lit', v, q });
+    };
+    // Tilde prefix.
+    if (s[this.pos] === '~') {
+      let j = this.pos + 1;
+      while (j < s.length && /[A-Za-z0-9_.-]/.test(s[j]!)) j++;
+      if (j >= s.length || s[j] === '/' || META.has(s[j]!)) {
+        parts.push({ t: 'tilde', user: s.slice(this.pos + 1, j) });
+        this.pos = j;
+      }
+    }
+    while (this.pos < s.length) {
+      const c = s[this.pos]!;
+      if (META.has(c)) break;
+      if (c === "'") {
+        const end = s.indexOf("'", this.pos + 1);
+        if (end < 0) throw new ShellSyntaxError("unexpected EOF while looking for matching `''");
+        lit(s.slice(this.pos + 1, end), true);
+        this.pos = end + 1;
+      } else if (c === '"') {
+        this.pos++;
+        this.readDoubleQuoted(parts, lit);
+      } else if (c === '\\') {
+        if (this.pos + 1 >= s.length) {
+          lit('\\', false);
+          this.pos++;
+        } else if (s[this.pos + 1] === '\n') {
+          this.pos += 2;
+        } else {
+          lit(s[this.pos + 1]!, true);
+          this.pos += 2;
+        }
+      } else if (c === '$') {
+        if (s[this.pos + 1] === "'") {
+          this.pos += 2;
+          lit(this.readAnsiC(), true);
+        } else if (s[this.pos + 1] === '"') {
+          this.pos++;
+        } else {
+          const p = this.readDollar(false);
+          if (p) parts.push(p);
+          else lit('$', false);
+        }
+      } else if (c === '`') {
+        parts.push(this.readBackquote(false));
+      } else {
+        lit(c, false);
+        this.pos++;
+      }
+    }
+    return { parts, raw: s.slice(start, this.pos) };
+  }
+
+  private readDoubleQuoted(parts: WordPart[], lit: (v: string, q: boolean) => void): void {
+    const s = this.src;
+    // An empty "" still makes a (quoted, empty) literal.
+    lit('', true);
+    for (;;) {
+      if (this.pos >= s.length)
+        throw new ShellSyntaxError('unexpected EOF while looking for matching `"\'');
+      const c = s[this.pos]!;
+      if (c === '"') {
+        this.pos++;
+        return;
+      }
+      if (c === '\\') {
+        const n = s[this.pos + 1];
+        if (n === '$' || n === '`' || n === '"' || n === '\\') {
+          lit(n, true);
+          this.pos += 2;
+        } else if (n === '\n') {
+          this.pos += 2;
+        } else {
+          lit('\\', true);
+          this.pos++;
+        }
+      } else if (c === '$') {
+        const p = this.readDollar(true);
+        if (p) parts.push(p);
+        else lit('$', true);
+      } else if (c === '`') {
+        parts.push(this.readBackquote(true));
+      } else {
+        lit(c, true);
+        this.pos++;
+      }
+    }
+  }
+
+  private readAnsiC(): string {
+    const s = this.src;
+    let out = '';
+    for (;;) {
+      if (this.pos >= s.length)
+        throw new ShellSyntaxError("unexpected EOF while looking for matching `''");
+      const c = s[this.pos]!;
+      if (c === "'") {
+        this.pos++;
+        return out;
+      }
+      if (c !== '\\') {
+        out += c;
+        this.pos++;
+        continue;
+      }
+      const n = s[this.pos + 1] ?? '';
+      if (ANSI_C[n] !== undefined) {
+        out += ANSI_C[n];
+        this.pos += 2;
+      } else if (/[0-7]/.test(n)) {
+        const m = /^[0-7]{1,3}/.exec(s.slice(this.pos + 1))![0];
+        out += String.fromCharCode(parseInt(m, 8) & 0xff);
+        this.pos += 1 + m.length;
+      } else if (n === 'x') {
+        const m = /^[0-9a-fA-F]{1,2}/.exec(s.slice(this.pos + 2));
+        if (m) {
+          out += String.fromCharCode(parseInt(m[0], 16));
+          this.pos += 2 + m[0].length;
+        } else {
+          out += '\\x';
+          this.pos += 2;
+        }
+      } else if (n === 'u' || n === 'U') {
+        const m = new RegExp(`^[0-9a-fA-F]{1,${n === 'u' ? 4 : 8}}`).exec(s.slice(this.pos + 2));
+        if (m) {
+          out += String.fromCodePoint(Math.min(parseInt(m[0], 16), 0x10ffff));
+          this.pos += 2 + m[0].length;
+        } else {
+          out += '\\' + n;
+          this.pos += 2;
+        }
+      } else if (n === 'c' && this.pos + 2 < s.length) {
+        out += String.fromCharCode(s.charCodeAt(this.pos + 2) & 0x1f);
+        this.pos += 3;
+      } else {
+        out += '\\' + n;
+        this.pos += 2;
+      }
+    }
+  }
+
+  /** After a `$`: an expansion, or null when the `$` is literal. */
+  private readDollar(q: boolean): WordPart | null {
+    const s = this.src;
+    const start = this.pos;
+    const n = s[this.pos + 1];
+    if (n === '(') {
+      if (s[this.pos + 2] === '(')
+        throw new ShellSyntaxError('cnisim: arithmetic expansion $((...)) is not supported');
+      const sub = new Parser(s, this.pos + 2, true);
+      const list = sub.parseList(new Set(), true);
+      const t = sub.peek();
+      if (t.k !== 'op' || t.op !== ')') {
+        if (t.k === 'eof')
+          throw new ShellSyntaxError("unexpected EOF while looking for matching `)'");
+        throw new ShellSyntaxError(`syntax error near unexpected token \`${tokText(t)}'`);
+      }
+      sub.next();
+      this.pos = sub.pos;
+      return { t: 'cmdsub', list, q, raw: s.slice(start, this.pos) };
+    }
+    if (n === '{') {
+      // Find the matching brace, allowing nested quotes/braces in the operand word.
+      const close = this.matchBrace(this.pos + 2);
+      const inner = s.slice(this.pos + 2, close);
+      this.pos = close + 1;
+      return parseBraced(inner, q, s.slice(start, this.pos));
+    }
+    if (n !== undefined && /[A-Za-z_]/.test(n)) {
+      let j = this.pos + 1;
+      while (j < s.length && /[A-Za-z0-9_]/.test(s[j]!)) j++;
+      const name = s.slice(this.pos + 1, j);
+      this.pos = j;
+      return { t: 'param', name, q, raw: s.slice(start, j) };
+    }
+    if (n !== undefined && /[0-9?$#!@*-]/.test(n)) {
+      this.pos += 2;
+      return { t: 'param', name: n, q, raw: s.slice(start, this.pos) };
+    }
+    this.pos++;
+    return null;
+  }
+
+  private matchBrace(from: number): number {
+    const s = this.src;
+    let depth = 1;
+    let i = from;
+    while (i < s.length) {
+      const c = s[i]!;
+      if (c === '\\') i += 2;
+      else if (c === "'") {
+        const e = s.indexOf("'", i + 1);
+        if (e < 0) break;
+        i = e + 1;
+      } else if (c === '{') {
+        depth++;
+        i++;
+      } else if (c === '}') {
+        depth--;
+        if (depth === 0) return i;
+        i++;
+      } else i++;
+    }
+    throw new ShellSyntaxError("unexpected EOF while looking for matching `}'");
+  }
+
+  private readBackquote(q: boolean): WordPart {
+    const s = this.src;
+    const start = this.pos;
+    let i = this.pos + 1;
+    let inner = '';
+    for (;;) {
+      if (i >= s.length)
+        throw new ShellSyntaxError("unexpected EOF while looking for matching ``'");
+      const c = s[i]!;
+      if (c === '`') break;
+      if (c === '\\' && (s[i + 1] === '`' || s[i + 1] === '\\' || s[i + 1] === '$')) {
+        inner += s[i + 1];
+        i += 2;
+      } else {
+        inner += c;
+        i++;
+      }
+    }
+    this.pos = i + 1;
+    const list = parseScript(inner);
+    return { t: 'cmdsub', list, q, raw: s.slice(start, this.pos) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Grammar
+
+  private fail(t: Tok): never {
+    if (t.k === 'eof') {
+      const e = new ShellSyntaxError('syntax error: unexpected end of file');
+      e.eof = true;
+      throw e;
+    }
+    const e = new ShellSyntaxError(`syntax error near unexpected token \`${tokText(t)}'`);
+    e.pos = t.start;
+    throw e;
+  }
+
+  private skipNewlines(): void {
+    for (;;) {
+      const t = this.peek();
+      if (t.k === 'op' && t.op === 'newline') this.next();
+      else return;
+    }
+  }
+
+  private isReserved(t: Tok, words?: Set<string>): string | null {
+    if (t.k !== 'word') return null;
+    const p = plainText(t.word);
+    if (p === null || !RESERVED.has(p)) return null;
+    if (words && !words.has(p)) return null;
+    return p;
+  }
+
+  /**
+   * A list of and-or lists separated by `;`, `&` or newlines, ending before one of `stops`
+   * (reserved words), a `)` (inside a subshell or substitution) or the end of input.
+   */
+  parseList(stops: Set<string>, closeParen: boolean): CommandList {
+    const out: CommandList = [];
+    this.skipNewlines();
+    for (;;) {
+      const t = this.peek();
+      if (t.k === 'eof') break;
+      if (closeParen && t.k === 'op' && t.op === ')') break;
+      if (this.isReserved(t, stops)) break;
+      const ao = this.parseAndOr();
+      out.push(ao);
+      const sep = this.peek();
+      if (sep.k === 'op' && (sep.op === ';' || sep.op === '&' || sep.op === 'newline')) {
+        this.next();
+        if (sep.op === '&') ao.background = true;
+        this.skipNewlines();
+        continue;
+      }
+      break;
+    }
+    return out;
+  }
+
+  /** One complete command at the top level: a list up to an unnested newline. */
+  parseCompleteCommand(): CommandList | null {
+    this.skipNewlines();
+    if (this.peek().k === 'eof') return null;
+    const out: CommandList = [];
+    for (;;) {
+      const ao = this.parseAndOr();
+      out.push(ao);
+      const sep = this.peek();
+      if (sep.k === 'op' && sep.op === 'newline') {
+        this.next();
+        return out;
+      }
+      if (sep.k === 'op' && (sep.op === ';' || sep.op === '&')) {
+        this.next();
+        if (sep.op === '&') ao.background = true;
+        const after = this.peek();
+        if (after.k === 'eof') return out;
+        if (after.k === 'op' && after.op === 'newline') {
+          this.next();
+          return out;
+        }
+        continue;
+      }
+      if (sep.k === 'eof') return out;
+      this.fail(sep);
+    }
+  }
+
+  private parseAndOr(): AndOr {
+    const first = this.parsePipeline();
+    const rest: AndOr['rest'] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.k === 'op' && (t.op === '&&' || t.op === '||')) {
+        this.next();
+        this.skipNewlines();
+        rest.push({ op: t.op as '&&' | '||', pipeline: this.parsePipeline() });
+      } else break;
+    }
+    return { first, rest, background: false };
+  }
+
+  private parsePipeline(): Pipeline {
+    let negate = false;
+    while (this.isReserved(this.peek(), new Set(['!']))) {
+      this.next();
+      negate = !negate;
+    }
+    const commands = [this.parseCommand()];
+    const stderrToPipe: boolean[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.k === 'op' && (t.op === '|' || t.op === '|&')) {
+        this.next();
+        stderrToPipe.push(t.op === '|&');
+        this.skipNewlines();
+        commands.push(this.parseCommand());
+      } else break;
+    }
+    stderrToPipe.push(false);
+    return { negate, commands, stderrToPipe };
+  }
+
+  private parseCommand(): Command {
+    const t = this.peek();
+    if (t.k === 'eof') this.fail(t);
+    if (t.k === 'op') {
+      if (t.op === '(') {
+        const next = this.src[t.end];
+        if (next === '(')
+          throw new ShellSyntaxError('cnisim: arithmetic commands ((...)) are not supported');
+        this.next();
+        const body = this.parseList(new Set(), true);
+        const close = this.peek();
+        if (close.k !== 'op' || close.op !== ')') this.fail(close);
+        if (body.length === 0) this.fail(close);
+        this.next();
+        return this.withRedirects({ kind: 'subshell', body, redirects: [], text: '' }, t.start);
+      }
+      this.fail(t);
+    }
+    const rw = this.isReserved(t);
+    if (rw) {
+      switch (rw) {
+        case '{': {
+          this.next();
+          const body = this.parseList(new Set(['}']), false);
+          const close = this.peek();
+          if (!this.isReserved(close, new Set(['}']))) this.fail(close);
+          if (body.length === 0) this.fail(close);
+          this.next();
+          return this.withRedirects({ kind: 'group', body, redirects: [], text: '' }, t.start);
+        }
+        case 'for':
+          return this.parseFor();
+        case 'if':
+          return this.parseIf();
+        case 'while':
+        case 'until':
+          return this.parseLoop(rw);
+        case 'case':
+        case 'select':
+        case 'function':
+        case 'coproc':
+        case 'time':
+        case '[[':
+          throw new ShellSyntaxError(`cnisim: \`${rw}' is not supported`);
+        default:
+          this.fail(t);
+      }
+    }
+    return this.parseSimple();
+  }
+
+  private withRedirects<T extends Command>(cmd: T, start: number): T {
+    for (;;) {
+      const t = this.peek();
+      if (t.k !== 'redir') break;
+      cmd.redirects.push(this.parseRedirect());
+    }
+    cmd.text = this.src.slice(start, this.pos).trim();
+    return cmd;
+  }
+
+  private parseRedirect(): Redirect {
+    const t = this.next() as Extract<Tok, { k: 'redir' }>;
+    const target = this.peek();
+    if (target.k !== 'word') this.fail(target);
+    this.next();
+    const dflt =
+      t.op === '<' || t.op === '<&' || t.op === '<<<' || t.op === '<>'
+        ? 0
+        : t.op === '&>' || t.op === '&>>'
+          ? -1
+          : 1;
+    return {
+      fd: t.fd ?? dflt,
+      op: t.op,
+      target: target.word,
+      raw: this.src.slice(t.start, target.end),
+    };
+  }
+
+  private parseSimple(): SimpleCommand {
+    const assigns: Assignment[] = [];
+    const words: Word[] = [];
+    const redirects: Redirect[] = [];
+    const start = this.peek().start;
+    let end = start;
+    for (;;) {
+      const t = this.peek();
+      if (t.k === 'redir') {
+        redirects.push(this.parseRedirect());
+        end = this.pos;
+        continue;
+      }
+      if (t.k !== 'word') break;
+      if (words.length === 0) {
+        const a = assignmentOf(t.word);
+        if (a) {
+          this.next();
+          assigns.push(a);
+          end = t.end;
+          continue;
+        }
+      }
+      this.next();
+      words.push(t.word);
+      end = t.end;
+      // `name ( )`: a function definition.
+      const after = this.peek();
+      if (words.length === 1 && assigns.length === 0 && after.k === 'op' && after.op === '(') {
+        this.next();
+        const close = this.peek();
+        if (close.k === 'op' && close.op === ')')
+          throw new ShellSyntaxError('cnisim: shell functions are not supported');
+        this.fail(close);
+      }
+    }
+    if (words.length === 0 && assigns.length === 0 && redirects.length === 0)
+      this.fail(this.peek());
+    const after = this.peek();
+    if (after.k === 'op' && after.op === '(') {
+      if (assigns.length > 0 && words.length === 0 && this.src[after.start - 1] === '=') {
+        throw new ShellSyntaxError('cnisim: arrays are not supported');
+      }
+      this.fail(after);
+    }
+    return {
+      kind: 'simple',
+      assigns,
+      words,
+      redirects,
+      text: this.src.slice(start, end),
+      line: this.lineAt(start),
+    };
+  }
+
+  private expectReserved(word: string): Tok {
+    const t = this.peek();
+    if (!this.isReserved(t, new Set([word]))) this.fail(t);
+    return this.next();
+  }
+
+  private parseFor(): ForCommand {
+    const start = this.next().start;
+    const nameTok = this.peek();
+    if (nameTok.k !== 'word') this.fail(nameTok);
+    this.next();
+    const name = nameTok.word.raw;
+    if (!isName(name)) throw new ShellSyntaxError(`\`${name}': not a valid identifier`, 1);
+    this.skipNewlines();
+    let items: Word[] | null = null;
+    if (this.isReserved(this.peek(), new Set(['in']))) {
+      this.next();
+      items = [];
+      for (;;) {
+        const t = this.peek();
+        if (t.k === 'word') {
+          this.next();
+          items.push(t.word);
+        } else break;
+      }
+      const sep = this.peek();
+      if (sep.k === 'op' && (sep.op === ';' || sep.op === 'newline')) this.next();
+      else this.fail(sep);
+    } else {
+      const sep = this.peek();
+      if (sep.k === 'op' && sep.op === ';') this.next();
+    }
+    this.skipNewlines();
+    this.expectReserved('do');
+    const body = this.parseList(new Set(['done']), false);
+    if (body.length === 0) this.fail(this.peek());
+    this.expectReserved('done');
+    return this.withRedirects({ kind: 'for', name, items, body, redirects: [], text: '' }, start);
+  }
+
+  private parseIf(): IfCommand {
+    const start = this.next().start;
+    const clauses: IfCommand['clauses'] = [];
+    let elseBody: CommandList | null = null;
+    const stops = new Set(['then', 'elif', 'else', 'fi']);
+    for (;;) {
+      const cond = this.parseList(new Set(['then']), false);
+      if (cond.length === 0) this.fail(this.peek());
+      this.expectReserved('then');
+      const body = this.parseList(stops, false);
+      if (body.length === 0) this.fail(this.peek());
+      clauses.push({ cond, body });
+      const t = this.peek();
+      const rw = this.isReserved(t, stops);
+      if (rw === 'elif') {
+        this.next();
+        continue;
+      }
+      if (rw === 'else') {
+        this.next();
+        elseBody = this.parseList(new Set(['fi']), false);
+        if (elseBody.length === 0) this.fail(this.peek());
+      }
+      this.expectReserved('fi');
+      break;
+    }
+    return this.withRedirects({ kind: 'if', clauses, elseBody, redirects: [], text: '' }, start);
+  }
+
+  private parseLoop(kind: 'while' | 'until'): LoopCommand {
+    const start = this.next().start;
+    const cond = this.parseList(new Set(['do']), false);
+    if (cond.length === 0) this.fail(this.peek());
+    this.expectReserved('do');
+    const body = this.parseList(new Set(['done']), false);
+    if (body.length === 0) this.fail(this.peek());
+    this.expectReserved('done');
+    return this.withRedirects({ kind, cond, body, redirects: [], text: '' }, start);
+  }
+}
+
+function tokText(t: Tok): string {
+  if (t.k === 'op') return t.op;
+  if (t.k === 'redir') return t.op;
+  if (t.k === 'word') return t.word.raw;
+  return 'EOF';
+}
+
+function assignmentOf(w: Word): Assignment | null {
+  const first = w.parts[0];
+  if (!first || first.t !== 'lit' || first.q) return null;
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(first.v);
+  if (!m) return null;
+  const rest: WordPart[] = [];
+  const tail = first.v.slice(m[0].length);
+  if (tail) rest.push({ t: 'lit', v: tail, q: false });
+  rest.push(...w.parts.slice(1));
+  return { name: m[1]!, value: { parts: rest, raw: w.raw.slice(m[0].length) }, raw: w.raw };
+}
+
+/** ${...}; an invalid one is an error when it is expanded ("bad substitution"), as in bash. */
+function parseBraced(inner: string, q: boolean, raw: string): WordPart {
+  const bad: WordPart = { t: 'param', name: '', q, raw, bad: true };
+  if (inner.startsWith('#') && inner.length > 1) {
+    const name = inner.slice(1);
+    if (!isName(name) && !/^[0-9?$#!@*-]$/.test(name)) return bad;
+    return { t: 'param', name, q, length: true, raw };
+  }
+  const m = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?$#!@*-])(.*)$/s.exec(inner);
+  if (!m) return bad;
+  const name = m[1]!;
+  const rest = m[2]!;
+  if (rest === '') return { t: 'param', name, q, raw };
+  const opm = /^(:-|:=|:\+|:\?|-|=|\+|\?)(.*)$/s.exec(rest);
+  if (!opm) return bad;
+  const argSrc = opm[2]!;
+  const arg = argSrc === '' ? { parts: [], raw: '' } : new Parser(argSrc, 0, true).readOperand();
+  return { t: 'param', name, q, op: opm[1] as ParamOp, arg, raw };
+}
+
+/** Parses a whole script (used for `...` and `bash -c`); throws ShellSyntaxError. */
+export function parseScript(src: string): CommandList {
+  const p = new Parser(src, 0, false);
+  const out: CommandList = [];
+  for (;;) {
+    const cc = p.parseCompleteCommand();
+    if (!cc) return out;
+    out.push(...cc);
+  }
+}
+
+/**
+ * Reads a script one complete command at a time: `next()` returns the next command list, null at
+ * the end, or throws ShellSyntaxError (the rest of the input is then abandoned, as bash does for a
+ * line it cannot parse).
+ */
+export class ScriptReader {
+  private readonly p: Parser;
+  constructor(src: string) {
+    this.p = new Parser(src, 0, false);
+  }
+  next(): CommandList | null {
+    return this.p.parseCompleteCommand();
+  }
+  /** The line the reader is on (for error messages). */
+  line(): number {
+    return this.p.lineAt(this.p.pos);
+  }
+}
