@@ -53,7 +53,7 @@ export class Normalizer {
     }
     if (v && typeof v === 'object') {
       const o = v as Record<string, Json>;
-      if (typeof o['config'] === 'string' && o['kind'] === 'cniCacheV1') {
+      if (typeof o['config'] === 'string' && isCacheFile(o)) {
         const text = base64Decode(o['config'] as string);
         for (const k of sortedKeys(o)) {
           if (k === 'config' && text !== null) this.scan(text);
@@ -109,7 +109,7 @@ export class Normalizer {
           : linkMac;
       for (const k of sortedKeys(o)) {
         const x = o[k];
-        if (k === 'config' && o['kind'] === 'cniCacheV1' && typeof x === 'string') {
+        if (k === 'config' && isCacheFile(o) && typeof x === 'string') {
           const text = base64Decode(x);
           out[k] = text === null ? x : base64Encode(this.text(text));
         } else if (
@@ -166,4 +166,12 @@ export class Normalizer {
     this.scan(v);
     return this.rewrite(v);
   }
+}
+
+/**
+ * A cache file's object, as the recorder's normaliser recognises one (a `kind`, whatever its
+ * value, and a `containerId`): its base64 `config` is decoded and normalised too.
+ */
+function isCacheFile(o: Record<string, Json>): boolean {
+  return o['kind'] !== undefined && 'containerId' in o;
 }

@@ -12,10 +12,11 @@ import type { KernelState } from '../kernel/types';
 import { ping } from '../kernel/ping';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf, RUNTIME_PATH_ENV } from '../libcni/api';
 import { confListFromBytes, type NetworkConfigList } from '../libcni/conf';
-import { addNode, netnsAdd, netnsDel, settle } from '../node/setup';
+import { addNode, netnsAdd, settle } from '../node/setup';
 import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS } from '../plugins/registry';
+import { Shell } from '../shell';
 import { Simulation, newWorld } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { Normalizer } from './normalize';
@@ -372,134 +373,14 @@ function settleLinkwatchForSnapshot(sim: Simulation, full: boolean): void {
   });
 }
 
+/**
+ * An `env` step: the recorder ran a shell command on the node (`ip netns del`, `ip addr del`,
+ * `printf ... > cache`, `sleep 2`, ...). The engine's shell runs the same line against the
+ * model; `node` is the recorder's name for the node's own namespace.
+ */
 function runEnvCommand(sim: Simulation, step: Obj): { exitCode: number; stderr: string } {
-  const command = concretize(step['command'] as string);
-  const action = step['action'] as string;
-  try {
-    switch (action) {
-      case 'deleteNetns': {
-        const m = /ip netns del (\S+)/.exec(command);
-        netnsDel(sim, 'node', podPath(m![1]!), 'recorder');
-        break;
-      }
-      case 'deleteAddress':
-      case 'deleteRoute':
-      case 'deleteInterface': {
-        envIp(sim, command);
-        break;
-      }
-      case 'corruptCache':
-      case 'deleteCache':
-      case 'fillIpam':
-        envFiles(sim, command);
-        break;
-      case 'wait': {
-        const m = /^sleep (\d+(?:\.\d+)?)$/.exec(command.trim());
-        if (!m) return { exitCode: 127, stderr: `cnisim conformance: cannot run ${command}` };
-        settle(sim, Number(m[1]) * 1_000_000);
-        break;
-      }
-      default:
-        return { exitCode: 127, stderr: `cnisim: unknown env action ${action}` };
-    }
-  } catch (e) {
-    return { exitCode: 1, stderr: (e as Error).message };
-  }
-  return { exitCode: 0, stderr: '' };
-}
-
-function envIp(sim: Simulation, command: string): void {
-  const m = /^ip -n (\S+) (addr|route|link) del (.+)$/.exec(command.trim());
-  if (!m) throw new Error(`cnisim conformance: cannot run ${command}`);
-  const [, nsName, what, rest] = m as unknown as [string, string, string, string];
-  sim.apply(
-    {
-      node: 'node',
-      source: 'recorder',
-      target: 'kernel',
-      kind: 'env',
-      level: 'kernel',
-      summary: command,
-      payload: { command },
-    },
-    (d) => {
-      const k = d.nodes['node']!.kernel as KernelState;
-      const nsId = nsName === 'node' ? k.root : k.mounts[podPath(nsName)]!;
-      const ns = k.netns[nsId]!;
-      const parts = rest.split(/\s+/);
-      if (what === 'addr') {
-        const [addr, , dev] = parts as [string, string, string];
-        const [ip, len] = addr.split('/') as [string, string];
-        const l = K.linkByName(ns, dev)!;
-        K.addrDel(k, nsId, l.ifindex, { ip: parseIPStrict(ip), prefix: Number(len) });
-      } else if (what === 'route') {
-        const dst = parts[0]!;
-        if (dst === 'default') K.routeDel(k, nsId, { family: 4, dst: null });
-        else {
-          const [ip, len] = dst.split('/') as [string, string | undefined];
-          const p = parseIPStrict(ip);
-          K.routeDel(k, nsId, {
-            family: p.v,
-            dst: p,
-            prefix: len ? Number(len) : p.v === 4 ? 32 : 128,
-          });
-        }
-      } else {
-        const l = K.linkByName(ns, parts[0]!)!;
-        K.linkDel(k, nsId, l.ifindex);
-      }
-    },
+  const r = new Shell(sim, 'node', { actor: 'recorder', hostNetnsAliases: ['node'] }).run(
+    concretize(step['command'] as string),
   );
-}
-
-import { parseIP } from '../net/ip';
-function parseIPStrict(s: string) {
-  const ip = parseIP(s);
-  if (!ip) throw new Error(`invalid address ${s}`);
-  return ip;
-}
-
-function unquoteShell(s: string): string {
-  const m = /^'(.*)'$/s.exec(s);
-  return (m ? m[1]! : s).replace(/\\r/g, '\r').replace(/\\n/g, '\n');
-}
-
-function envFiles(sim: Simulation, command: string): void {
-  sim.apply(
-    {
-      node: 'node',
-      source: 'recorder',
-      target: 'fs',
-      kind: 'env',
-      level: 'kernel',
-      summary: command,
-      payload: { command },
-    },
-    (d) => {
-      let fs = d.nodes['node']!.fs as vfs.FsState;
-      const loop = /for (\w+) in ([^;]+); do printf ('[^']*') > (\S+); done/.exec(command);
-      const simple = loop ? command.slice(0, loop.index) : command;
-      for (const part of simple.split(';')) {
-        const c = part.trim();
-        let m: RegExpExecArray | null;
-        if ((m = /^truncate -s (\d+) (\S+)$/.exec(c))) {
-          const data = vfs.readFile(fs, m[2]!);
-          fs = vfs.writeFile(fs, m[2]!, data.slice(0, Number(m[1])));
-        } else if ((m = /^printf ('[^']*') > (\S+)$/.exec(c))) {
-          fs = vfs.writeFile(fs, m[2]!, unquoteShell(m[1]!));
-        } else if ((m = /^rm (\S+)$/.exec(c))) {
-          fs = vfs.remove(fs, m[1]!);
-        } else if ((m = /^mkdir -p (\S+)$/.exec(c))) {
-          fs = vfs.mkdirAll(fs, m[1]!);
-        } else if (c !== '') {
-          throw new Error(`cnisim conformance: cannot run ${c}`);
-        }
-      }
-      if (loop) {
-        for (const v of loop[2]!.trim().split(/\s+/))
-          fs = vfs.writeFile(fs, loop[4]!.replace(`$${loop[1]}`, v), unquoteShell(loop[3]!));
-      }
-      d.nodes['node']!.fs = fs as never;
-    },
-  );
+  return { exitCode: r.exitCode, stderr: r.stderr };
 }

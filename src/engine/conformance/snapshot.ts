@@ -51,8 +51,15 @@ function linkJson(shape: SnapshotShape, k: KernelState, ns: Netns, l: Link): Jso
   if (l.peer) {
     const pns = k.netns[l.peer.ns];
     const p = pns && linkByIndex(pns, l.peer.ifindex);
-    if (pns && p)
-      o['peer'] = { netns: nsLogicalName(shape, k, pns.id), ifindex: p.ifindex, name: p.name };
+    // `ip -j link` gives link_index only for a peer in another namespace (with link_netnsid);
+    // for one in the same namespace it prints just the peer's name as "link", so the recording
+    // holds only the namespace.
+    if (pns && p) {
+      o['peer'] =
+        pns.id === ns.id
+          ? { netns: nsLogicalName(shape, k, pns.id) }
+          : { netns: nsLogicalName(shape, k, pns.id), ifindex: p.ifindex, name: p.name };
+    }
   }
   if (l.bridge) o['bridge'] = { stp: l.bridge.stp, vlanFiltering: l.bridge.vlanFiltering };
   if (l.brport) {

@@ -173,8 +173,10 @@ function newLink(ifindex: number, name: string, kind: LinkKind, mac: string, mtu
     peerUp: false,
     addrs: [],
     operstate: kind === 'veth' ? 'DOWN' : 'UNKNOWN',
-    // netif_carrier_ok from birth: on, except for veths (off until both ends are up).
-    lwCarrier: kind !== 'veth',
+    // What linkwatch last processed. Every device registers with carrier on; a veth then turns
+    // its carrier off at once, which linkwatch processes as an event of its own (computing
+    // its operstate from its iflink then).
+    lwCarrier: true,
     lwPendingSince: null,
     ip6Configured: false,
     bridge: null,
@@ -474,15 +476,22 @@ export function linkSetHairpin(k: KernelState, nsId: string, ifindex: number, on
   l.brport.hairpin = on;
 }
 
+/**
+ * dev_set_mac_address(): an address equal to the current one is not handed to the driver (so
+ * even an all-zero one is accepted); otherwise the driver's eth_mac_addr() / br_set_mac_address()
+ * refuses a multicast or zero address. Either way the address now counts as set by the user.
+ */
 export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: string): void {
   const { ns, l } = getLink(k, nsId, ifindex);
-  if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
   const bytes = mac.split(':').map((x) => parseInt(x, 16));
-  if (bytes.length !== 6 || bytes.some((b) => Number.isNaN(b))) throw new KernelError('EINVAL');
-  if ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0)) {
+  if (bytes.length !== 6 || bytes.some((b) => Number.isNaN(b) || b < 0 || b > 255)) {
+    throw new KernelError('EINVAL');
+  }
+  const text = bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+  if (text !== l.mac && ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0))) {
     throw new KernelError('EADDRNOTAVAIL');
   }
-  l.mac = bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+  l.mac = text;
   l.macAssign = 'set';
   if (l.master !== null) {
     const m = ns.links[l.master];
@@ -604,9 +613,23 @@ export function portForwarding(k: KernelState, ns: Netns, port: Link, br: Link):
 /** How long linkwatch may hold back an event of a non-urgent device (a bridge), in µs of virtual time. */
 export const LINKWATCH_DELAY_US = 1000;
 
-/** What linkwatch's rfc2863 policy computes for a device from its carrier. */
-function operFromCarrier(carrier: boolean): OperState {
-  return carrier ? 'UP' : 'DOWN';
+/**
+ * What linkwatch's rfc2863 policy (default_operstate, Linux 6.12+) computes for a device from its
+ * carrier. Without carrier: DOWN when the device is its own iflink; otherwise the device whose
+ * ifindex is the iflink *in this device's namespace* is looked up (for a veth the iflink is its
+ * peer's ifindex, so this is often an unrelated device such as cni0), and the result is
+ * LOWERLAYERDOWN only if that device is not operationally up ("only report LOWERLAYERDOWN if
+ * iflink is actually down"). Checked on a 6.18 kernel: a host veth whose pod end goes down
+ * shows DOWN while cni0 (ifindex 2) is up, LOWERLAYERDOWN when cni0 is already down.
+ */
+function operFromCarrier(ns: Netns, l: Link, carrier: boolean): OperState {
+  if (carrier) return 'UP';
+  const iflink = l.peer ? l.peer.ifindex : l.ifindex;
+  if (iflink === l.ifindex) return 'DOWN';
+  const lower = ns.links[iflink];
+  if (!lower) return 'DOWN';
+  const o = displayedOperstate(lower);
+  return o === 'UP' || o === 'UNKNOWN' ? 'DOWN' : 'LOWERLAYERDOWN';
 }
 
 /** Non-urgent devices (ifindex == iflink): their events wait for the next linkwatch run. */
@@ -640,7 +663,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
     if (c !== l.lwCarrier) {
       l.lwCarrier = c;
       if (l.kind === 'veth') {
-        l.operstate = operFromCarrier(c);
+        l.operstate = operFromCarrier(ns, l, c);
         urgentRun = true;
       }
     }
@@ -671,7 +694,7 @@ function processEvent(k: KernelState, ns: Netns, l: Link): void {
   const c = carrierOf(k, ns, l);
   l.lwPendingSince = null;
   l.lwCarrier = c;
-  l.operstate = operFromCarrier(c);
+  l.operstate = operFromCarrier(ns, l, c);
 }
 
 /** Time passed: linkwatch has run for every deferred event. */

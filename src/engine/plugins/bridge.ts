@@ -180,7 +180,7 @@ function* ensureAddr(
     }
   }
   try {
-    yield* nl.linkSetHardwareAddr(sys, host, br, br.mac);
+    yield* nl.linkSetHardwareAddr(sys, host, br, nl.hardwareAddr(br));
   } catch (e) {
     throw new GoError(`could not set bridge's mac: ${(e as Error).message}`);
   }
@@ -236,7 +236,7 @@ function* setupBridge(p: Proc, n: BridgeConf): Gen<{ br: Link; iface: Interface 
   } catch (e) {
     throw new GoError(`failed to create bridge ${q(n.bridge)}: ${(e as Error).message}`);
   }
-  return { br, iface: { name: br.name, mac: br.mac, sandbox: '' } };
+  return { br, iface: { name: br.name, mac: nl.hardwareAddr(br), sandbox: '' } };
 }
 
 function* setupVethOnBridge(
@@ -396,7 +396,7 @@ function makeBridge(b: PluginBuild): SkelPlugin {
       }
     }
     const brNow = bridgeByName(p, n.bridge);
-    brInterface.mac = brNow.mac;
+    brInterface.mac = nl.hardwareAddr(brNow);
     result.dns = {
       nameservers: n.netConf.dns.nameservers,
       domain: n.netConf.dns.domain,
@@ -529,7 +529,7 @@ function validateBrInterface(p: Proc, intf: Interface, n: BridgeConf): FoundIf {
   const l = validateInterface(p, p.sys.hostNs, intf, false);
   if (l.kind !== 'bridge')
     throw new GoError(`Interface ${intf.name} does not have link type of bridge`);
-  if (intf.mac !== '' && intf.mac !== l.mac)
+  if (intf.mac !== '' && intf.mac !== nl.hardwareAddr(l))
     throw new GoError(`Bridge interface ${intf.name} Mac doesn't match: ${intf.mac}`);
   const promisc = l.promisc !== 0;
   if (promisc !== n.promiscMode) {

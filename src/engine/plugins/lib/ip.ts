@@ -13,6 +13,7 @@ import {
   goIPNetValue,
   goIPNetValuePlus,
   ipString,
+  networkOf,
   isGlobalUnicast,
   netContains,
   parseIP,
@@ -259,7 +260,16 @@ export function validateExpectedInterfaceIPs(
       return ip.v === c.address.ip.v && ip.n === c.address.ip.n && a.prefix === c.address.prefix;
     });
     if (!match) throw new GoError(`Failed to match addr ${ours} on interface ${ifName}`);
-    // RouteListFiltered(family, {Dst: prefix}, RT_FILTER_DST) never returns nil: no error here.
+    // RouteListFiltered(family, {Dst: <the address's prefix>}, RT_FILTER_DST) over the main
+    // table: nil (no error) when the prefix route is gone, e.g. after the link went down.
+    const net = ipString(networkOf(c.address));
+    const gwy = nl
+      .routeList(sys, ns, c.address.ip.v)
+      .some((r) => r.dst === net && r.prefix === c.address.prefix);
+    if (!gwy) {
+      const gw = c.gateway ? ipString(c.gateway) : '<nil>';
+      throw new GoError(`Failed to find Gateway ${gw} for interface ${ifName}`);
+    }
   }
 }
 

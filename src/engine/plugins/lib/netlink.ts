@@ -145,12 +145,27 @@ export function* linkSetHairpin(sys: Sys, ns: NsId, l: Link, on: boolean): Gen<v
   );
 }
 
+/**
+ * A link's `Attrs().HardwareAddr` as vishvananda/netlink reports it: an all-zero address (a
+ * bridge with no ports and no address set) is left empty, so its String() is "".
+ */
+export function hardwareAddr(l: Link): string {
+  return /^(00:)*00$/.test(l.mac) ? '' : l.mac;
+}
+
+/**
+ * netlink.LinkSetHardwareAddr. An empty address still goes out as a zero-length IFLA_ADDRESS,
+ * which the kernel's validate_linkmsg() refuses with EINVAL.
+ */
 export function* linkSetHardwareAddr(sys: Sys, ns: NsId, l: Link, mac: string): Gen<void> {
   yield* sys.kernelOp(
     'link.address',
-    cmd(sys, ns, `link set ${l.name} address ${mac}`),
+    cmd(sys, ns, `link set ${l.name} address ${mac === '' ? '""' : mac}`),
     { ns: sys.nsLabel(ns), name: l.name, mac },
-    (k) => K.linkSetMac(k, ns, l.ifindex, mac),
+    (k) => {
+      if (mac === '') throw new K.KernelError('EINVAL');
+      K.linkSetMac(k, ns, l.ifindex, mac);
+    },
   );
 }
 
