@@ -248,8 +248,11 @@ type Touched = Array<[string, number]>;
 export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: RandomSource): number {
   const ns = nsById(k, nsId);
   if (!validIfName(spec.name)) throw new KernelError('EINVAL');
-  if (linkByName(ns, spec.name)) throw new KernelError('EEXIST');
   const mtu = spec.mtu && spec.mtu > 0 ? spec.mtu : 1500;
+  // veth_validate (the link type's ops->validate) refuses a bad IFLA_MTU before
+  // __rtnl_newlink looks the name up; other kinds check the MTU when creating the device.
+  if (spec.kind === 'veth' && (mtu < 68 || mtu > 65535)) throw new KernelError('EINVAL');
+  if (linkByName(ns, spec.name)) throw new KernelError('EEXIST');
   if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
   let created: Link;
   const touched: Touched = [];
