@@ -161,7 +161,8 @@ function toDNS(d: GoDNS): DNS {
 }
 
 function toRoute(r: GoRoute | null): Route {
-  return { dst: r?.dst ?? ZERO_IPNET, gw: r?.gw ?? null };
+  // A route without "dst" keeps Go's zero IPNet (printed "<nil>").
+  return { dst: r?.dst ?? null, gw: r?.gw ?? null };
 }
 
 function toIface(i: RawIface | null): Interface {

@@ -23,7 +23,8 @@ export function copyDNS(d: DNS): DNS {
 }
 
 export interface Route {
-  dst: IPNet;
+  /** null: Go's zero net.IPNet (a route given without "dst"), printed as "<nil>". */
+  dst: IPNet | null;
   gw: IP | null;
   /** Spec 1.1 fields (only kept by a 1.1-aware library). */
   mtu?: number;
@@ -189,7 +190,8 @@ function convert040To020(from: Result040, toVersion: string): Result020 {
     if (out.ip4 && out.ip6) break;
   }
   for (const r of from.routes ?? []) {
-    const is4 = r.dst.ip.v === 4;
+    // fromRoute.Dst.IP.To4() != nil: a route without dst counts as IPv6.
+    const is4 = r.dst !== null && r.dst.ip.v === 4;
     const target = is4 ? out.ip4 : out.ip6;
     if (target) (target.routes ??= []).push({ dst: r.dst, gw: r.gw });
   }
@@ -273,7 +275,8 @@ function dnsJSON(d: DNS): Record<string, unknown> {
 }
 
 function routeJSON(r: Route, full11: boolean): Record<string, unknown> {
-  const o: Record<string, unknown> = { dst: ipNetString(r.dst) };
+  // types.IPNet.MarshalJSON: (*net.IPNet).String() of the zero IPNet is "<nil>".
+  const o: Record<string, unknown> = { dst: r.dst ? ipNetString(r.dst) : '<nil>' };
   if (r.gw) o['gw'] = ipString(r.gw);
   if (full11) {
     if (r.mtu) o['mtu'] = r.mtu;

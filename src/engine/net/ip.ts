@@ -235,13 +235,18 @@ export function maskHex(v: Family, prefix: number): string {
     .padStart(v === 4 ? 8 : 32, '0');
 }
 
-/** `%v` of a net.IPNet value (not pointer): Go prints the struct, e.g. "{10.22.0.0 ffffff00}". */
-export function goIPNetValue(n: IPNet): string {
+/**
+ * `%v` of a net.IPNet value (not pointer): Go prints the struct, e.g. "{10.22.0.0 ffffff00}";
+ * null is the zero IPNet, "{<nil> <nil>}".
+ */
+export function goIPNetValue(n: IPNet | null): string {
+  if (!n) return '{<nil> <nil>}';
   return `{${ipString(n.ip)} ${maskHex(n.ip.v, n.prefix)}}`;
 }
 
-/** `%+v` of a net.IPNet value, e.g. "{IP:10.22.0.0 Mask:ffffff00}". */
-export function goIPNetValuePlus(n: IPNet): string {
+/** `%+v` of a net.IPNet value, e.g. "{IP:10.22.0.0 Mask:ffffff00}" ("{IP:<nil> Mask:<nil>}"). */
+export function goIPNetValuePlus(n: IPNet | null): string {
+  if (!n) return '{IP:<nil> Mask:<nil>}';
   return `{IP:${ipString(n.ip)} Mask:${maskHex(n.ip.v, n.prefix)}}`;
 }
 

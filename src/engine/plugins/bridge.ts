@@ -122,7 +122,9 @@ function calcGateways(result: Result100, n: BridgeConf): { v4: GwInfo; v6: GwInf
     if (ipc.gateway === null && n.isGateway) ipc.gateway = nextIP(networkOf(ipc.address));
     if (n.isDefaultGateway && !gws.defaultRouteFound) {
       for (const r of result.routes ?? []) {
-        if (r.gw !== null && r.dst.prefix === 0 && r.dst.ip.n === 0n && r.dst.ip.v === gws.family) {
+        // defaultNet.String() == route.Dst.String(): a route without dst prints "<nil>".
+        const d = r.dst;
+        if (r.gw !== null && d && d.prefix === 0 && d.ip.n === 0n && d.ip.v === gws.family) {
           gws.defaultRouteFound = true;
           break;
         }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
 import { Harness, cniEnv } from './testdata';
 import { HOST_LOCAL_CASES, type HlCase } from './testdata-host-local';
+import { DATA, dataFiles, goErr, ptNode, runPlugin } from './testdata-pt';
 
 const DATA_DIR = '/tmp/cnisim-ut-hl';
 
@@ -94,5 +95,39 @@ describe('host-local data directory', () => {
   it('the network directory is 0755 and the lock file is empty with go-filemutex mode 0750', () => {
     expect(tree(h)['hlnet/']).toBe('755');
     expect(tree(h)['hlnet/lock']).toEqual({ data: '', mode: '750' });
+  });
+});
+
+describe('host-local: a route without dst (checked against the real v1.1.1 binaries)', () => {
+  const hl = (name: string, subnet: string, type = 'host-local') =>
+    `{"cniVersion":"1.0.0","name":"${name}","type":"${type}","bridge":"cnifx0","ipam":{"type":"host-local","dataDir":"${DATA}","subnet":"${subnet}","routes":[{"gw":"10.66.0.9"}]}}`;
+
+  it('prints the zero IPNet as "<nil>", which a main plugin then fails to parse', () => {
+    const h = ptNode();
+    expect(runPlugin(h, 'host-local', 'ADD', { cid: 'c1' }, hl('hl', '10.66.0.0/24'))).toEqual({
+      exitCode: 0,
+      stdout: `{
+    "cniVersion": "1.0.0",
+    "ips": [
+        {
+            "address": "10.66.0.2/24",
+            "gateway": "10.66.0.1"
+        }
+    ],
+    "routes": [
+        {
+            "dst": "\\u003cnil\\u003e",
+            "gw": "10.66.0.9"
+        }
+    ],
+    "dns": {}
+}`,
+      stderr: '',
+    });
+    // bridge returns ExecAdd's error before it defers the IPAM DEL: the address stays reserved.
+    expect(
+      runPlugin(h, 'bridge', 'ADD', { cid: 'c2' }, hl('hl2', '10.67.0.0/24', 'bridge')),
+    ).toEqual(goErr('invalid CIDR address: <nil>'));
+    expect(dataFiles(h)).toContain('hl2/10.67.0.2: "c2\\r\\neth0"');
   });
 });

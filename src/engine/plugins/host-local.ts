@@ -315,7 +315,7 @@ export function loadIPAMConfig(
   }
   const routes = n.ipam.routes
     ? n.ipam.routes.map((x) => ({
-        dst: x?.dst ?? { ip: { v: 4 as const, n: 0n }, prefix: 0 },
+        dst: x?.dst ?? null,
         gw: x?.gw ?? null,
       }))
     : null;

@@ -211,9 +211,7 @@ function makeStatic(b: PluginBuild): SkelPlugin {
       cniVersion: b.lib.current,
       interfaces: null,
       ips: ips.length ? ips : null,
-      routes: conf.routes
-        ? conf.routes.map((r) => ({ dst: r.dst ?? { ip: { v: 4, n: 0n }, prefix: 0 }, gw: r.gw }))
-        : null,
+      routes: conf.routes ? conf.routes.map((r) => ({ dst: r.dst, gw: r.gw })) : null,
       dns: {
         nameservers: conf.dns.nameservers,
         domain: conf.dns.domain,

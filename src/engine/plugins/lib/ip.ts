@@ -226,7 +226,8 @@ export function* configureIface(p: Proc, ns: NsId, ifName: string, res: Result10
     throw new GoError(`failed to set ${q(ifName)} UP: ${(e as Error).message}`);
   }
   for (const r of res.routes ?? []) {
-    const is4 = r.dst.ip.v === 4;
+    // r.Dst.IP.To4() != nil: a route without dst takes the IPv6 gateway.
+    const is4 = r.dst !== null && r.dst.ip.v === 4;
     let gw = r.gw;
     if (gw === null) gw = is4 ? v4gw : v6gw;
     try {
@@ -276,12 +277,14 @@ export function validateExpectedInterfaceIPs(
 /** ip.ValidateExpectedRoute (CHECK). */
 export function validateExpectedRoute(p: Proc, ns: NsId, routes: readonly Route[]): void {
   for (const r of routes) {
-    const fam = r.dst.ip.v;
-    const isDefault = r.dst.prefix === 0 && r.dst.ip.n === 0n;
+    const dst = r.dst;
+    if (!dst) throw new GoError(`Invalid static route found ${goRouteString(r)}`);
+    const fam = dst.ip.v;
+    const isDefault = dst.prefix === 0 && dst.ip.n === 0n;
     const list = nl.routeList(p.sys, ns, fam);
     const found = list.some((k) => {
       if (isDefault) return k.prefix === 0;
-      const sameDstExact = k.prefix === r.dst.prefix && k.dst === ipString(r.dst.ip);
+      const sameDstExact = k.prefix === dst.prefix && k.dst === ipString(dst.ip);
       const gwOk = r.gw === null ? k.gateway === null : k.gateway === ipString(r.gw);
       return sameDstExact && gwOk;
     });
