@@ -11,7 +11,7 @@ import { type Interface, type Result100, toCurrent } from '../cni/result';
 import type { CmdArgs, SkelPlugin } from '../cni/skel';
 import { pluginMain } from '../cni/skel';
 import { q } from '../gofmt';
-import { KernelError } from '../kernel/kernel';
+import { KERRNO_TEXT, KernelError } from '../kernel/kernel';
 import type { Link } from '../kernel/types';
 import { type IP, type IPNet, bits, ipString, networkOf } from '../net/ip';
 import type { Proc, Program } from '../os/process';
@@ -41,9 +41,12 @@ function loadConf(stdin: string): PtpConf {
   return r.value;
 }
 
-/** vishvananda/netlink Route.String() for the routes ptp adds or deletes. */
-function nlRouteString(ifindex: number, dst: IPNet, src: IP | null, gw: IP | null): string {
-  return `{Ifindex: ${ifindex} Dst: ${ipString(dst.ip)}/${dst.prefix} Src: ${src ? ipString(src) : '<nil>'} Gw: ${gw ? ipString(gw) : '<nil>'} Flags: [] Table: 0 Realm: 0}`;
+/**
+ * vishvananda/netlink Route.String() for the routes ptp adds or deletes (a destination with a
+ * nil IP, the host route to a missing gateway, prints "<nil>").
+ */
+function nlRouteString(ifindex: number, dst: IPNet | null, src: IP | null, gw: IP | null): string {
+  return `{Ifindex: ${ifindex} Dst: ${dst ? `${ipString(dst.ip)}/${dst.prefix}` : '<nil>'} Src: ${src ? ipString(src) : '<nil>'} Gw: ${gw ? ipString(gw) : '<nil>'} Flags: [] Table: 0 Realm: 0}`;
 }
 
 function* setupContainerVeth(
@@ -83,8 +86,10 @@ function* setupContainerVeth(
     }
     const addrBits = bits(ipc.address.ip.v);
     const gw = ipc.gateway;
-    const hostRoute: IPNet = { ip: gw ?? { v: ipc.address.ip.v, n: 0n }, prefix: addrBits };
-    const routes: Array<{ dst: IPNet; gw: IP | null; scope: 'link' | 'universe' }> = [
+    // Dst {IP: ipc.Gateway, Mask: /32}: without a gateway the IP is nil and netlink sends no
+    // destination, so the "host route" becomes a default route with scope link.
+    const hostRoute: IPNet | null = gw ? { ip: gw, prefix: addrBits } : null;
+    const routes: Array<{ dst: IPNet | null; gw: IP | null; scope: 'link' | 'universe' }> = [
       { dst: hostRoute, gw: null, scope: 'link' },
       { dst: subnet, gw, scope: 'universe' },
     ];
@@ -107,13 +112,16 @@ function* setupContainerVeth(
   return host;
 }
 
-/** `%#v` of a *net.IPNet, as ptp prints it when adding the gateway address fails. */
-function goSharpIPNet(n: IPNet): string {
-  const bytes = (n.ip.v === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] : []).concat(
-    ipToBytes16(n.ip),
-  );
-  const mask = maskBytes(n.ip.v, n.prefix);
-  return `&net.IPNet{IP:net.IP{${bytes.map((b) => `0x${b.toString(16)}`).join(', ')}}, Mask:net.IPMask{${mask.map((b) => `0x${b.toString(16)}`).join(', ')}}}`;
+/**
+ * `%#v` of a *net.IPNet, as ptp prints it when adding the gateway address fails; `ip` null is
+ * a nil net.IP (no gateway), the mask being that of family `v`.
+ */
+function goSharpIPNet(ip: IP | null, v: 4 | 6, prefix: number): string {
+  const hex = (bs: number[]) => bs.map((b) => `0x${b.toString(16)}`).join(', ');
+  const ipText = ip
+    ? `net.IP{${hex((ip.v === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] : []).concat(ipToBytes16(ip)))}}`
+    : 'net.IP(nil)';
+  return `&net.IPNet{IP:${ipText}, Mask:net.IPMask{${hex(maskBytes(v, prefix))}}}`;
 }
 
 function ipToBytes16(ip: IP): number[] {
@@ -142,14 +150,19 @@ function* setupHostVeth(p: Proc, vethName: string, result: Result100): Gen<void>
     throw new GoError(`failed to lookup ${q(vethName)}: ${(e as Error).message}`);
   }
   for (const ipc of result.ips ?? []) {
-    const maskLen = bits(ipc.address.ip.v);
-    const gwNet: IPNet = { ip: ipc.gateway ?? { v: ipc.address.ip.v, n: 0n }, prefix: maskLen };
-    try {
-      yield* nl.addrAdd(sys, sys.hostNs, veth, gwNet);
-    } catch (e) {
-      throw new GoError(
-        `failed to add IP addr (${goSharpIPNet(gwNet)}) to veth: ${(e as Error).message}`,
+    const v = ipc.address.ip.v;
+    const maskLen = bits(v);
+    const failed = (msg: string) =>
+      new GoError(
+        `failed to add IP addr (${goSharpIPNet(ipc.gateway, v, maskLen)}) to veth: ${msg}`,
       );
+    // Without a gateway netlink sends an empty IFA_LOCAL, which the kernel's attribute policy
+    // refuses (a u32 shorter than 4 bytes) before anything is added.
+    if (ipc.gateway === null) throw failed(KERRNO_TEXT.ERANGE);
+    try {
+      yield* nl.addrAdd(sys, sys.hostNs, veth, { ip: ipc.gateway, prefix: maskLen });
+    } catch (e) {
+      throw failed((e as Error).message);
     }
     try {
       yield* nl.routeAdd(sys, sys.hostNs, {
