@@ -32,6 +32,7 @@ import type {
 } from './types';
 
 export type KErrno =
+  | 'EACCES'
   | 'EEXIST'
   | 'ENODEV'
   | 'ENOENT'
@@ -39,6 +40,7 @@ export type KErrno =
   | 'EADDRNOTAVAIL'
   | 'ENETUNREACH'
   | 'ENETDOWN'
+  | 'EHOSTUNREACH'
   | 'EBUSY'
   | 'EPERM'
   | 'ESRCH'
@@ -47,6 +49,7 @@ export type KErrno =
 
 /** syscall.Errno.Error() texts, as Go programs print them. */
 export const KERRNO_TEXT: Record<KErrno, string> = {
+  EACCES: 'permission denied',
   EEXIST: 'file exists',
   ENODEV: 'no such device',
   ENOENT: 'no such file or directory',
@@ -54,6 +57,7 @@ export const KERRNO_TEXT: Record<KErrno, string> = {
   EADDRNOTAVAIL: 'cannot assign requested address',
   ENETUNREACH: 'network is unreachable',
   ENETDOWN: 'network is down',
+  EHOSTUNREACH: 'no route to host',
   EBUSY: 'device or resource busy',
   EPERM: 'operation not permitted',
   ESRCH: 'no such process',
@@ -61,8 +65,16 @@ export const KERRNO_TEXT: Record<KErrno, string> = {
   ERANGE: 'numerical result out of range',
 };
 
+/**
+ * A failed kernel call: the errno (its Go text is the message, which is all the plugins' netlink
+ * library reports) and, like netlink's extended ack, the kernel's explanation when it gives one
+ * (the text of NL_SET_ERR_MSG, which iproute2 prints as "Error: <text>.").
+ */
 export class KernelError extends Error {
-  constructor(readonly errno: KErrno) {
+  constructor(
+    readonly errno: KErrno,
+    readonly extack?: string,
+  ) {
     super(KERRNO_TEXT[errno]);
   }
 }
@@ -872,14 +884,19 @@ export function addrAdd(
   const { ns, l } = getLink(k, nsId, ifindex);
   const local = ipString(a.ip);
   if (a.prefix < 0 || a.prefix > (a.ip.v === 4 ? 32 : 128)) throw new KernelError('EINVAL');
+  // addrconf_add_dev refuses a device with IPv6 disabled before anything else.
+  if (a.ip.v === 6 && ipv6Disabled(ns, l))
+    throw new KernelError('EACCES', 'ipv6: IPv6 is disabled on this device');
   if (
     l.addrs.some(
       (x) => x.family === a.ip.v && x.local === local && (a.ip.v === 6 || x.prefix === a.prefix),
     )
   ) {
-    throw new KernelError('EEXIST');
+    throw new KernelError(
+      'EEXIST',
+      a.ip.v === 4 ? 'ipv4: Address already assigned' : 'ipv6: address already assigned',
+    );
   }
-  if (a.ip.v === 6 && ipv6Disabled(ns, l)) throw new KernelError('EACCES' as KErrno);
   const scope: AddrScope =
     a.ip.v === 6
       ? scopeOfV6(a.ip)

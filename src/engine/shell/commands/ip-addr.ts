@@ -152,12 +152,6 @@ export function addrModify(ip: IpRun, argv: readonly string[], cmd: 'add' | 'del
   const addr = local.ip;
   if (cmd === 'add') {
     if (addr.v === 4) {
-      if (
-        l.addrs.some(
-          (a) => a.family === 4 && a.local === ipString(addr) && a.prefix === local!.prefix,
-        )
-      )
-        extack('ipv4: Address already assigned.');
       let broadcast: string | null = null;
       if (brd === '+' || brd === '-') {
         if (local.prefix <= 30) {
@@ -173,11 +167,6 @@ export function addrModify(ip: IpRun, argv: readonly string[], cmd: 'add' | 'del
         ),
       );
     } else {
-      const ns = ip.ctx.kernel().netns[ip.ns]!;
-      if (K.interfaceSysctl(ns, l, 'ipv6.conf.disable_ipv6') === '1')
-        extack('ipv6: IPv6 is disabled on this device.');
-      if (l.addrs.some((a) => a.family === 6 && a.local === ipString(addr)))
-        extack('ipv6: address already assigned.');
       kernelCall(ip, () =>
         ip.ctx.changeKernel((k) =>
           K.addrAdd(k, ip.ns, l.ifindex, { ip: addr, prefix: local!.prefix }),

