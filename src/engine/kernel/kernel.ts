@@ -549,12 +549,15 @@ export function linkSetAllmulti(k: KernelState, nsId: string, ifindex: number, o
   l.allmulti = on;
 }
 
+/**
+ * dev_change_name. Since Linux 6.2 a device that is up can be renamed too (veth, bridge, ifb and
+ * lo checked on 6.18), so there is no EBUSY any more.
+ */
 export function linkSetName(k: KernelState, nsId: string, ifindex: number, name: string): void {
   const { ns, l } = getLink(k, nsId, ifindex);
   if (!validIfName(name)) throw new KernelError('EINVAL');
   if (l.name === name) return;
   if (linkByName(ns, name)) throw new KernelError('EEXIST');
-  if (l.adminUp) throw new KernelError('EBUSY');
   delete ns.names[l.name];
   l.name = name;
   ns.names[name] = l.ifindex;

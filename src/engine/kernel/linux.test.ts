@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIP } from '../net/ip';
 import * as K from './kernel';
-import type { KernelState } from './types';
+import type { KernelState, Link } from './types';
 
 let macs = 0;
 const rnd: K.RandomSource = {
@@ -21,6 +21,10 @@ function ip(s: string) {
 function setup(): { k: KernelState; ns: string } {
   const k = K.emptyKernel();
   return { k, ns: k.root };
+}
+
+function link(k: KernelState, ns: string, name: string): Link {
+  return K.linkByName(k.netns[ns]!, name)!;
 }
 
 /** The KernelError a call throws, as { errno, message, extack }. */
@@ -55,5 +59,31 @@ describe('errors', () => {
       expect(new K.KernelError(errno as K.KErrno).message).toBe(text);
       expect(text).toMatch(/^[a-z][a-z ]+$/);
     }
+  });
+});
+
+describe('renaming a device', () => {
+  it('renames devices that are up (Linux >= 6.2)', () => {
+    // ip link add v0 type veth peer name v1; ip link add br0 type bridge; ip link add i0 type ifb;
+    // ip link set DEV up (each); ip link set DEV name DEVx: all succeed, lo included.
+    const { k, ns } = setup();
+    K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+    K.linkAdd(k, ns, { kind: 'bridge', name: 'br0' }, rnd);
+    K.linkAdd(k, ns, { kind: 'ifb', name: 'i0' }, rnd);
+    for (const name of ['lo', 'v0', 'v1', 'br0', 'i0'])
+      K.linkSetUp(k, ns, link(k, ns, name).ifindex);
+    for (const name of ['v0', 'br0', 'i0', 'lo']) {
+      const l = link(k, ns, name);
+      K.linkSetName(k, ns, l.ifindex, `${name}x`);
+      expect(link(k, ns, `${name}x`)).toMatchObject({ ifindex: l.ifindex, adminUp: true });
+      expect(link(k, ns, name)).toBeUndefined();
+    }
+  });
+
+  it('still refuses a name in use (EEXIST) or an invalid one (EINVAL)', () => {
+    const { k, ns } = setup();
+    const v0 = K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+    expect(failure(() => K.linkSetName(k, ns, v0, 'v1')).errno).toBe('EEXIST');
+    expect(failure(() => K.linkSetName(k, ns, v0, 'a/b')).errno).toBe('EINVAL');
   });
 });
