@@ -177,7 +177,9 @@ function newLink(ifindex: number, name: string, kind: LinkKind, mac: string, mtu
     macAssign: 'random',
     adminUp: false,
     mtu,
-    txqlen: kind === 'loopback' ? 1000 : kind === 'bridge' ? 0 : kind === 'ifb' ? 32 : 1000,
+    // tx_queue_len: DEFAULT_TX_QUEUE_LEN (1000) from ether_setup / loopback_setup, a bridge
+    // included (`ip -d link` shows qlen 1000 for a new bridge on 6.18); ifb sets 32.
+    txqlen: kind === 'ifb' ? 32 : 1000,
     promisc: 0,
     allmulti: false,
     master: null,

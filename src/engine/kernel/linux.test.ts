@@ -62,6 +62,19 @@ describe('errors', () => {
   });
 });
 
+describe('new devices', () => {
+  it('have txqueuelen 1000, a bridge included (ifb: 32)', () => {
+    // ip link add br1 type bridge; ip -d link show br1: ... qlen 1000
+    const { k, ns } = setup();
+    K.linkAdd(k, ns, { kind: 'bridge', name: 'br1' }, rnd);
+    K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+    K.linkAdd(k, ns, { kind: 'ifb', name: 'i0' }, rnd);
+    expect(['lo', 'br1', 'v0', 'v1', 'i0'].map((n) => link(k, ns, n).txqlen)).toEqual([
+      1000, 1000, 1000, 1000, 32,
+    ]);
+  });
+});
+
 describe('renaming a device', () => {
   it('renames devices that are up (Linux >= 6.2)', () => {
     // ip link add v0 type veth peer name v1; ip link add br0 type bridge; ip link add i0 type ifb;
