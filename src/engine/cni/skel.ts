@@ -25,15 +25,26 @@ export interface CmdArgs {
 
 export type CmdFunc = (args: CmdArgs, p: Proc) => Gen<void>;
 
+/**
+ * Which skeleton a build runs, by the cni library it vendors:
+ * - `cni-0.6` (plugins v0.7.x): ADD, DEL and VERSION only; errors it makes itself (missing
+ *   variables, unknown command, plain errors of the plugin) are createTypedError's code 100; no
+ *   config or name validation, no about text.
+ * - `cni-1.0` (plugins v0.8.x up to v1.1.x): CHECK; the config, the container id and the ifname
+ *   are validated after the environment is read, for every command but VERSION.
+ * - `cni-1.2` (plugins v1.5+ / v1.6.x): GC and STATUS; the container id and ifname are validated
+ *   while the environment is read and only for the commands that need them, the config right
+ *   after; CNI_NETNS must not be the plugin's own netns after ADD / DEL.
+ */
+export type SkelGen = 'cni-0.6' | 'cni-1.0' | 'cni-1.2';
+
 export interface SkelPlugin {
   add: CmdFunc;
   check: CmdFunc;
   del: CmdFunc;
-  /** The newer skeleton (libcni v1.2+ era): knows GC and STATUS, checks the netns after ADD/DEL. */
-  spec11?: boolean;
-  /** false for skeletons older than spec 0.4.0: CHECK is an unknown command. */
-  knowsCheck?: boolean;
-  /** Spec 1.1 commands; in a newer build a plugin without them answers success. */
+  /** The skeleton of the plugin's build. */
+  skel: SkelGen;
+  /** Spec 1.1 commands (cni-1.2 skeleton); a plugin without them answers success. */
   gc?: CmdFunc;
   status?: CmdFunc;
   /** Spec versions the plugin accepts (VERSION answers these). */
@@ -62,7 +73,12 @@ export function printError(p: Proc, e: CniError): void {
 
 /** The skeleton's main: returns the process exit code. */
 export function* pluginMain(p: Proc, plugin: SkelPlugin): Gen<number> {
-  const err = yield* dispatch(p, plugin);
+  const err =
+    plugin.skel === 'cni-0.6'
+      ? yield* dispatch06(p, plugin)
+      : plugin.skel === 'cni-1.2'
+        ? yield* dispatch12(p, plugin)
+        : yield* dispatch10(p, plugin);
   if (err) {
     printError(p, err);
     return 1;
@@ -70,34 +86,17 @@ export function* pluginMain(p: Proc, plugin: SkelPlugin): Gen<number> {
   return 0;
 }
 
-function required(cmd: string, plugin: SkelPlugin): Record<string, boolean> {
-  const attachment = cmd === 'ADD' || cmd === 'CHECK' || cmd === 'DEL';
-  const spec11Cmd = !!plugin.spec11 && (cmd === 'GC' || cmd === 'STATUS');
-  return {
-    CNI_COMMAND: true,
-    CNI_CONTAINERID: attachment,
-    CNI_NETNS: cmd === 'ADD' || cmd === 'CHECK',
-    CNI_IFNAME: attachment,
-    CNI_ARGS: false,
-    CNI_PATH: attachment || spec11Cmd,
-  };
-}
+const ENV_ORDER = [
+  'CNI_COMMAND',
+  'CNI_CONTAINERID',
+  'CNI_NETNS',
+  'CNI_IFNAME',
+  'CNI_ARGS',
+  'CNI_PATH',
+];
 
-function* dispatch(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
-  const cmd = p.getenv('CNI_COMMAND');
-  const req = required(cmd, plugin);
-  const missing = Object.keys(req).filter((k) => p.getenv(k) === '' && req[k]);
-  if (missing.length > 0) {
-    if (cmd === '' && plugin.about) {
-      p.stderr += `${plugin.about}\nCNI protocol versions supported: ${plugin.versions.join(', ')}\n`;
-      return null;
-    }
-    return new CniError(
-      ErrCode.InvalidEnvironmentVariables,
-      `required env variables [${missing.join(',')}] missing`,
-    );
-  }
-  const args: CmdArgs = {
+function cmdArgs(p: Proc, cmd: string): CmdArgs {
+  return {
     containerId: p.getenv('CNI_CONTAINERID'),
     netns: p.getenv('CNI_NETNS'),
     ifName: p.getenv('CNI_IFNAME'),
@@ -105,17 +104,105 @@ function* dispatch(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
     path: p.getenv('CNI_PATH'),
     stdin: cmd === 'VERSION' ? '' : p.stdin,
   };
-  // The v1.1 skeleton validates the container id and ifname for every command but VERSION;
-  // the newer one not for GC and STATUS, which have no attachment.
-  const attachmentCmd = cmd !== 'VERSION' && !(plugin.spec11 && (cmd === 'GC' || cmd === 'STATUS'));
+}
+
+function missingEnv(names: string[]): CniError {
+  return new CniError(
+    ErrCode.InvalidEnvironmentVariables,
+    `required env variables [${names.join(',')}] missing`,
+  );
+}
+
+function printAbout(p: Proc, plugin: SkelPlugin): void {
+  p.stderr += `${plugin.about}\nCNI protocol versions supported: ${plugin.versions.join(', ')}\n`;
+}
+
+function printVersion(p: Proc, plugin: SkelPlugin): void {
+  p.stdout +=
+    goMarshal({ cniVersion: plugin.specVersion, supportedVersions: plugin.versions }) + '\n';
+}
+
+/** cni v1.0 / v1.1 skel (plugins v0.8.x - v1.1.x). */
+function* dispatch10(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
+  const cmd = p.getenv('CNI_COMMAND');
+  const attachment = cmd === 'ADD' || cmd === 'CHECK' || cmd === 'DEL';
+  const req: Record<string, boolean> = {
+    CNI_COMMAND: true,
+    CNI_CONTAINERID: attachment,
+    CNI_NETNS: cmd === 'ADD' || cmd === 'CHECK',
+    CNI_IFNAME: attachment,
+    CNI_ARGS: false,
+    CNI_PATH: attachment,
+  };
+  const missing = ENV_ORDER.filter((k) => p.getenv(k) === '' && req[k]);
+  if (missing.length > 0) {
+    if (cmd === '' && plugin.about) {
+      printAbout(p, plugin);
+      return null;
+    }
+    return missingEnv(missing);
+  }
+  const args = cmdArgs(p, cmd);
+  // The container id and ifname are validated for every command but VERSION.
+  if (cmd !== 'VERSION') {
+    const e =
+      validateConfig(args.stdin) ??
+      validateContainerId(args.containerId) ??
+      validateInterfaceName(args.ifName);
+    if (e) return e;
+  }
+  switch (cmd) {
+    case 'ADD':
+      return yield* checkVersionAndCall(p, args, plugin, plugin.add);
+    case 'DEL':
+      return yield* checkVersionAndCall(p, args, plugin, plugin.del);
+    case 'CHECK':
+      return yield* gatedCall(p, args, plugin, plugin.check, '0.4.0', 'CHECK');
+    case 'VERSION':
+      printVersion(p, plugin);
+      return null;
+  }
+  return new CniError(ErrCode.InvalidEnvironmentVariables, `unknown CNI_COMMAND: ${cmd}`);
+}
+
+/** cni v1.2 skel (plugins v1.6.x). */
+function* dispatch12(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
+  const cmd = p.getenv('CNI_COMMAND');
+  const attachment = cmd === 'ADD' || cmd === 'CHECK' || cmd === 'DEL';
+  const any = attachment || cmd === 'GC' || cmd === 'STATUS';
+  const vars: Array<[string, boolean, ((v: string) => CniError | null) | null]> = [
+    ['CNI_COMMAND', any, null],
+    ['CNI_CONTAINERID', attachment, validateContainerId],
+    ['CNI_NETNS', cmd === 'ADD' || cmd === 'CHECK', null],
+    ['CNI_IFNAME', attachment, validateInterfaceName],
+    ['CNI_ARGS', false, null],
+    ['CNI_PATH', any, null],
+    ['CNI_NETNS_OVERRIDE', false, null],
+  ];
+  // getCmdArgsFromEnv: a variable is validated as it is read, before the missing ones are reported.
+  const missing: string[] = [];
+  for (const [name, req, validate] of vars) {
+    const v = p.getenv(name);
+    if (v === '') {
+      if (req || name === 'CNI_COMMAND') missing.push(name);
+    } else if (req && validate) {
+      const e = validate(v);
+      if (e) return e;
+    }
+  }
+  if (missing.length > 0) {
+    if (cmd === '' && plugin.about) {
+      printAbout(p, plugin);
+      return null;
+    }
+    return missingEnv(missing);
+  }
+  const args = cmdArgs(p, cmd);
   if (cmd !== 'VERSION') {
     const e = validateConfig(args.stdin);
     if (e) return e;
   }
-  if (attachmentCmd) {
-    const e = validateContainerId(args.containerId) ?? validateInterfaceName(args.ifName);
-    if (e) return e;
-  }
+  const override = p.getenv('CNI_NETNS_OVERRIDE');
   switch (cmd) {
     case 'ADD':
     case 'DEL': {
@@ -125,32 +212,80 @@ function* dispatch(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
         plugin,
         cmd === 'ADD' ? plugin.add : plugin.del,
       );
-      if (e || !plugin.spec11) return e;
-      // The newer skeleton refuses (after the call) a CNI_NETNS that is the plugin's own netns.
-      if (args.netns !== '' && p.sys.netnsAt(args.netns) === p.sys.hostNs) {
-        return new CniError(
-          ErrCode.InvalidNetNS,
-          "plugin's netns and netns from CNI_NETNS should not be the same",
-        );
+      if (e) return e;
+      // ns.CheckNetNS after the call: a CNI_NETNS that cannot be opened (or is empty) passes.
+      if (override.toUpperCase() !== 'TRUE' && override !== '1') {
+        if (args.netns !== '' && p.sys.netnsAt(args.netns) === p.sys.hostNs) {
+          return new CniError(
+            ErrCode.InvalidNetNS,
+            "plugin's netns and netns from CNI_NETNS should not be the same",
+          );
+        }
       }
       return null;
     }
     case 'CHECK':
-      if (plugin.knowsCheck === false) break;
       return yield* gatedCall(p, args, plugin, plugin.check, '0.4.0', 'CHECK');
     case 'GC':
-      if (plugin.spec11) return yield* gatedCall(p, args, plugin, plugin.gc ?? null, '1.1.0', 'GC');
-      break;
+      return yield* gatedCall(p, args, plugin, plugin.gc ?? null, '1.1.0', 'GC');
     case 'STATUS':
-      if (plugin.spec11)
-        return yield* gatedCall(p, args, plugin, plugin.status ?? null, '1.1.0', 'STATUS');
-      break;
+      return yield* gatedCall(p, args, plugin, plugin.status ?? null, '1.1.0', 'STATUS');
     case 'VERSION':
-      p.stdout +=
-        goMarshal({ cniVersion: plugin.specVersion, supportedVersions: plugin.versions }) + '\n';
+      printVersion(p, plugin);
       return null;
   }
   return new CniError(ErrCode.InvalidEnvironmentVariables, `unknown CNI_COMMAND: ${cmd}`);
+}
+
+/** createTypedError of cni v0.6.0: code 100. */
+const TYPED_ERROR_CODE = 100;
+
+/** cni v0.6.0 skel (plugins v0.7.x). */
+function* dispatch06(p: Proc, plugin: SkelPlugin): Gen<CniError | null> {
+  const cmd = p.getenv('CNI_COMMAND');
+  const addDel = cmd === 'ADD' || cmd === 'DEL';
+  const req: Record<string, boolean> = {
+    CNI_COMMAND: true,
+    CNI_CONTAINERID: false,
+    CNI_NETNS: cmd === 'ADD',
+    CNI_IFNAME: addDel,
+    CNI_ARGS: false,
+    CNI_PATH: addDel,
+  };
+  let missing = false;
+  for (const k of ENV_ORDER) {
+    if (p.getenv(k) === '' && req[k]) {
+      p.stderr += `${k} env variable missing\n`;
+      missing = true;
+    }
+  }
+  if (missing) return new CniError(TYPED_ERROR_CODE, 'required env variables missing');
+  const args = cmdArgs(p, cmd);
+  switch (cmd) {
+    case 'ADD':
+    case 'DEL': {
+      const v = decodeVersion(args.stdin);
+      if (!v.ok) return new CniError(TYPED_ERROR_CODE, v.error);
+      if (!plugin.versions.includes(v.version)) {
+        return new CniError(
+          ErrCode.IncompatibleCNIVersion,
+          'incompatible CNI versions',
+          `config is "${v.version}", plugin supports ${goQuoteList(plugin.versions)}`,
+        );
+      }
+      try {
+        yield* (cmd === 'ADD' ? plugin.add : plugin.del)(args, p);
+      } catch (e) {
+        if (e instanceof CniError) return e;
+        return new CniError(TYPED_ERROR_CODE, e instanceof Error ? e.message : String(e));
+      }
+      return null;
+    }
+    case 'VERSION':
+      printVersion(p, plugin);
+      return null;
+  }
+  return new CniError(TYPED_ERROR_CODE, `unknown CNI_COMMAND: ${cmd}`);
 }
 
 function* checkVersionAndCall(

@@ -381,6 +381,7 @@ function makeBandwidth(b: PluginBuild): SkelPlugin {
     add,
     del,
     check,
+    skel: b.skel,
     versions: versionsFrom(b.all, '0.3.0'),
     specVersion: b.specVersion,
     about: aboutText('bandwidth', b),

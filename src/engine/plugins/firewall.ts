@@ -384,6 +384,7 @@ function makeFirewall(b: PluginBuild): SkelPlugin {
     add,
     del,
     check,
+    skel: b.skel,
     versions: versionsFrom(b.all, '0.4.0'),
     specVersion: b.specVersion,
     about: aboutText('firewall', b),

@@ -633,6 +633,7 @@ function makePortmap(b: PluginBuild): SkelPlugin {
     add,
     del,
     check,
+    skel: b.skel,
     versions: b.all,
     specVersion: b.specVersion,
     about: aboutText('portmap', b),

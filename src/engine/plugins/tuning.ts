@@ -436,7 +436,7 @@ function makeTuning(b: PluginBuild): SkelPlugin {
     }
   }
 
-  return { add, del, check, versions: b.all, specVersion: b.specVersion, about };
+  return { add, del, check, skel: b.skel, versions: b.all, specVersion: b.specVersion, about };
 }
 
 export function tuningProgram(b: PluginBuild): Program {

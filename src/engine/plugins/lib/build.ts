@@ -3,6 +3,7 @@
  * compiled against (result types, skel behaviour) and its "about" text.
  */
 import { LIB_V1_1, LIB_V1_2, type ResultLib } from '../../cni/result';
+import type { SkelGen } from '../../cni/skel';
 import { ALL_VERSIONS_V1_0, ALL_VERSIONS_V1_1 } from '../../cni/version';
 
 export interface PluginBuild {
@@ -14,10 +15,10 @@ export interface PluginBuild {
   all: readonly string[];
   /** Spec version VERSION reports as its own cniVersion. */
   specVersion: string;
-  /** Whether the skeleton knows GC and STATUS. */
+  /** Whether the plugins have spec 1.1 code (GC / STATUS functions, 1.1 result fields). */
   spec11: boolean;
-  /** Whether the skeleton knows CHECK (spec 0.4.0; builds before v0.8 do not). */
-  check: boolean;
+  /** The skeleton (cni/pkg/skel) the build vendors: cni v0.6.0 knows no CHECK, v1.2 knows GC. */
+  skel: SkelGen;
 }
 
 export const BUILD_V1_1_1: PluginBuild = {
@@ -27,7 +28,7 @@ export const BUILD_V1_1_1: PluginBuild = {
   all: ALL_VERSIONS_V1_0,
   specVersion: '1.0.0',
   spec11: false,
-  check: true,
+  skel: 'cni-1.0',
 };
 
 export const BUILD_V1_6: PluginBuild = {
@@ -37,7 +38,7 @@ export const BUILD_V1_6: PluginBuild = {
   all: ALL_VERSIONS_V1_1,
   specVersion: '1.1.0',
   spec11: true,
-  check: true,
+  skel: 'cni-1.2',
 };
 
 /** An older build (plugins v0.8.x, libcni v0.7): spec up to 0.4.0. */
@@ -48,7 +49,7 @@ export const BUILD_V0_8_7: PluginBuild = {
   all: ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0'],
   specVersion: '0.4.0',
   spec11: false,
-  check: true,
+  skel: 'cni-1.0',
 };
 
 /** An older build still (plugins v0.7.x, libcni v0.6): spec up to 0.3.1, no CHECK. */
@@ -59,7 +60,7 @@ export const BUILD_V0_7_6: PluginBuild = {
   all: ['0.1.0', '0.2.0', '0.3.0', '0.3.1'],
   specVersion: '0.3.1',
   spec11: false,
-  check: false,
+  skel: 'cni-0.6',
 };
 
 export const BUILDS: Record<string, PluginBuild> = {
