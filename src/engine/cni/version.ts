@@ -53,6 +53,21 @@ export function versionGte(
   return { ok: true, value };
 }
 
+/** version.GreaterThan (cni v1.2+): the first version's parse error comes first. */
+export function versionGt(
+  a: string,
+  b: string,
+): { ok: true; value: boolean } | { ok: false; error: string } {
+  const pa = parseVersion(a);
+  if (!pa.ok) return pa;
+  const pb = parseVersion(b);
+  if (!pb.ok) return pb;
+  const [a1, a2, a3] = pa.parts;
+  const [b1, b2, b3] = pb.parts;
+  const value = a1 > b1 || (a1 === b1 && (a2 > b2 || (a2 === b2 && a3 > b3)));
+  return { ok: true, value };
+}
+
 /** Spec versions starting from `min` (version.VersionsStartingFrom). */
 export function versionsFrom(all: readonly string[], min: string): string[] {
   const i = all.indexOf(min);

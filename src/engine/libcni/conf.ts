@@ -5,6 +5,8 @@
 import { GoError } from '../cni/errors';
 import { type GoNetConf, goDecode, typesNetConf } from '../cni/gotypes';
 import { goMarshal, goParse, sortKeysDeep } from '../cni/json';
+import { versionGt } from '../cni/version';
+import { q } from '../gofmt';
 import * as vfs from '../fs/vfs';
 import type { FsState } from '../fs/vfs';
 import { goTypeName } from './gotypename';
@@ -39,27 +41,70 @@ export function confFromBytes(bytes: string): NetworkConfig {
   return { network: r.value, bytes };
 }
 
-const KNOWN_VERSIONS_V1_2 = ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0', '1.0.0', '1.1.0'];
+/** version.Current() of libcni v1.2: versions above it in `cniVersions` are skipped. */
+const CURRENT_V1_2 = '1.1.0';
 
-function parseBoolish(raw: unknown, key: string, opts: ConfOptions): boolean {
+/** disableCheck: libcni v1.1 takes only a JSON bool. */
+function readBool11(raw: unknown, key: string): boolean {
   if (typeof raw === 'boolean') return raw;
-  if (opts.libcni === '1.2' && typeof raw === 'string') {
-    const s = raw.toLowerCase();
-    if (s === 'true') return true;
-    if (s === 'false') return false;
-    throw new GoError(`error parsing configuration list: invalid value "${raw}" for ${key}`);
-  }
   throw new GoError(`error parsing configuration list: invalid ${key} type ${goTypeName(raw)}`);
 }
 
-function versionCompare(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
+/** ConfListFromBytes' readBool (libcni v1.2): a bool, or "true" / "false" in any case. */
+function readBool12(raw: unknown, key: string): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw !== 'string')
+    throw new GoError(
+      `error parsing configuration list: invalid type ${goTypeName(raw)} for ${key}`,
+    );
+  const s = raw.toLowerCase();
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  throw new GoError(`error parsing configuration list: invalid value ${q(s)} for ${key}`);
+}
+
+/**
+ * The version libcni v1.2 picks from `cniVersions` (and `cniVersion`): entries above
+ * version.Current() are dropped, the rest sorted with slices.SortFunc (an insertion sort for
+ * lists this short, with the source's comparator), the last one wins.
+ */
+function pickVersion(vs: unknown, cniVersion: string): string {
+  if (!Array.isArray(vs))
+    throw new GoError(
+      'error parsing configuration list: invalid type for cniVersions: []interface {}',
+    );
+  const kept: string[] = [];
+  vs.forEach((v: unknown, i) => {
+    if (typeof v !== 'string')
+      throw new GoError(
+        `error parsing configuration list: invalid type for cniVersions index ${i}: ${goTypeName(v)}`,
+      );
+    const gt = versionGt(v, CURRENT_V1_2);
+    if (!gt.ok)
+      throw new GoError(
+        `error parsing configuration list: invalid cniVersions entry ${v} at index ${i}: ${gt.error}`,
+      );
+    if (!gt.value) kept.push(v);
+  });
+  if (cniVersion !== '') {
+    const gt = versionGt(cniVersion, CURRENT_V1_2);
+    if (!gt.ok)
+      throw new GoError(
+        `error parsing configuration list: invalid cniVersion ${cniVersion}: ${gt.error}`,
+      );
+    if (!gt.value) kept.push(cniVersion);
   }
-  return 0;
+  const cmp = (a: string, b: string): number => {
+    if (a === b) return 0;
+    const gt = versionGt(a, b);
+    return gt.ok && gt.value ? 1 : -1;
+  };
+  for (let i = 1; i < kept.length; i++) {
+    for (let j = i; j > 0 && cmp(kept[j]!, kept[j - 1]!) < 0; j--) {
+      [kept[j], kept[j - 1]] = [kept[j - 1]!, kept[j]!];
+    }
+  }
+  return kept.length > 0 ? kept[kept.length - 1]! : cniVersion;
 }
 
 /** ConfListFromBytes */
@@ -90,29 +135,14 @@ export function confListFromBytes(
     }
     cniVersion = m['cniVersion'];
   }
-  if (opts.libcni === '1.2' && 'cniVersions' in m) {
-    const vs = m['cniVersions'];
-    if (!Array.isArray(vs))
-      throw new GoError(
-        `error parsing configuration list: invalid cniVersions type ${goTypeName(vs)}`,
-      );
-    const known: string[] = [];
-    for (const v of vs) {
-      if (typeof v !== 'string')
-        throw new GoError(
-          `error parsing configuration list: invalid cniVersions entry type ${goTypeName(v)}`,
-        );
-      if (KNOWN_VERSIONS_V1_2.includes(v)) known.push(v);
-    }
-    for (const v of known)
-      if (cniVersion === '' || versionCompare(v, cniVersion) > 0) cniVersion = v;
-  }
+  if (opts.libcni === '1.2' && 'cniVersions' in m)
+    cniVersion = pickVersion(m['cniVersions'], cniVersion);
+  const v12 = opts.libcni === '1.2';
   const disableCheck =
-    'disableCheck' in m ? parseBoolish(m['disableCheck'], 'disableCheck', opts) : false;
-  const disableGC =
-    opts.libcni === '1.2' && 'disableGC' in m
-      ? parseBoolish(m['disableGC'], 'disableGC', opts)
+    'disableCheck' in m
+      ? (v12 ? readBool12 : readBool11)(m['disableCheck'], 'disableCheck')
       : false;
+  const disableGC = v12 && 'disableGC' in m ? readBool12(m['disableGC'], 'disableGC') : false;
   if (!('plugins' in m)) throw new GoError("error parsing configuration list: no 'plugins' key");
   const plugins = m['plugins'];
   if (!Array.isArray(plugins))
