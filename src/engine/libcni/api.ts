@@ -593,8 +593,12 @@ export class CNIConfig {
     let files: string[];
     try {
       files = vfs.readDir(this.sys.fs, dir);
-    } catch {
-      files = []; // an unreadable results dir: nothing cached to collect
+    } catch (e) {
+      // GetCachedAttachments: no results dir is no attachments; any other error makes
+      // GCNetworkList return nil at once, without a GC to the plugins.
+      if (!(e instanceof vfs.FsError && e.errno === 'ENOENT'))
+        return yield* this.end('GC', { ok: true });
+      files = [];
     }
     const seq = this.seq;
     for (const f of files) {
@@ -604,6 +608,8 @@ export class CNIConfig {
       if (
         info.error !== null ||
         info.value.kind !== 'cniCacheV1' ||
+        info.value.ifName === '' ||
+        info.value.networkName === '' ||
         info.value.networkName !== list.name
       )
         continue;
@@ -626,16 +632,18 @@ export class CNIConfig {
     }
     const gte = versionGte(list.cniVersion, '1.1.0');
     if (gte.ok && gte.value) {
-      const attachments = valid ?? [];
+      // The valid attachments go only with GCArgs (args != nil); since v1.2.1 (PR #1103) also
+      // as "cni.dev/attachments".
+      const inject: Array<[string, unknown]> = [
+        ['name', list.name],
+        ['cniVersion', list.cniVersion],
+      ];
+      if (valid !== null)
+        inject.push(['cni.dev/valid-attachments', valid], ['cni.dev/attachments', valid]);
       for (const net of list.plugins) {
         try {
           const path = findInPath(this.sys.fs, net.network.type, this.o.path);
-          const conf = injectConf(net, [
-            ['name', list.name],
-            ['cniVersion', list.cniVersion],
-            ['cni.dev/valid-attachments', attachments],
-            ['cni.dev/attachments', attachments],
-          ]);
+          const conf = injectConf(net, inject);
           const env = this.env({
             command: 'GC',
             containerId: '',
