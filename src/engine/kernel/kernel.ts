@@ -782,17 +782,34 @@ function scopeRank(s: AddrScope): number {
   return s === 'global' ? 14 : s === 'site' ? 5 : s === 'link' ? 2 : 1;
 }
 
+/** An IPv4 scope as the kernel numbers it (host 254 > link 253 > site 200 > universe 0). */
+function v4Rank(x: AddrScope): number {
+  return x === 'host' ? 254 : x === 'link' ? 253 : x === 'site' ? 200 : 0;
+}
+
+/** Two IPv4 addresses with the same prefix length and subnet (a primary and its secondaries). */
+function sameSubnet4(x: Addr, y: Addr): boolean {
+  return (
+    x.family === 4 &&
+    y.family === 4 &&
+    x.prefix === y.prefix &&
+    netContains({ ip: parseIP(x.local)!, prefix: x.prefix }, parseIP(y.local)!)
+  );
+}
+
 /** IPv4 addresses in order of addition; IPv6 ordered by decreasing scope, newest first within one. */
 function insertAddr(l: Link, a: Addr): void {
   if (a.family === 4) {
-    // inet_insert_ifa: after the last address whose scope is at least as narrow (host 254 >
-    // link 253 > global 0), so host-scope addresses come first.
-    const v4Rank = (x: AddrScope) =>
-      x === 'host' ? 254 : x === 'link' ? 253 : x === 'site' ? 200 : 0;
+    // inet_insert_ifa: an address in the subnet of one the device has is a secondary and goes
+    // after every IPv4 address; a primary goes after the last primary whose scope is at least as
+    // narrow (host 254 > link 253 > global 0), so host-scope addresses come first.
+    const secondary = l.addrs.some((x) => sameSubnet4(x, a));
     let at = 0;
     l.addrs.forEach((x, i) => {
-      if (x.family === 4 && v4Rank(x.scope) >= v4Rank(a.scope)) at = i + 1;
+      if (x.family !== 4) return;
+      if (secondary || (!x.secondary && v4Rank(x.scope) >= v4Rank(a.scope))) at = i + 1;
     });
+    if (secondary) a.secondary = true;
     l.addrs.splice(at, 0, a);
     return;
   }
@@ -913,6 +930,9 @@ export function addrAdd(
     scope,
     broadcast: a.broadcast ?? null,
   };
+  // A secondary must have its primary's scope (inet_insert_ifa).
+  if (l.addrs.some((x) => sameSubnet4(x, addr) && x.scope !== scope))
+    throw new KernelError('EINVAL', 'ipv4: Invalid scope value');
   insertAddr(l, addr);
   if (a.ip.v === 4) {
     if (l.adminUp) addConnectedRoute(ns, l, addr);
@@ -934,8 +954,41 @@ export function addrDel(
   const i = l.addrs.findIndex(
     (x) => x.family === a.ip.v && x.local === local && x.prefix === a.prefix,
   );
-  if (i < 0) throw new KernelError('EADDRNOTAVAIL');
-  const [removed] = l.addrs.splice(i, 1);
+  if (i < 0) {
+    throw new KernelError(
+      'EADDRNOTAVAIL',
+      a.ip.v === 4 ? 'ipv4: Address not found' : 'ipv6: address not found',
+    );
+  }
+  const removed = l.addrs.splice(i, 1)[0]!;
+  const gone: string[] = [local];
+  let promoted: Addr | undefined;
+  if (removed.family === 4 && !removed.secondary) {
+    // __inet_del_ifa: the primary's secondaries go with it, unless promote_secondaries is on
+    // (for the device or "all"): then the first of them becomes the primary, moved after the
+    // last primary (following the deleted one) whose scope is at least as narrow.
+    const isSecondary = (x: Addr) => !!x.secondary && sameSubnet4(removed, x);
+    const promote =
+      ns.sysctl['net.ipv4.conf.all.promote_secondaries'] === '1' ||
+      interfaceSysctl(ns, l, 'ipv4.conf.promote_secondaries') === '1';
+    if (promote) {
+      const j = l.addrs.findIndex(isSecondary);
+      if (j >= 0) {
+        promoted = l.addrs.splice(j, 1)[0]!;
+        delete promoted.secondary;
+        let at = i;
+        for (let m = i; m < l.addrs.length; m++) {
+          const x = l.addrs[m]!;
+          if (x.family === 4 && !x.secondary && v4Rank(x.scope) >= v4Rank(removed.scope))
+            at = m + 1;
+        }
+        l.addrs.splice(at, 0, promoted);
+      }
+    } else {
+      for (const x of l.addrs) if (isSecondary(x)) gone.push(x.local);
+      l.addrs = l.addrs.filter((x) => !isSecondary(x));
+    }
+  }
   const net = { ip: a.ip, prefix: a.prefix };
   const netAddr = ipString(networkOf(net));
   const stillCovered = l.addrs.some(
@@ -949,14 +1002,16 @@ export function addrDel(
           r.family === a.ip.v &&
           r.dst === netAddr &&
           r.prefix === a.prefix &&
-          (r.origin === 'connected' || (r.origin === 'addrconf' && removed?.scope !== 'link'))
+          (r.origin === 'connected' || (r.origin === 'addrconf' && removed.scope !== 'link'))
         ),
     );
   }
   if (a.ip.v === 4) {
-    // Routes whose preferred source was this address go with it; when the device has no IPv4
-    // address left, IPv4 is disabled on it and every route through it goes (fib_disable_ip).
-    ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.prefsrc === local));
+    // Routes whose preferred source was a deleted address go with it (the connected route of a
+    // promoted secondary comes back with it as the source); when the device has no IPv4 address
+    // left, IPv4 is disabled on it and every route through it goes (fib_disable_ip).
+    ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.prefsrc && gone.includes(r.prefsrc)));
+    if (promoted && l.adminUp) addConnectedRoute(ns, l, promoted);
     if (!l.addrs.some((x) => x.family === 4))
       ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.dev === l.ifindex));
   }

@@ -100,3 +100,178 @@ describe('renaming a device', () => {
     expect(failure(() => K.linkSetName(k, ns, v0, 'a/b')).errno).toBe('EINVAL');
   });
 });
+
+/** The IPv4 addresses of a device as `ip -4 addr` lists them ("secondary" marked). */
+function v4(k: KernelState, ns: string, name: string): string[] {
+  return link(k, ns, name)
+    .addrs.filter((a) => a.family === 4)
+    .map((a) => `${a.local}/${a.prefix} ${a.scope}${a.secondary ? ' secondary' : ''}`);
+}
+
+/** IPv4 routes as `ip route` prints them (main table, in the model's order within a prefix). */
+function routes4(k: KernelState, ns: string): string[] {
+  const n = k.netns[ns]!;
+  return n.routes
+    .filter((r) => r.family === 4)
+    .map(
+      (r) =>
+        `${r.dst}/${r.prefix}${r.gateway ? ` via ${r.gateway}` : ''} dev ${n.links[r.dev]!.name}` +
+        `${r.scope !== 'universe' ? ` scope ${r.scope}` : ''}${r.prefsrc ? ` src ${r.prefsrc}` : ''}`,
+    )
+    .sort();
+}
+
+function bridgeUp(k: KernelState, ns: string, name = 'br0'): number {
+  const i = K.linkAdd(k, ns, { kind: 'bridge', name }, rnd);
+  K.linkSetUp(k, ns, i);
+  return i;
+}
+
+function add4(k: KernelState, ns: string, dev: number, cidr: string, scope?: 'link' | 'host') {
+  const [a, p] = cidr.split('/') as [string, string];
+  K.addrAdd(k, ns, dev, { ip: ip(a), prefix: Number(p), ...(scope ? { scope } : {}) });
+}
+
+function del4(k: KernelState, ns: string, dev: number, cidr: string) {
+  const [a, p] = cidr.split('/') as [string, string];
+  K.addrDel(k, ns, dev, { ip: ip(a), prefix: Number(p) });
+}
+
+describe('IPv4 primary and secondary addresses', () => {
+  it('makes an address in the subnet of another a secondary, listed after every primary', () => {
+    // ip addr add 10.1.0.1/24, 10.1.0.7/24, 10.2.0.1/24, 10.1.0.8/24, 10.1.0.9/25 scope link
+    const { k, ns } = setup();
+    const br = bridgeUp(k, ns);
+    for (const a of ['10.1.0.1/24', '10.1.0.7/24', '10.2.0.1/24', '10.1.0.8/24'])
+      add4(k, ns, br, a);
+    add4(k, ns, br, '10.1.0.9/25', 'link');
+    expect(v4(k, ns, 'br0')).toEqual([
+      '10.1.0.9/25 link',
+      '10.1.0.1/24 global',
+      '10.2.0.1/24 global',
+      '10.1.0.7/24 global secondary',
+      '10.1.0.8/24 global secondary',
+    ]);
+    expect(routes4(k, ns)).toEqual([
+      '10.1.0.0/24 dev br0 scope link src 10.1.0.1',
+      '10.1.0.0/25 dev br0 scope link src 10.1.0.9',
+      '10.2.0.0/24 dev br0 scope link src 10.2.0.1',
+    ]);
+  });
+
+  it('refuses a secondary whose scope differs from its primary: EINVAL "ipv4: Invalid scope value"', () => {
+    // ip addr add 10.1.0.1/24 dev br0; ip addr add 10.1.0.9/24 dev br0 scope link
+    //   Error: ipv4: Invalid scope value.
+    const { k, ns } = setup();
+    const br = bridgeUp(k, ns);
+    add4(k, ns, br, '10.1.0.1/24');
+    expect(failure(() => add4(k, ns, br, '10.1.0.9/24', 'link'))).toEqual({
+      errno: 'EINVAL',
+      message: 'invalid argument',
+      extack: 'ipv4: Invalid scope value',
+    });
+    expect(failure(() => add4(k, ns, br, '10.1.0.1/24'))).toMatchObject({
+      errno: 'EEXIST',
+      extack: 'ipv4: Address already assigned',
+    });
+  });
+
+  it('deletes the secondaries with their primary when promote_secondaries is 0 (the default)', () => {
+    // ... then ip addr del 10.1.0.1/24 dev br0: 10.1.0.7 and 10.1.0.8 go too, and their routes.
+    const { k, ns } = setup();
+    expect(K.sysctlGet(k, ns, 'net.ipv4.conf.default.promote_secondaries')).toBe('0');
+    const br = bridgeUp(k, ns);
+    for (const a of ['10.1.0.1/24', '10.1.0.7/24', '10.2.0.1/24', '10.1.0.8/24'])
+      add4(k, ns, br, a);
+    add4(k, ns, br, '10.1.0.9/25', 'link');
+    del4(k, ns, br, '10.1.0.1/24');
+    expect(v4(k, ns, 'br0')).toEqual(['10.1.0.9/25 link', '10.2.0.1/24 global']);
+    expect(routes4(k, ns)).toEqual([
+      '10.1.0.0/25 dev br0 scope link src 10.1.0.9',
+      '10.2.0.0/24 dev br0 scope link src 10.2.0.1',
+    ]);
+  });
+
+  it('keeps the primary when a secondary is deleted', () => {
+    const { k, ns } = setup();
+    const br = bridgeUp(k, ns);
+    add4(k, ns, br, '10.1.0.1/24');
+    add4(k, ns, br, '10.1.0.7/24');
+    del4(k, ns, br, '10.1.0.7/24');
+    expect(v4(k, ns, 'br0')).toEqual(['10.1.0.1/24 global']);
+    expect(routes4(k, ns)).toEqual(['10.1.0.0/24 dev br0 scope link src 10.1.0.1']);
+  });
+
+  it('promotes the first secondary when promote_secondaries is 1 (for the device or "all")', () => {
+    // sysctl -w net.ipv4.conf.br0.promote_secondaries=1; ip addr add 10.1.0.1/24, 10.1.0.7/24,
+    // 10.2.0.1/24, 10.1.0.8/24, 10.3.0.1/24; ip route add 10.50.0.0/16 dev br0 src 10.1.0.1;
+    // ip route add 10.51.0.0/16 dev br0 src 10.1.0.7; ip route add 10.52.0.0/16 via 10.1.0.99;
+    // ip addr del 10.1.0.1/24 dev br0
+    for (const key of [
+      'net.ipv4.conf.br0.promote_secondaries',
+      'net.ipv4.conf.all.promote_secondaries',
+    ]) {
+      const { k, ns } = setup();
+      const br = bridgeUp(k, ns);
+      K.sysctlSet(k, ns, key, '1');
+      for (const a of ['10.1.0.1/24', '10.1.0.7/24', '10.2.0.1/24', '10.1.0.8/24', '10.3.0.1/24'])
+        add4(k, ns, br, a);
+      const r = (dst: string, more: Partial<K.RouteSpec>) =>
+        K.routeAdd(k, ns, { family: 4, dst: ip(dst), prefix: 16, dev: br, ...more });
+      r('10.50.0.0', { prefsrc: ip('10.1.0.1') });
+      r('10.51.0.0', { prefsrc: ip('10.1.0.7') });
+      r('10.52.0.0', { gateway: ip('10.1.0.99') });
+      del4(k, ns, br, '10.1.0.1/24');
+      expect(v4(k, ns, 'br0')).toEqual([
+        '10.2.0.1/24 global',
+        '10.3.0.1/24 global',
+        '10.1.0.7/24 global',
+        '10.1.0.8/24 global secondary',
+      ]);
+      expect(routes4(k, ns)).toEqual([
+        '10.1.0.0/24 dev br0 scope link src 10.1.0.7',
+        '10.2.0.0/24 dev br0 scope link src 10.2.0.1',
+        '10.3.0.0/24 dev br0 scope link src 10.3.0.1',
+        '10.51.0.0/16 dev br0 scope link src 10.1.0.7',
+        '10.52.0.0/16 via 10.1.0.99 dev br0',
+      ]);
+      // ip addr del 10.1.0.8/24 dev br0: a secondary goes alone.
+      del4(k, ns, br, '10.1.0.8/24');
+      expect(v4(k, ns, 'br0')).toEqual([
+        '10.2.0.1/24 global',
+        '10.3.0.1/24 global',
+        '10.1.0.7/24 global',
+      ]);
+    }
+  });
+
+  it('puts a promoted address where its primary was unless a later primary is as narrow', () => {
+    // promote_secondaries=1; ip addr add 10.2.0.1/24 scope link, 10.3.0.1/24, 10.4.0.1/24 scope
+    // host, 10.2.0.2/24 scope link; ip addr del 10.2.0.1/24: 10.2.0.2 takes its place.
+    const { k, ns } = setup();
+    const br = bridgeUp(k, ns);
+    K.sysctlSet(k, ns, 'net.ipv4.conf.br0.promote_secondaries', '1');
+    add4(k, ns, br, '10.1.0.7/24');
+    add4(k, ns, br, '10.1.0.8/24');
+    add4(k, ns, br, '10.2.0.1/24', 'link');
+    add4(k, ns, br, '10.3.0.1/24');
+    add4(k, ns, br, '10.4.0.1/24', 'host');
+    add4(k, ns, br, '10.2.0.2/24', 'link');
+    expect(v4(k, ns, 'br0')).toEqual([
+      '10.4.0.1/24 host',
+      '10.2.0.1/24 link',
+      '10.1.0.7/24 global',
+      '10.3.0.1/24 global',
+      '10.1.0.8/24 global secondary',
+      '10.2.0.2/24 link secondary',
+    ]);
+    del4(k, ns, br, '10.2.0.1/24');
+    expect(v4(k, ns, 'br0')).toEqual([
+      '10.4.0.1/24 host',
+      '10.2.0.2/24 link',
+      '10.1.0.7/24 global',
+      '10.3.0.1/24 global',
+      '10.1.0.8/24 global secondary',
+    ]);
+  });
+});

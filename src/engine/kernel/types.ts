@@ -20,6 +20,11 @@ export interface Addr {
   prefix: number;
   scope: AddrScope;
   broadcast: string | null;
+  /**
+   * IPv4 IFA_F_SECONDARY: another address of the device (its primary) has the same prefix length
+   * and subnet. Secondaries follow the primaries in the list; absent on primaries and IPv6.
+   */
+  secondary?: boolean;
 }
 
 export interface BridgeInfo {
@@ -145,6 +150,11 @@ export interface Netns {
   /** Global sysctls that differ from the defaults. */
   sysctl: Record<string, string>;
   iptables: IptablesState;
+  /**
+   * Processes inside the namespace (e.g. a pod's pause container): it lives on while one is
+   * there, even once no mount refers to it.
+   */
+  holders?: string[];
 }
 
 export interface KernelState {

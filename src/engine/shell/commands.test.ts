@@ -152,6 +152,7 @@ describe('ip address', () => {
   table([
     ['ip addr add 10.1.0.1/24 dev br0', 'Error: ipv4: Address already assigned.\n', 2],
     ['ip addr add 10.1.0.1/25 dev br0', '', 0],
+    ['ip addr add 10.1.0.9/24 dev br0 scope link', 'Error: ipv4: Invalid scope value.\n', 2],
     ['ip addr add 10.1.0.1/24 dev nope', 'Cannot find device "nope"\n', 1],
     ['ip addr add 10.1.0.1/24', 'Not enough information: "dev" argument is required.\n', 1],
     [

@@ -55,8 +55,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   "jq 'keys' j": 'jq: only path filters',
   'ip link add br1 type bridge vlan_filtering 1':
     'the recording kernel lacks bridge VLAN filtering (EOPNOTSUPP); the model has it',
-  'ip addr add 10.1.0.7/24 dev br0; ip addr del 10.1.0.1/24 dev br0':
-    'kernel model: deleting a primary IPv4 address keeps its secondaries; Linux deletes them',
   'ip addr add 10.7.3.1/24 dev br0 label foo': 'address labels are not modelled',
   'ip route add blackhole 10.82.0.0/16': 'route types other than unicast are not modelled',
 };
