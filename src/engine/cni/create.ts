@@ -30,6 +30,7 @@ import {
   typesDNS,
   typesIPNet,
   typesRoute,
+  typesRoute11,
 } from './gotypes';
 import { goMarshal } from './json';
 
@@ -151,7 +152,9 @@ function resultType(kind: '100' | '040' | '020', v11: boolean): GoStructType {
     field('IPs', slice(ptr(ipConfigType(kind === '040', `${pkg}.IPConfig`))), 'ips,omitempty', {
       prop: 'ips',
     }),
-    field('Routes', slice(ptr(typesRoute)), 'routes,omitempty', { prop: 'routes' }),
+    field('Routes', slice(ptr(v11 ? typesRoute11 : typesRoute)), 'routes,omitempty', {
+      prop: 'routes',
+    }),
     field('DNS', typesDNS, 'dns,omitempty', { prop: 'dns' }),
   ]);
 }
@@ -161,8 +164,15 @@ function toDNS(d: GoDNS): DNS {
 }
 
 function toRoute(r: GoRoute | null): Route {
-  // A route without "dst" keeps Go's zero IPNet (printed "<nil>").
-  return { dst: r?.dst ?? null, gw: r?.gw ?? null };
+  // A route without "dst" keeps Go's zero IPNet (printed "<nil>"); the 1.1 fields are there
+  // only when the library's types have them.
+  const o: Route = { dst: r?.dst ?? null, gw: r?.gw ?? null };
+  if (r?.mtu !== undefined) o.mtu = r.mtu;
+  if (r?.advmss !== undefined) o.advmss = r.advmss;
+  if (r?.priority !== undefined) o.priority = r.priority;
+  if (r?.table !== undefined) o.table = r.table;
+  if (r?.scope !== undefined) o.scope = r.scope;
+  return o;
 }
 
 function toIface(i: RawIface | null): Interface {

@@ -74,6 +74,12 @@ export const pluginIP = custom<IP | null>({
 export interface GoRoute {
   dst: IPNet | null;
   gw: IP | null;
+  /** Spec 1.1 fields: only types of cni v1.2+ have them (typesRoute11). */
+  mtu?: number;
+  advmss?: number;
+  priority?: number;
+  table?: number | null;
+  scope?: number | null;
 }
 
 const routeInner: GoStructType = struct('types.route', [
@@ -88,6 +94,28 @@ export const typesRoute = custom<GoRoute>({
   zero: () => ({ dst: null, gw: null }),
   unmarshalJSON: (raw) => {
     const r = decode<GoRoute>(raw, routeInner);
+    if (r.error !== null) return { error: r.typeError ?? r.error };
+    return { value: r.value };
+  },
+});
+
+const routeInner11: GoStructType = struct('types.route', [
+  field('Dst', typesIPNet, 'dst', { prop: 'dst' }),
+  field('GW', netIP, 'gw,omitempty', { prop: 'gw' }),
+  field('MTU', goInt, 'mtu,omitempty', { prop: 'mtu' }),
+  field('AdvMSS', goInt, 'advmss,omitempty', { prop: 'advmss' }),
+  field('Priority', goInt, 'priority,omitempty', { prop: 'priority' }),
+  field('Table', ptr(goInt), 'table,omitempty', { prop: 'table' }),
+  field('Scope', ptr(goInt), 'scope,omitempty', { prop: 'scope' }),
+]);
+
+/** types.Route of cni v1.2+ (spec 1.1): also mtu, advmss, priority, table and scope. */
+export const typesRoute11 = custom<GoRoute>({
+  kind: 'custom',
+  name: 'types.Route',
+  zero: () => ({ dst: null, gw: null }),
+  unmarshalJSON: (raw) => {
+    const r = decode<GoRoute>(raw, routeInner11);
     if (r.error !== null) return { error: r.typeError ?? r.error };
     return { value: r.value };
   },
