@@ -285,6 +285,8 @@ function routeText(sys: Sys, ns: NsId, r: NlRoute, fam: 4 | 6): string {
  * a different next hop for the same destination is added).
  */
 export function* routeAdd(sys: Sys, ns: NsId, r: NlRoute, ecmp = false): Gen<void> {
+  // routeHandle refuses, before any syscall, a route with nothing to tell its family by.
+  if (!r.dst && !r.gw && !r.src) throw new Error('one of Dst.IP, Src, or Gw must not be nil');
   // Without a destination the family comes from the source or the gateway, as netlink sets it.
   const fam: 4 | 6 = r.dst ? r.dst.ip.v : (r.gw?.v ?? r.src?.v ?? 4);
   const dst = r.dst ?? { ip: fam === 4 ? { v: 4, n: 0n } : { v: 6, n: 0n }, prefix: 0 };
