@@ -74,7 +74,10 @@ void goInt;
 
 /** RawExec.pluginErr: the error libcni (or a delegating plugin) sees when a plugin fails. */
 export function pluginErr(res: ExecResult): CniError {
-  const cause = res.startError ?? `exit status ${res.exitCode}`;
+  // Any error of exec.Cmd.Run() (a start error, "context canceled" when the context was done
+  // before Start, "signal: killed" when it was cancelled while the plugin ran) is wrapped.
+  const cause =
+    res.startError ?? (res.signal ? `signal: ${res.signal}` : `exit status ${res.exitCode}`);
   if (res.stdout.length === 0) {
     if (res.stderr.length === 0)
       return new CniError(0, `netplugin failed with no error message: ${cause}`);

@@ -14,7 +14,15 @@ export interface FsFile {
   readonly mode: number;
   readonly data: string;
   /** Set for executables the simulator can run (a CNI plugin binary of a given build). */
-  readonly exec?: { readonly program: string; readonly build: string };
+  /**
+   * A simulated executable: which program and build it is. `hangOn` lists CNI commands on which
+   * the binary blocks forever (a fault: a plugin stuck on a lock or a datastore).
+   */
+  readonly exec?: {
+    readonly program: string;
+    readonly build: string;
+    readonly hangOn?: readonly string[];
+  };
   /** Set for netns bind-mount points (nsfs); the kernel holds the namespace. */
   readonly nsfs?: boolean;
 }

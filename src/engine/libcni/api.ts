@@ -30,6 +30,7 @@ import * as vfs from '../fs/vfs';
 import { decode } from '../gojson/decode';
 import { q } from '../gofmt';
 import { type ProgramRegistry, execProgram } from '../os/process';
+import type { Ctx, Scheduler } from '../sched/scheduler';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
@@ -115,6 +116,14 @@ export interface CNIConfigOptions {
   env?: Record<string, string>;
   /** Trace actor of the caller (the runtime), e.g. "containerd". */
   caller?: string;
+  /** Run plugin processes as scheduler tasks (they can then block, be killed, outlive us). */
+  sched?: Scheduler;
+  /** The caller's context: cancelling it kills the running plugin (exec.CommandContext). */
+  ctx?: Ctx;
+  /** seq of the caller's event that this call belongs to (e.g. a CRI request). */
+  parentSeq?: number;
+  /** RawExec.Stderr: a successful plugin's stderr is copied here (the runtime's own stderr). */
+  onStderr?: (text: string) => void;
 }
 
 const DEFAULT_CACHE_DIR = '/var/lib/cni';
@@ -208,6 +217,8 @@ export class CNIConfig {
       path,
       env,
       stdin,
+      ...(this.o.sched ? { sched: this.o.sched } : {}),
+      ...(this.o.ctx ? { ctx: this.o.ctx } : {}),
     });
 
   private args(command: string, rt: RuntimeConf): CniArgs {
@@ -257,6 +268,7 @@ export class CNIConfig {
       level: 'cni',
       summary,
       payload: { op, ...payload },
+      ...(this.o.parentSeq !== undefined ? { parent: this.o.parentSeq } : {}),
     });
     this.seq = ev.seq;
     yield TICK;
@@ -314,6 +326,7 @@ export class CNIConfig {
       conf.bytes,
       this.env(this.args('ADD', rt)),
       this.lib,
+      this.o.onStderr,
     );
   }
 
@@ -327,7 +340,13 @@ export class CNIConfig {
   ): Gen<void> {
     const pluginPath = findInPath(this.sys.fs, net.network.type, this.o.path);
     const conf = this.buildOneConfig(name, cniVersion, net, prev, rt);
-    yield* execPlugin(this.exec, pluginPath, conf.bytes, this.env(this.args(cmd, rt)));
+    yield* execPlugin(
+      this.exec,
+      pluginPath,
+      conf.bytes,
+      this.env(this.args(cmd, rt)),
+      this.o.onStderr,
+    );
   }
 
   /** cacheAdd: writes <cacheDir>/results/<net>-<id>-<if>. */

@@ -4,6 +4,7 @@
  * delegated call (bridge -> host-local) is a child process.
  */
 import * as vfs from '../fs/vfs';
+import type { Ctx, Scheduler } from '../sched/scheduler';
 import type { Simulation } from '../sim/world';
 import { Sys, type Gen, TICK } from './sys';
 
@@ -14,6 +15,8 @@ export interface ExecResult {
   /** Set when the process could not be started (Go's exec error text, e.g. "fork/exec ...: no such file or directory"). */
   startError?: string;
   pid?: number;
+  /** Set when the process was killed by a signal (Go's error text: "signal: killed"). */
+  signal?: 'killed';
 }
 
 export interface Proc {
@@ -50,6 +53,13 @@ export interface ExecRequest {
   path: string;
   env: Record<string, string>;
   stdin: string;
+  /**
+   * With a scheduler the process runs as a task of its own (so it can block, be killed, or
+   * outlive its parent); without one it runs inline, start to end.
+   */
+  sched?: Scheduler;
+  /** exec.CommandContext's context: cancelling it kills this process (not its children). */
+  ctx?: Ctx;
 }
 
 export function basename(path: string): string {
@@ -62,7 +72,9 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
   const entry = vfs.stat(fs, req.path);
   const name = basename(req.path);
   let startError: string | undefined;
-  if (!entry) startError = `fork/exec ${req.path}: no such file or directory`;
+  // exec.CommandContext refuses to start once its context is done: the error is ctx.Err().
+  if (req.ctx?.err) startError = req.ctx.err;
+  else if (!entry) startError = `fork/exec ${req.path}: no such file or directory`;
   else if (entry.kind === 'dir') startError = `fork/exec ${req.path}: permission denied`;
   else if ((entry.mode & 0o111) === 0) startError = `fork/exec ${req.path}: permission denied`;
   const program =
@@ -112,6 +124,8 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
     stdout: '',
     stderr: '',
     getenv: (k) => req.env[k] ?? '',
+    // A delegated plugin (IPAM) is started with context.TODO(): the parent's context does not
+    // reach it, so killing the parent leaves it running.
     exec: (path, env, stdin) =>
       execProgram({
         sim,
@@ -123,30 +137,70 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
         path,
         env,
         stdin,
+        ...(req.sched ? { sched: req.sched } : {}),
       }),
   };
-  let exitCode: number;
-  try {
-    exitCode = yield* program(proc);
-  } catch (e) {
-    // A bug in a simulated program must not take the simulation down: it dies like a Go panic.
-    const err = e instanceof Error ? e : new Error(String(e));
-    proc.stderr += `panic: ${err.message}\n\ngoroutine 1 [running]:\nmain.main()\n`;
-    exitCode = 2;
+  const hangs = entry.exec?.hangOn?.includes(req.env['CNI_COMMAND'] ?? '') ?? false;
+
+  function exitEvent(exitCode: number, killed: boolean): void {
+    sim.apply(
+      {
+        node,
+        source: name,
+        target: req.caller,
+        kind: 'exit',
+        level: 'cni',
+        summary: killed ? `${name} killed (signal: killed)` : `${name} exited ${exitCode}`,
+        payload: {
+          pid,
+          stdout: proc.stdout,
+          stderr: proc.stderr,
+          exitCode,
+          ...(killed ? { signal: 'killed' } : {}),
+        },
+        parent: execEv,
+      },
+      () => undefined,
+    );
   }
-  sim.apply(
-    {
-      node,
-      source: name,
-      target: req.caller,
-      kind: 'exit',
-      level: 'cni',
-      summary: `${name} exited ${exitCode}`,
-      payload: { pid, stdout: proc.stdout, stderr: proc.stderr, exitCode },
-      parent: execEv,
-    },
-    () => undefined,
-  );
-  yield TICK;
-  return { stdout: proc.stdout, stderr: proc.stderr, exitCode, pid };
+
+  function* body(): Gen<number> {
+    let ended = false;
+    try {
+      if (hangs) yield { tick: true, sleepUs: Infinity };
+      let exitCode: number;
+      try {
+        exitCode = yield* program!(proc);
+      } catch (e) {
+        // A bug in a simulated program must not take the simulation down: it dies like a Go panic.
+        const err = e instanceof Error ? e : new Error(String(e));
+        proc.stderr += `panic: ${err.message}\n\ngoroutine 1 [running]:\nmain.main()\n`;
+        exitCode = 2;
+      }
+      ended = true;
+      exitEvent(exitCode, false);
+      yield TICK;
+      return exitCode;
+    } finally {
+      if (!ended) exitEvent(-1, true);
+    }
+  }
+
+  if (!req.sched) {
+    const exitCode = yield* body();
+    return { stdout: proc.stdout, stderr: proc.stderr, exitCode, pid };
+  }
+  const sched = req.sched;
+  const task = sched.spawn(body(), { name: `${name} (pid ${pid})`, node });
+  const off = req.ctx?.onCancel(() => sched.kill(task));
+  try {
+    while (!task.done) yield { tick: true, wait: task };
+  } finally {
+    off?.();
+  }
+  if (task.killed) {
+    return { stdout: proc.stdout, stderr: proc.stderr, exitCode: -1, pid, signal: 'killed' };
+  }
+  if (task.error !== undefined) throw task.error;
+  return { stdout: proc.stdout, stderr: proc.stderr, exitCode: task.value as number, pid };
 }

@@ -8,6 +8,9 @@ import type { KernelState } from '../kernel/types';
 import { emptyKernel } from '../kernel/kernel';
 import { Rng, rngSeed, type RngState } from '../rng';
 import type { TraceEvent } from '../trace/trace';
+import type { ApiState } from '../cluster/types';
+import type { ContainerdState } from '../runtime/types';
+import type { KubeletState } from '../kubelet/types';
 
 /**
  * Snapshots are frozen. Besides catching code that would mutate one, freezing is what keeps
@@ -21,6 +24,17 @@ export interface NodeState {
   name: string;
   kernel: KernelState;
   fs: FsState;
+  /** containerd's own state on this node (absent on a bare node without a runtime). */
+  containerd?: ContainerdState;
+  kubelet?: KubeletState;
+}
+
+/** A hosted state machine's snapshot (see sched/machines.ts): plain data. */
+export interface ActorRecord {
+  machine: string;
+  value: string | Record<string, unknown>;
+  context: Record<string, unknown>;
+  status: string;
 }
 
 export interface WorldState {
@@ -29,10 +43,14 @@ export interface WorldState {
   /** Virtual time, microseconds. */
   clock: number;
   nextPid: number;
+  /** State machines by actor id (pod workers, sandboxes, ...). */
+  actors: Record<string, ActorRecord>;
+  /** The API server's objects (absent without a cluster). */
+  api?: ApiState;
 }
 
 export function newWorld(seed: number): WorldState {
-  return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000 };
+  return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000, actors: {} };
 }
 
 export function newNodeState(name: string): NodeState {
@@ -50,6 +68,10 @@ export const COST_US = {
   libcni: 50,
   env: 100,
   note: 0,
+  state: 0,
+  log: 0,
+  api: 0,
+  cri: 50,
 } as const;
 
 export class Simulation {
@@ -109,6 +131,11 @@ export class Simulation {
     const out = draw(r);
     this.state = { ...this.state, rng: r.state };
     return out;
+  }
+
+  /** Moves the clock forward to `t` (never back); no event. */
+  advanceTo(t: number): void {
+    if (t > this.state.clock) this.state = { ...this.state, clock: t };
   }
 
   advance(us: number): void {

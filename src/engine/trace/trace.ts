@@ -16,7 +16,11 @@ export type EventKind =
   | 'kernel' // a kernel operation (link, address, route, sysctl, iptables, netns)
   | 'fs' // a file or directory change
   | 'env' // a change made from outside (operator, fault, test driver)
-  | 'note'; // a marker with no state change
+  | 'note' // a marker with no state change
+  | 'state' // a state machine changed state (pod worker, sandbox, kubelet, containerd, ...)
+  | 'cri' // kubelet <-> containerd: a CRI request or its response
+  | 'api' // kubelet -> API server: pod status, an event, node status
+  | 'log'; // a line in a node's journal (payload: unit, line)
 
 export interface TraceEvent {
   /** Position in the trace (0-based). */

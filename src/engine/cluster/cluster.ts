@@ -1,0 +1,819 @@
+/**
+ * A cluster of simulated nodes: each with its kernel, filesystem, conflist, pod CIDR, IPAM,
+ * containerd and kubelet, plus a minimal API server, all in one world and one trace. What a
+ * person does to a cluster (kubectl, systemctl, a shell on a node, an operator's cnitool) is a
+ * method here and an event in the trace; the daemons then run as scheduled tasks and state
+ * machines in virtual time. `step()` computes the next event.
+ *
+ * Stepping back never undoes anything: every event keeps the world state after it
+ * (`sim.states[i]`), and changing the past is replaying the actions from the start with the same
+ * seed (the trace is a pure function of seed and actions).
+ */
+import { produce } from 'immer';
+import * as vfs from '../fs/vfs';
+import * as K from '../kernel/kernel';
+import type { KernelState } from '../kernel/types';
+import { unmountNetnsPath } from '../kernel/netns';
+import { CNIConfig, type LibcniOutcome, RUNTIME_PATH_ENV } from '../libcni/api';
+import { confListFromBytes } from '../libcni/conf';
+import { podWorkerMachine, kubeletMachine } from '../kubelet/machines';
+import {
+  DEFAULT_KUBELET_SETTINGS,
+  Kubelet,
+  kubeletActorId,
+  newKubeletState,
+  podWorkerId,
+} from '../kubelet/kubelet';
+import type { KubeletSettings } from '../kubelet/types';
+import { addNode, installPluginFiles } from '../node/setup';
+import type { Gen } from '../os/sys';
+import { PLUGIN_FACTORIES, PROGRAMS } from '../plugins/registry';
+import {
+  Containerd,
+  DEFAULT_CONTAINERD_SETTINGS,
+  containerdActorId,
+  newContainerdState,
+} from '../runtime/containerd';
+import { containerdMachine, sandboxMachine } from '../runtime/machines';
+import type { ContainerdSettings } from '../runtime/types';
+import { MachineHost } from '../sched/machines';
+import { Scheduler, type Task } from '../sched/scheduler';
+import { Shell, type RunResult } from '../shell';
+import { Simulation, newWorld, type WorldState } from '../sim/world';
+import type { TraceEvent } from '../trace/trace';
+import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
+import type { HostPort } from './types';
+
+export interface NodeSpec {
+  name: string;
+  /** The node's pod CIDR (spec.podCIDR), e.g. 10.244.1.0/24. */
+  podCIDR: string;
+  /** Files of /etc/cni/net.d by name; `undefined` gives the default bridge conflist. */
+  cniConfigs?: Record<string, string>;
+  /** Plugin build installed in /opt/cni/bin (default v1.1.1). */
+  pluginBuild?: string;
+  /** Plugins installed (default: every plugin of the package). */
+  plugins?: string[];
+  /** Per-plugin build overrides, e.g. { portmap: 'v0.8.7' }. */
+  pluginBuilds?: Record<string, string>;
+  containerd?: Partial<ContainerdSettings>;
+  kubelet?: Partial<KubeletSettings>;
+}
+
+export interface ClusterSpec {
+  nodes: NodeSpec[];
+}
+
+export const REFERENCE_PACKAGE = [
+  'bandwidth',
+  'bridge',
+  'dhcp',
+  'firewall',
+  'host-device',
+  'host-local',
+  'ipvlan',
+  'loopback',
+  'macvlan',
+  'portmap',
+  'ptp',
+  'sbr',
+  'static',
+  'tuning',
+  'vlan',
+  'vrf',
+];
+
+/** The conflist a kubeadm-style containerd node is given for `podCIDR`: bridge + portmap. */
+export function defaultConflist(podCIDR: string): string {
+  return `${JSON.stringify(
+    {
+      cniVersion: '1.0.0',
+      name: 'containerd-net',
+      plugins: [
+        {
+          type: 'bridge',
+          bridge: 'cni0',
+          isGateway: true,
+          ipMasq: true,
+          promiscMode: true,
+          ipam: {
+            type: 'host-local',
+            ranges: [[{ subnet: podCIDR }]],
+            routes: [{ dst: '0.0.0.0/0' }],
+          },
+        },
+        { type: 'portmap', capabilities: { portMappings: true } },
+      ],
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export const DEFAULT_CLUSTER: ClusterSpec = {
+  nodes: [
+    { name: 'node-1', podCIDR: '10.244.1.0/24' },
+    { name: 'node-2', podCIDR: '10.244.2.0/24' },
+  ],
+};
+
+export interface PodOptions {
+  name: string;
+  namespace?: string;
+  /** The node to run on; otherwise the node with the fewest pods. */
+  node?: string;
+  hostPorts?: HostPort[];
+  annotations?: Record<string, string>;
+}
+
+export interface AuditFinding {
+  node: string;
+  kind:
+    | 'orphan-veth'
+    | 'orphan-cache'
+    | 'orphan-reservation'
+    | 'orphan-netns'
+    | 'duplicate-ip'
+    | 'pod-ip-not-reserved'
+    | 'stuck-pod';
+  detail: string;
+}
+
+export interface NodeAudit {
+  node: string;
+  pods: number;
+  reservations: number;
+  ipamCapacity: number | null;
+  hostVeths: number;
+  cacheFiles: number;
+  findings: AuditFinding[];
+}
+
+interface NodeRuntime {
+  containerd: Containerd;
+  kubelet: Kubelet;
+}
+
+export class Cluster {
+  readonly sim: Simulation;
+  readonly sched: Scheduler;
+  readonly host: MachineHost;
+  readonly nodes = new Map<string, NodeRuntime>();
+  readonly spec: ClusterSpec;
+
+  constructor(spec: ClusterSpec = DEFAULT_CLUSTER, opts: { seed?: number } = {}) {
+    this.spec = spec;
+    let world: WorldState = newWorld(opts.seed ?? 1);
+    world = produce(world, (d) => {
+      d.api = emptyApi();
+    });
+    for (const n of spec.nodes) world = buildNode(world, n);
+    this.sim = new Simulation(world);
+    this.sched = new Scheduler(this.sim);
+    this.host = new MachineHost(this.sim, this.sched);
+    const deps = { sim: this.sim, sched: this.sched, host: this.host, programs: PROGRAMS };
+    for (const n of spec.nodes) {
+      const containerd = new Containerd(deps, n.name);
+      const kubelet = new Kubelet(deps, n.name, containerd);
+      this.nodes.set(n.name, { containerd, kubelet });
+    }
+    this.registerMachines();
+    for (const n of spec.nodes) {
+      const rt = this.rt(n.name);
+      rt.containerd.start();
+      rt.kubelet.start();
+    }
+  }
+
+  private registerMachines(): void {
+    const nodeOf = (ctx: unknown) => (ctx as { node: string }).node;
+    this.host.register('containerd', {
+      machine: containerdMachine,
+      level: 'runtime',
+      effects: {},
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'containerd' }),
+    });
+    this.host.register('sandbox', {
+      machine: sandboxMachine,
+      level: 'runtime',
+      effects: {},
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'containerd' }),
+    });
+    this.host.register('kubelet', {
+      machine: kubeletMachine,
+      level: 'cluster',
+      effects: {},
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'kubelet' }),
+    });
+    // One pod worker kind; its effects go to the kubelet of the worker's node.
+    const route =
+      (name: keyof Kubelet['effects']) =>
+      (host: MachineHost, id: string, params: Record<string, unknown>) => {
+        const node = nodeOf(host.get(id)?.context);
+        (
+          this.rt(node).kubelet.effects[name] as (
+            h: MachineHost,
+            i: string,
+            p: Record<string, unknown>,
+          ) => void
+        )(host, id, params);
+      };
+    const names = [
+      'sync',
+      'runPodSandbox',
+      'failedCreate',
+      'networkNotReady',
+      'containersStarted',
+      'sandboxChanged',
+      'stopSandbox',
+      'killPod',
+      'failedKill',
+      'removeSandboxes',
+      'podGone',
+      'cancelInflight',
+    ] as const;
+    this.host.register('podWorker', {
+      machine: podWorkerMachine,
+      level: 'cluster',
+      effects: Object.fromEntries(names.map((n) => [n, route(n)])),
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'kubelet' }),
+    });
+  }
+
+  rt(node: string): NodeRuntime {
+    const r = this.nodes.get(node);
+    if (!r) throw new Error(`no such node: ${node}`);
+    return r;
+  }
+
+  get events(): readonly TraceEvent[] {
+    return this.sim.events;
+  }
+
+  get now(): number {
+    return this.sim.state.clock;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Running
+
+  /** Computes the next event; false when nothing is left to happen (or it is after `until`). */
+  step(until = Infinity): boolean {
+    return this.sched.step(until);
+  }
+
+  /**
+   * Runs until `stop` holds for a new event, nothing is left, virtual time passes `until` (µs),
+   * or `maxEvents` more events were recorded. Returns the event `stop` matched, if any.
+   */
+  run(
+    opts: { until?: number; maxEvents?: number; stop?: (e: TraceEvent) => boolean } = {},
+  ): TraceEvent | null {
+    const until = opts.until ?? Infinity;
+    const max = opts.maxEvents ?? 1_000_000;
+    const start = this.sim.events.length;
+    let checked = start;
+    while (this.sim.events.length - start < max) {
+      if (!this.step(until)) break;
+      if (opts.stop) {
+        for (; checked < this.sim.events.length; checked++) {
+          const e = this.sim.events[checked]!;
+          if (opts.stop(e)) return e;
+        }
+      }
+    }
+    if (until !== Infinity) this.sim.advanceTo(until);
+    return null;
+  }
+
+  /** Runs for `us` of virtual time from now. */
+  runFor(us: number, maxEvents?: number): void {
+    this.run({ until: this.now + us, ...(maxEvents !== undefined ? { maxEvents } : {}) });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // kubectl
+
+  private podCount(node: string): number {
+    return Object.values(this.sim.state.api!.pods).filter((p) => p.spec.nodeName === node).length;
+  }
+
+  createPod(o: PodOptions): string {
+    const ns = o.namespace ?? 'default';
+    const key = podKey(ns, o.name);
+    if (this.sim.state.api!.pods[key]) throw new Error(`pods "${o.name}" already exists`);
+    const nodes = [...this.nodes.keys()];
+    const node =
+      o.node ??
+      [...nodes].sort((a, b) => this.podCount(a) - this.podCount(b) || (a < b ? -1 : 1))[0]!;
+    if (!this.nodes.has(node)) throw new Error(`no such node: ${node}`);
+    const uid = this.sim.random((r) => uuid4(r.hex(16)));
+    createPod(this.sim, {
+      name: o.name,
+      namespace: ns,
+      uid,
+      nodeName: node,
+      hostPorts: o.hostPorts ?? [],
+      annotations: o.annotations ?? {},
+    });
+    this.rt(node).kubelet.addPod(key);
+    return key;
+  }
+
+  deletePod(nameOrKey: string): void {
+    const key = nameOrKey.includes('/') ? nameOrKey : podKey('default', nameOrKey);
+    const p = this.sim.state.api!.pods[key];
+    if (!p) throw new Error(`pods "${nameOrKey}" not found`);
+    if (p.deletionTimestamp === null) markDeleting(this.sim, key);
+    this.rt(p.spec.nodeName).kubelet.deletePod(key);
+  }
+
+  /** Pods of a deployment are named <deployment>-<10 hex>-<5 chars> (a ReplicaSet's pods). */
+  scale(deployment: string, replicas: number, opts: Omit<PodOptions, 'name'> = {}): string[] {
+    const ns = opts.namespace ?? 'default';
+    const prefix = `${deployment}-${this.rsHash(deployment)}-`;
+    const mine = Object.values(this.sim.state.api!.pods)
+      .filter(
+        (p) =>
+          p.spec.namespace === ns && p.spec.name.startsWith(prefix) && p.deletionTimestamp === null,
+      )
+      .map((p) => p.spec.name)
+      .sort();
+    const created: string[] = [];
+    if (mine.length < replicas) {
+      for (let i = mine.length; i < replicas; i++) {
+        const suffix = this.sim.random((r) => {
+          const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+          let s = '';
+          for (let j = 0; j < 5; j++) s += alphabet[r.int(alphabet.length)];
+          return s;
+        });
+        created.push(this.createPod({ ...opts, name: `${prefix}${suffix}` }));
+      }
+    } else {
+      for (const name of mine.slice(replicas).reverse()) this.deletePod(podKey(ns, name));
+    }
+    return created;
+  }
+
+  private rsHash(deployment: string): string {
+    let h = 2166136261;
+    for (const c of deployment) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+    return h.toString(16).padStart(8, '0').slice(0, 8) + 'd9';
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Nodes: systemctl and power
+
+  restartKubelet(node: string, downUs = 2_000_000): void {
+    const rt = this.rt(node);
+    rt.kubelet.stop();
+    this.sched.after(downUs, `restart/${node}/kubelet`, () => rt.kubelet.start());
+  }
+
+  restartContainerd(node: string, downUs = 1_000_000): void {
+    const rt = this.rt(node);
+    rt.containerd.crash();
+    rt.kubelet.noticeRuntimeChange();
+    this.sched.after(downUs, `restart/${node}/containerd`, () => {
+      rt.containerd.start();
+      rt.kubelet.noticeRuntimeChange();
+      // The kubelet notices sandboxes that are no longer ready at its next relist.
+      this.relistSoon(node);
+    });
+  }
+
+  /**
+   * Reboot: every process and everything in memory or on tmpfs is gone (network namespaces and
+   * their links, cni0, iptables rules, sysctls, /run); /var/lib (IPAM reservations, result
+   * cache, containerd's metadata) and /etc persist. Then containerd and the kubelet start again.
+   */
+  reboot(node: string, downUs = 30_000_000): void {
+    const rt = this.rt(node);
+    // Processes die where they stand: no clean-up of any kind.
+    for (const t of this.sched.liveTasks()) if (t.opts.node === node) this.sched.kill(t);
+    rt.kubelet.stop();
+    rt.containerd.crash();
+    rt.containerd.rebooted();
+    this.sim.apply(
+      {
+        node,
+        source: 'operator',
+        target: 'kernel',
+        kind: 'env',
+        level: 'cluster',
+        summary: `reboot ${node}`,
+        payload: { op: 'reboot' },
+      },
+      (d) => {
+        const n = d.nodes[node]!;
+        const fresh = produce(addNode(newWorld(0), { name: node, plugins: [] }), () => undefined)
+          .nodes[node]!;
+        n.kernel = fresh.kernel as never;
+        let fs = n.fs as vfs.FsState;
+        for (const dir of ['/var/run/netns', '/run']) {
+          for (const p of vfs.stat(fs, dir) ? vfs.readDir(fs, dir) : [])
+            fs = vfs.removeAll(fs, vfs.joinPath(dir, p));
+        }
+        n.fs = fs as never;
+      },
+    );
+    this.sched.after(downUs, `boot/${node}`, () => {
+      rt.containerd.start();
+      rt.kubelet.start();
+      this.relistSoon(node);
+    });
+  }
+
+  /** PLEG: the kubelet finds sandboxes that died and makes their pods re-create them. */
+  private relistSoon(node: string): void {
+    this.sched.after(1_000_000, `relist/${node}`, () => {
+      const rt = this.rt(node);
+      for (const [id, rec] of Object.entries(this.sim.state.actors)) {
+        if (rec.machine !== 'podWorker' || rec.status !== 'active' || rec.value !== 'running')
+          continue;
+        const ctx = rec.context as { node: string; sandboxId: string | null };
+        if (ctx.node !== node || !ctx.sandboxId) continue;
+        const sb = rt.containerd.state.up
+          ? rt.containerd.state.sandboxes[ctx.sandboxId]
+          : undefined;
+        if (!sb || sb.state !== 'SANDBOX_READY') this.host.send(id, { type: 'SANDBOX_DIED' });
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // A person on a node
+
+  /** Runs a shell line on the node as root (an `env` event per change). */
+  shell(node: string, line: string): RunResult {
+    this.rt(node);
+    const before = this.confSnapshot(node);
+    const r = new Shell(this.sim, node, { actor: 'operator' }).run(line);
+    this.afterEnv(node, before);
+    return r;
+  }
+
+  /** Changes the node's files or kernel from outside (an `env` event), then lets daemons notice. */
+  env(
+    node: string,
+    summary: string,
+    change: (n: { kernel: KernelState; fs: vfs.FsState }) => { fs?: vfs.FsState } | void,
+    source = 'operator',
+  ): void {
+    const before = this.confSnapshot(node);
+    this.sim.apply(
+      {
+        node,
+        source,
+        target: 'node',
+        kind: 'env',
+        level: 'kernel',
+        summary,
+        payload: { op: 'env' },
+      },
+      (d) => {
+        const n = d.nodes[node]!;
+        const k = n.kernel as KernelState;
+        k.now = d.clock;
+        const out = change({ kernel: k, fs: n.fs as vfs.FsState });
+        if (out && out.fs) n.fs = out.fs as never;
+      },
+    );
+    this.afterEnv(node, before);
+  }
+
+  writeFile(node: string, path: string, data: string, mode = 0o644): void {
+    this.env(node, `write ${path} (${data.length} bytes)`, ({ fs }) => ({
+      fs: vfs.writeFile(vfs.mkdirAll(fs, vfs.dirname(path)), path, data, { mode }),
+    }));
+  }
+
+  removeFile(node: string, path: string): void {
+    this.env(node, `rm ${path}`, ({ fs }) => ({ fs: vfs.remove(fs, path) }));
+  }
+
+  /** Installs a plugin binary of a build (e.g. an old portmap) into the node's CNI bin dir. */
+  installPlugin(node: string, plugin: string, build: string, dir = '/opt/cni/bin'): void {
+    if (!PLUGIN_FACTORIES[plugin]) throw new Error(`unknown plugin ${plugin}`);
+    this.env(node, `install ${plugin} ${build} into ${dir}`, ({ fs }) => ({
+      fs: installPluginFiles(fs, dir, build, [plugin]),
+    }));
+  }
+
+  /**
+   * Makes a plugin binary block forever on the given CNI commands (a plugin stuck on a lock or
+   * a datastore); an empty list makes it behave again.
+   */
+  hangPlugin(node: string, plugin: string, commands: string[], dir = '/opt/cni/bin'): void {
+    const path = vfs.joinPath(dir, plugin);
+    this.env(
+      node,
+      commands.length ? `${path} now hangs on ${commands.join(', ')}` : `${path} no longer hangs`,
+      ({ fs }) => {
+        const e = vfs.stat(fs, path);
+        if (!e || e.kind !== 'file' || !e.exec) throw new Error(`${path}: not a plugin binary`);
+        const exec = commands.length
+          ? { ...e.exec, hangOn: commands }
+          : { program: e.exec.program, build: e.exec.build };
+        return { fs: vfs.writeFile(fs, path, e.data, { mode: e.mode, exec }) };
+      },
+    );
+  }
+
+  /** `ip netns del` of a sandbox's namespace mount (the pause process keeps it alive). */
+  deleteNetnsMount(node: string, path: string): void {
+    this.env(node, `ip netns del ${vfs.basename(path)}`, ({ kernel, fs }) => {
+      unmountNetnsPath(kernel, path);
+      return { fs: vfs.remove(fs, path) };
+    });
+  }
+
+  private confSnapshot(node: string): Map<string, string> {
+    const rt = this.rt(node);
+    const fs = this.sim.node(node).fs;
+    const dir = rt.containerd.state.settings.confDir;
+    const out = new Map<string, string>();
+    if (vfs.stat(fs, dir)?.kind !== 'dir') return out;
+    for (const f of vfs.readDir(fs, dir)) {
+      const e = vfs.stat(fs, vfs.joinPath(dir, f));
+      if (e?.kind === 'file') out.set(vfs.joinPath(dir, f), e.data);
+    }
+    return out;
+  }
+
+  /** fsnotify on the conf dir: every change makes containerd reload. */
+  private afterEnv(node: string, before: Map<string, string>): void {
+    const after = this.confSnapshot(node);
+    const rt = this.rt(node);
+    const changes: string[] = [];
+    for (const [p, d] of after) {
+      if (!before.has(p)) changes.push(`"${p}": CREATE`);
+      else if (before.get(p) !== d) changes.push(`"${p}": WRITE`);
+    }
+    for (const p of before.keys()) if (!after.has(p)) changes.push(`"${p}": REMOVE`);
+    for (const c of changes.sort()) rt.containerd.reload(c);
+    if (changes.length) rt.kubelet.noticeRuntimeChange();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The operator's CNI actions (cnitool-style, with containerd's network and a pod's sandbox)
+
+  private opLibcni(node: string): CNIConfig {
+    const s = this.rt(node).containerd.state.settings;
+    return new CNIConfig({
+      sim: this.sim,
+      node,
+      programs: PROGRAMS,
+      path: s.binDirs,
+      version: s.libcni,
+      env: { PATH: RUNTIME_PATH_ENV },
+      caller: 'cnitool',
+      sched: this.sched,
+    });
+  }
+
+  private podNetwork(node: string) {
+    const c = this.rt(node).containerd.state;
+    const net = c.cni.networks.find((n) => n.ifName === 'eth0');
+    if (!net) throw new Error(`${node}: containerd has no pod network loaded`);
+    return { net, list: confListFromBytes(net.bytes, { libcni: c.settings.libcni }) };
+  }
+
+  private runOp<T>(node: string, name: string, gen: Gen<T>): Task<T> {
+    return this.sched.spawn(gen, { name: `cnitool ${name}`, node });
+  }
+
+  /** CHECK of a pod's attachment, as `cnitool check` with its sandbox's id and netns. */
+  cniCheck(podName: string): Task<LibcniOutcome> {
+    const key = podName.includes('/') ? podName : podKey('default', podName);
+    const p = this.sim.state.api!.pods[key];
+    if (!p) throw new Error(`pods "${podName}" not found`);
+    const node = p.spec.nodeName;
+    const c = this.rt(node).containerd.state;
+    const sb = Object.values(c.sandboxes)
+      .filter((s) => s.pod.uid === p.spec.uid)
+      .pop();
+    if (!sb) throw new Error(`pod ${key} has no sandbox`);
+    const { list } = this.podNetwork(node);
+    const lib = this.opLibcni(node);
+    return this.runOp(
+      node,
+      `check ${key}`,
+      lib.checkNetworkList(list, {
+        containerId: sb.id,
+        netns: sb.netns,
+        ifName: 'eth0',
+        args: [
+          ['IgnoreUnknown', '1'],
+          ['K8S_POD_NAMESPACE', p.spec.namespace],
+          ['K8S_POD_NAME', p.spec.name],
+          ['K8S_POD_INFRA_CONTAINER_ID', sb.id],
+          ['K8S_POD_UID', p.spec.uid],
+        ],
+        capabilityArgs: {},
+      }),
+    );
+  }
+
+  /** GC of the node's pod network: every READY sandbox is a valid attachment. */
+  cniGc(node: string): Task<LibcniOutcome> {
+    const c = this.rt(node).containerd.state;
+    const { list } = this.podNetwork(node);
+    const valid = Object.values(c.sandboxes)
+      .filter((s) => s.state === 'SANDBOX_READY')
+      .map((s) => ({ containerID: s.id, ifname: 'eth0' }));
+    return this.runOp(node, 'gc', this.opLibcni(node).gcNetworkList(list, valid));
+  }
+
+  cniStatus(node: string): Task<LibcniOutcome> {
+    const { list } = this.podNetwork(node);
+    return this.runOp(node, 'status', this.opLibcni(node).getStatusNetworkList(list));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Audit
+
+  /**
+   * The staging check operators run: per node, IPAM use against pods, and everything left behind
+   * (host veths, cache files, reservations, namespaces no live sandbox owns), plus IPs given to
+   * two live pods and pods stuck in a non-final state.
+   */
+  audit(state: WorldState = this.sim.state): NodeAudit[] {
+    const out: NodeAudit[] = [];
+    const seenIps = new Map<string, string>();
+    for (const name of this.nodes.keys()) {
+      const n = state.nodes[name]!;
+      const c = n.containerd!;
+      const k = n.kernel;
+      const fs = n.fs;
+      const findings: AuditFinding[] = [];
+      const live = Object.values(c.sandboxes).filter((s) => s.state === 'SANDBOX_READY');
+      const liveIds = new Set(live.map((s) => s.id));
+      // Sandboxes being set up (or cleaned up) right now own their namespace and files too.
+      const inflight = Object.values(state.actors).filter(
+        (a) =>
+          a.machine === 'sandbox' &&
+          (a.context as { node: string }).node === name &&
+          ['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value)),
+      );
+      const knownIds = new Set([
+        ...Object.keys(c.sandboxes),
+        ...inflight.map((a) => (a.context as { id: string }).id),
+      ]);
+      const inflightNetns = new Set(inflight.map((a) => (a.context as { netns: string }).netns));
+      const pods = Object.values(state.api?.pods ?? {}).filter((p) => p.spec.nodeName === name);
+      // Host veths whose pod end is in no live sandbox's namespace.
+      const liveNs = new Set(
+        [...live.map((s) => s.netns), ...inflightNetns].map((p) => k.mounts[p]).filter(Boolean),
+      );
+      const root = k.netns[k.root]!;
+      let hostVeths = 0;
+      for (const l of K.linksOf(root)) {
+        if (l.kind !== 'veth' || !l.peer || l.peer.ns === k.root) continue;
+        hostVeths++;
+        if (!liveNs.has(l.peer.ns)) {
+          findings.push({
+            node: name,
+            kind: 'orphan-veth',
+            detail: `${l.name} (pod end in a namespace no live sandbox owns)`,
+          });
+        }
+      }
+      for (const [path, id] of Object.entries(k.mounts)) {
+        if (!path.startsWith('/var/run/netns/cni-')) continue;
+        if (!Object.values(c.sandboxes).some((s) => s.netns === path) && !inflightNetns.has(path)) {
+          findings.push({ node: name, kind: 'orphan-netns', detail: `${path} (${id})` });
+        }
+      }
+      // Result cache.
+      const resultsDir = '/var/lib/cni/results';
+      const cacheFiles =
+        vfs.stat(fs, resultsDir)?.kind === 'dir' ? vfs.readDir(fs, resultsDir) : [];
+      for (const f of cacheFiles) {
+        const m = /-([0-9a-f]{64})-([^-]+)$/.exec(f);
+        if (!m || !knownIds.has(m[1]!))
+          findings.push({ node: name, kind: 'orphan-cache', detail: `${resultsDir}/${f}` });
+      }
+      // host-local reservations of every network directory.
+      let reservations = 0;
+      const netsDir = '/var/lib/cni/networks';
+      const reservedIps = new Set<string>();
+      if (vfs.stat(fs, netsDir)?.kind === 'dir') {
+        for (const net of vfs.readDir(fs, netsDir)) {
+          const dir = vfs.joinPath(netsDir, net);
+          if (vfs.stat(fs, dir)?.kind !== 'dir') continue;
+          for (const f of vfs.readDir(fs, dir)) {
+            if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
+            const e = vfs.stat(fs, vfs.joinPath(dir, f));
+            if (e?.kind !== 'file') continue;
+            reservations++;
+            reservedIps.add(f);
+            const owner = e.data.split(/\r?\n/)[0]!.trim();
+            if (!knownIds.has(owner)) {
+              findings.push({
+                node: name,
+                kind: 'orphan-reservation',
+                detail: `${dir}/${f} (held by ${owner.slice(0, 13)}, no such sandbox)`,
+              });
+            }
+          }
+        }
+      }
+      for (const p of pods) {
+        if (p.podIP && p.containerRunning) {
+          const other = seenIps.get(p.podIP);
+          if (other)
+            findings.push({
+              node: name,
+              kind: 'duplicate-ip',
+              detail: `${p.podIP}: ${other} and ${p.spec.namespace}/${p.spec.name}`,
+            });
+          seenIps.set(p.podIP, `${p.spec.namespace}/${p.spec.name}`);
+          if (!reservedIps.has(p.podIP) && this.usesHostLocal(state, name)) {
+            findings.push({
+              node: name,
+              kind: 'pod-ip-not-reserved',
+              detail: `${p.spec.namespace}/${p.spec.name} ${p.podIP}`,
+            });
+          }
+        }
+        if (p.deletionTimestamp !== null || !p.containerRunning) {
+          const age = state.clock - (p.deletionTimestamp ?? p.createdAt);
+          if (age > 60_000_000) {
+            findings.push({
+              node: name,
+              kind: 'stuck-pod',
+              detail: `${p.spec.namespace}/${p.spec.name} ${p.deletionTimestamp !== null ? 'Terminating' : 'not running'} for ${Math.round(age / 1e6)}s`,
+            });
+          }
+        }
+      }
+      void liveIds;
+      out.push({
+        node: name,
+        pods: pods.length,
+        reservations,
+        ipamCapacity: this.ipamCapacity(state, name),
+        hostVeths,
+        cacheFiles: cacheFiles.length,
+        findings,
+      });
+    }
+    return out;
+  }
+
+  private usesHostLocal(state: WorldState, node: string): boolean {
+    const c = state.nodes[node]!.containerd!;
+    return c.cni.networks.some((n) => n.bytes.includes('"host-local"'));
+  }
+
+  private ipamCapacity(state: WorldState, node: string): number | null {
+    const c = state.nodes[node]!.containerd!;
+    const net = c.cni.networks.find((n) => n.ifName === 'eth0');
+    if (!net) return null;
+    const m = /"subnet"\s*:\s*"[0-9.]+\/(\d+)"/.exec(net.bytes);
+    if (!m) return null;
+    const prefix = Number(m[1]);
+    // host-local hands out network+1 .. broadcast-1, minus the gateway.
+    return Math.max(0, 2 ** (32 - prefix) - 3);
+  }
+}
+
+function uuid4(hex: string): string {
+  const h = hex.split('');
+  h[12] = '4';
+  h[16] = '89ab'[parseInt(h[16]!, 16) & 3]!;
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+/** A node of the world: base filesystem, plugins, CNI config, containerd and kubelet state. */
+function buildNode(w: WorldState, n: NodeSpec): WorldState {
+  const build = n.pluginBuild ?? 'v1.1.1';
+  const plugins = n.plugins ?? REFERENCE_PACKAGE;
+  const configs = n.cniConfigs ?? { '10-containerd-net.conflist': defaultConflist(n.podCIDR) };
+  const files: Record<string, string> = {};
+  for (const [f, data] of Object.entries(configs)) files[`/etc/cni/net.d/${f}`] = data;
+  let out = addNode(w, { name: n.name, build, plugins, files });
+  out = produce(out, (d) => {
+    const node = d.nodes[n.name]!;
+    let fs = node.fs as vfs.FsState;
+    for (const [p, b] of Object.entries(n.pluginBuilds ?? {}))
+      fs = installPluginFiles(fs, '/opt/cni/bin', b, [p]);
+    node.fs = fs as never;
+    node.containerd = newContainerdState(
+      { ...DEFAULT_CONTAINERD_SETTINGS, ...n.containerd },
+      0,
+    ) as never;
+    node.kubelet = newKubeletState({ ...DEFAULT_KUBELET_SETTINGS, ...n.kubelet }, 0) as never;
+    d.api!.nodes[n.name] = {
+      name: n.name,
+      podCIDR: n.podCIDR,
+      ready: { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown' },
+    } as never;
+  });
+  return out;
+}
+
+export { containerdActorId, kubeletActorId, podWorkerId };

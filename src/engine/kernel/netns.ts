@@ -1,0 +1,43 @@
+/**
+ * A network namespace's lifetime: it exists while a bind mount (/var/run/netns/...) refers to it
+ * or a process is inside it. `ip netns del` only removes the mount; a pod's namespace then lives
+ * on, with its links, until the pod's pause process exits.
+ */
+import { destroyNetns } from './kernel';
+import type { KernelState } from './types';
+
+function mounted(k: KernelState, id: string): boolean {
+  return Object.values(k.mounts).includes(id);
+}
+
+/** Destroys the namespace if nothing keeps it alive any more. Returns whether it did. */
+export function collectNetns(k: KernelState, id: string): boolean {
+  const ns = k.netns[id];
+  if (!ns || id === k.root) return false;
+  if (mounted(k, id) || (ns.holders?.length ?? 0) > 0) return false;
+  destroyNetns(k, id);
+  return true;
+}
+
+/** A process enters the namespace (setns / clone into it). */
+export function holdNetns(k: KernelState, id: string, holder: string): void {
+  const ns = k.netns[id];
+  if (!ns) return;
+  if (!(ns.holders ?? []).includes(holder)) ns.holders = [...(ns.holders ?? []), holder];
+}
+
+/** The process left or exited; the namespace goes if nothing else holds it. */
+export function releaseNetns(k: KernelState, id: string, holder: string): boolean {
+  const ns = k.netns[id];
+  if (!ns) return false;
+  ns.holders = (ns.holders ?? []).filter((h) => h !== holder);
+  return collectNetns(k, id);
+}
+
+/** umount of a netns bind mount: the namespace goes only if nothing else holds it. */
+export function unmountNetnsPath(k: KernelState, path: string): { id: string; destroyed: boolean } {
+  const id = k.mounts[path];
+  if (!id) throw new Error(`${path} is not a namespace mount`);
+  delete k.mounts[path];
+  return { id, destroyed: collectNetns(k, id) };
+}

@@ -1,0 +1,710 @@
+/**
+ * The kubelet on one node, as far as pod networking goes: a pod worker per pod (a state machine,
+ * machines.ts) whose actions become CRI calls to containerd, pod status and events in the API
+ * server, and kubelet journal lines; the runtime's network readiness; restarts.
+ * Facts: ../shared/reference/kubelet-containerd.md §2-§7.
+ *
+ * The kubelet only talks to containerd (CRI) and to the API server, never to libcni or plugins.
+ */
+import {
+  createPod as _createPod,
+  podKey,
+  recordEvent,
+  removePod,
+  setCondition,
+  setNodeReady,
+  updatePod,
+} from '../cluster/apiserver';
+import type { PodObj } from '../cluster/types';
+import { kubeletLine, writeLog } from '../node/journal';
+import type { Gen } from '../os/sys';
+import {
+  type Containerd,
+  type CriResult,
+  type PodSandboxConfig,
+  rpcErrorText,
+  sandboxActorId,
+} from '../runtime/containerd';
+import type { MachineHost } from '../sched/machines';
+import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
+import type { Simulation } from '../sim/world';
+import { rfc3339Nano } from '../trace/time';
+import type { PodWorkerContext } from './machines';
+import type { KubeletSettings, KubeletState } from './types';
+
+void _createPod;
+
+export const DEFAULT_KUBELET_SETTINGS: KubeletSettings = {
+  runtimeRequestTimeoutUs: 120_000_000,
+  backoffUs: 10_000_000,
+  networkRetryUs: 1_000_000,
+  statusPeriodUs: 5_000_000,
+};
+
+/** How long pulling (already present) and starting the pod's container takes, ms. */
+export const CONTAINER_START_MS = 800;
+
+export interface KubeletDeps {
+  sim: Simulation;
+  sched: Scheduler;
+  host: MachineHost;
+}
+
+export function podWorkerId(node: string, key: string): string {
+  return `pod/${node}/${key}`;
+}
+
+export function kubeletActorId(node: string): string {
+  return `kubelet/${node}`;
+}
+
+export function newKubeletState(settings: KubeletSettings, pid: number): KubeletState {
+  return { up: false, pid, networkReady: false, networkMessage: '', settings };
+}
+
+const NOT_READY_PREFIX = 'NetworkReady=false reason:NetworkPluginNotReady message:';
+
+export class Kubelet {
+  /** Work in flight per pod worker (tasks die with the kubelet). */
+  private readonly inflight = new Map<string, Set<Task>>();
+  private startedAt = 0;
+
+  constructor(
+    readonly deps: KubeletDeps,
+    readonly node: string,
+    readonly containerd: Containerd,
+  ) {}
+
+  private get sim(): Simulation {
+    return this.deps.sim;
+  }
+
+  get state(): KubeletState {
+    const k = this.sim.node(this.node).kubelet;
+    if (!k) throw new Error(`node ${this.node} has no kubelet`);
+    return k;
+  }
+
+  private get settings(): KubeletSettings {
+    return this.state.settings;
+  }
+
+  private log(
+    sev: 'I' | 'W' | 'E',
+    where: string,
+    msg: string,
+    fields: Record<string, string> = {},
+  ): void {
+    writeLog(
+      this.sim,
+      this.node,
+      'kubelet',
+      this.state.pid,
+      sev === 'E' ? 'error' : sev === 'W' ? 'warning' : 'info',
+      kubeletLine(this.sim.state.clock, sev, this.state.pid, where, msg, fields),
+    );
+  }
+
+  private pod(key: string): PodObj | undefined {
+    return this.sim.state.api?.pods[key];
+  }
+
+  private jitter(baseUs: number): number {
+    const f = this.sim.random((r) => r.int(1000)) / 1000;
+    return Math.round((baseUs * (1 + 0.5 * f)) / 1000);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The process
+
+  start(): void {
+    const pid = this.sim.state.nextPid;
+    this.sim.apply(
+      {
+        node: this.node,
+        source: 'systemd',
+        target: 'kubelet',
+        kind: 'state',
+        level: 'cluster',
+        summary: `kubelet started (pid ${pid})`,
+        payload: { pid },
+      },
+      (d) => {
+        d.nextPid += 1;
+        const k = d.nodes[this.node]!.kubelet!;
+        k.up = true;
+        k.pid = pid;
+      },
+    );
+    this.startedAt = this.sim.state.clock;
+    const id = kubeletActorId(this.node);
+    if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
+    else this.deps.host.start(id, 'kubelet', { node: this.node });
+    this.checkRuntime();
+    // Rebuild from the API server and the runtime: every pod bound to this node gets a worker.
+    for (const [key, p] of Object.entries(this.sim.state.api?.pods ?? {})) {
+      if (p.spec.nodeName !== this.node) continue;
+      const w = this.deps.host.get(podWorkerId(this.node, key));
+      if (w && w.status === 'active')
+        this.deps.host.send(podWorkerId(this.node, key), { type: 'KUBELET_UP' });
+      else if (!w || w.status !== 'active') this.addPod(key);
+    }
+  }
+
+  /** The kubelet stops (restart or crash): in-flight work is lost, CRI calls are cancelled. */
+  stop(): void {
+    for (const [, tasks] of this.inflight) for (const t of [...tasks]) this.deps.sched.kill(t);
+    this.inflight.clear();
+    this.deps.sched.cancel(`kubelet/${this.node}/status`);
+    this.sim.apply(
+      {
+        node: this.node,
+        source: 'systemd',
+        target: 'kubelet',
+        kind: 'state',
+        level: 'cluster',
+        summary: 'kubelet stopped',
+        payload: {},
+      },
+      (d) => {
+        d.nodes[this.node]!.kubelet!.up = false;
+      },
+    );
+    this.deps.host.send(kubeletActorId(this.node), { type: 'STOP' });
+    for (const [id, rec] of Object.entries(this.sim.state.actors)) {
+      if (
+        rec.machine === 'podWorker' &&
+        rec.status === 'active' &&
+        (rec.context as unknown as PodWorkerContext).node === this.node
+      ) {
+        this.deps.host.send(id, { type: 'KUBELET_DOWN' });
+      }
+    }
+  }
+
+  /** A pod was bound to this node. */
+  addPod(key: string): void {
+    if (!this.state.up) return;
+    this.deps.host.start(
+      podWorkerId(this.node, key),
+      'podWorker',
+      { pod: key, node: this.node, containerStartMs: CONTAINER_START_MS },
+      `kubelet: pod worker for ${key} started`,
+    );
+  }
+
+  deletePod(key: string): void {
+    this.deps.host.send(podWorkerId(this.node, key), { type: 'DELETE' });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Runtime status (NetworkReady), polled every statusPeriodUs
+
+  /** Asks for a runtime status check at the kubelet's next poll. */
+  noticeRuntimeChange(): void {
+    if (!this.state.up) return;
+    const period = this.settings.statusPeriodUs;
+    const since = this.sim.state.clock - this.startedAt;
+    const at = this.startedAt + (Math.floor(since / period) + 1) * period;
+    const key = `kubelet/${this.node}/status`;
+    if (!this.deps.sched.hasTimer(key)) this.deps.sched.at(at, key, () => this.checkRuntime());
+  }
+
+  private checkRuntime(): void {
+    const st = this.containerd.status();
+    const k = this.state;
+    const message = st.ready ? '' : st.message;
+    if (
+      k.networkReady === st.ready &&
+      k.networkMessage === message &&
+      this.sim.state.api?.nodes[this.node]?.ready.status === (st.ready ? 'True' : 'False')
+    ) {
+      return;
+    }
+    this.sim.apply(
+      {
+        node: this.node,
+        source: 'kubelet',
+        target: 'containerd',
+        kind: 'cri',
+        level: 'runtime',
+        summary: st.ready ? 'Status: NetworkReady=true' : `Status: NetworkReady=false (${message})`,
+        payload: { method: 'Status', networkReady: st.ready, message },
+      },
+      (d) => {
+        const kk = d.nodes[this.node]!.kubelet!;
+        kk.networkReady = st.ready;
+        kk.networkMessage = message;
+      },
+    );
+    if (st.ready) {
+      setNodeReady(this.sim, this.node, {
+        type: 'Ready',
+        status: 'True',
+        reason: 'KubeletReady',
+        message: 'kubelet is posting ready status',
+      });
+    } else {
+      const text = this.containerd.state.up
+        ? `container runtime network not ready: ${NOT_READY_PREFIX}${message}`
+        : 'container runtime is down';
+      this.log('E', 'kubelet.go:3002', 'Container runtime network not ready', {
+        networkReady: `${NOT_READY_PREFIX}${message}`,
+      });
+      setNodeReady(this.sim, this.node, {
+        type: 'Ready',
+        status: 'False',
+        reason: 'KubeletNotReady',
+        message: text,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // CRI calls
+
+  private track(worker: string, t: Task): void {
+    let s = this.inflight.get(worker);
+    if (!s) this.inflight.set(worker, (s = new Set()));
+    s.add(t);
+  }
+
+  private untrack(worker: string, t: Task): void {
+    this.inflight.get(worker)?.delete(t);
+  }
+
+  /** Runs `body` as a kubelet task on behalf of a pod worker. */
+  private work(worker: string, name: string, body: Gen<void>): void {
+    const t = this.deps.sched.spawn(body, {
+      name: `kubelet ${name}`,
+      node: this.node,
+      onDone: (task) => this.untrack(worker, task as Task),
+    });
+    this.track(worker, t as Task);
+  }
+
+  /**
+   * One CRI call: the request event, containerd serving it as a task of its own, the kubelet's
+   * deadline (--runtime-request-timeout) and the response event.
+   */
+  private *cri<T>(
+    method: string,
+    detail: string,
+    call: (ctx: Ctx, seq: number) => Gen<CriResult<T>>,
+  ): Gen<CriResult<T>> {
+    const req = this.sim.note({
+      node: this.node,
+      source: 'kubelet',
+      target: 'containerd',
+      kind: 'cri',
+      level: 'runtime',
+      summary: `${method} ${detail}`,
+      payload: { method, detail },
+    });
+    let r: CriResult<T>;
+    if (!this.containerd.state.up) {
+      r = {
+        ok: false,
+        error: {
+          code: 'Unavailable',
+          desc: 'connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"',
+        },
+      };
+    } else {
+      const ctx = new Ctx();
+      const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
+      let timedOut = false;
+      const key = `kubelet/${this.node}/deadline/${req.seq}`;
+      this.deps.sched.after(this.settings.runtimeRequestTimeoutUs, key, () => {
+        timedOut = true;
+        ctx.cancel('context deadline exceeded');
+      });
+      const waitable = {
+        get done() {
+          return task.done || timedOut;
+        },
+      };
+      try {
+        while (!waitable.done) yield { tick: true, wait: waitable };
+      } finally {
+        this.deps.sched.cancel(key);
+        // The kubelet gave up or went away: the request's context is cancelled.
+        if (!task.done) ctx.cancel('context canceled');
+      }
+      if (!task.done)
+        r = { ok: false, error: { code: 'DeadlineExceeded', desc: 'context deadline exceeded' } };
+      else if (task.killed)
+        r = { ok: false, error: { code: 'Unavailable', desc: 'error reading from server: EOF' } };
+      else r = task.value as CriResult<T>;
+    }
+    this.sim.note({
+      node: this.node,
+      source: 'containerd',
+      target: 'kubelet',
+      kind: 'cri',
+      level: 'runtime',
+      summary: r.ok
+        ? `${method} ok${typeof r.value === 'string' ? `: ${r.value.slice(0, 13)}` : ''}`
+        : `${method}: ${rpcErrorText(r.error)}`,
+      payload: {
+        method,
+        ok: r.ok,
+        ...(r.ok ? { value: r.value } : { error: rpcErrorText(r.error) }),
+      },
+      parent: req.seq,
+    });
+    return r;
+  }
+
+  /** generatePodSandboxConfig: what reaches CNI. */
+  private sandboxConfig(p: PodObj, attempt: number): PodSandboxConfig {
+    return {
+      pod: { name: p.spec.name, namespace: p.spec.namespace, uid: p.spec.uid, attempt },
+      portMappings: p.spec.hostPorts.map((h) => ({
+        protocol: h.protocol,
+        containerPort: h.containerPort,
+        hostPort: h.hostPort,
+        hostIp: h.hostIP ?? '',
+      })),
+      annotations: {
+        'kubernetes.io/config.seen': rfc3339Nano(p.createdAt).replace(/000Z$/, 'Z'),
+        'kubernetes.io/config.source': 'api',
+        ...p.spec.annotations,
+      },
+      dns: {
+        servers: ['10.96.0.10'],
+        searches: [`${p.spec.namespace}.svc.cluster.local`, 'svc.cluster.local', 'cluster.local'],
+        options: ['ndots:5'],
+      },
+      cgroupParent: `/kubepods/besteffort/pod${p.spec.uid}`,
+    };
+  }
+
+  private podSandboxes(uid: string) {
+    return this.containerd.state.up
+      ? this.containerd.listPodSandbox().filter((s) => s.pod.uid === uid)
+      : [];
+  }
+
+  private podLabel(p: PodObj): string {
+    return `${p.spec.name}_${p.spec.namespace}(${p.spec.uid})`;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Effects of the pod worker's actions
+
+  readonly effects = {
+    sync: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p) return;
+      if (!this.state.networkReady) {
+        host.send(id, {
+          type: 'NETWORK_NOT_READY',
+          retryMs: this.jitter(this.settings.networkRetryUs),
+        });
+        return;
+      }
+      const sbs = this.podSandboxes(p.spec.uid);
+      const newest = sbs[sbs.length - 1];
+      if (newest && newest.state === 'SANDBOX_READY' && newest.ip) {
+        host.send(id, { type: 'HAS_SANDBOX', sandboxId: newest.id });
+        return;
+      }
+      const needsKill = sbs.find((s) => {
+        const v = host.get(sandboxActorId(this.node, s.id))?.value;
+        return v !== 'stopped' && v !== 'removed';
+      });
+      if (needsKill) host.send(id, { type: 'SANDBOX_CHANGED', sandboxId: needsKill.id });
+      else host.send(id, { type: 'NEED_SANDBOX' });
+    },
+
+    networkNotReady: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p) return;
+      const msg = `network is not ready: container runtime network not ready: ${NOT_READY_PREFIX}${this.state.networkMessage}`;
+      recordEvent(
+        this.sim,
+        {
+          type: 'Warning',
+          reason: 'NetworkNotReady',
+          message: msg,
+          object: `pod/${p.spec.name}`,
+          namespace: p.spec.namespace,
+          source: `kubelet, ${this.node}`,
+        },
+        this.node,
+      );
+      this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
+        err: msg,
+        pod: ctx.pod,
+        podUID: p.spec.uid,
+      });
+    },
+
+    runPodSandbox: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p) return;
+      const attempt = ctx.attempt;
+      const sbAttempt = this.podSandboxes(p.spec.uid).length;
+      const cfg = this.sandboxConfig(p, sbAttempt);
+      this.work(
+        id,
+        `CreatePodSandbox ${ctx.pod}`,
+        function* (this: Kubelet) {
+          const r = yield* this.cri('RunPodSandbox', ctx.pod, (c, seq) =>
+            this.containerd.runPodSandbox(cfg, c, seq),
+          );
+          if (r.ok) {
+            host.send(id, { type: 'SANDBOX_READY', attempt, sandboxId: r.value });
+            return;
+          }
+          const err = rpcErrorText(r.error);
+          const label = this.podLabel(p);
+          this.log('E', 'log.go:32', 'RunPodSandbox from runtime service failed', { err });
+          this.log('E', 'kuberuntime_sandbox.go:72', 'Failed to create sandbox for pod', {
+            err,
+            pod: ctx.pod,
+          });
+          this.log('E', 'kuberuntime_manager.go:1172', 'CreatePodSandbox for pod failed', {
+            err,
+            pod: ctx.pod,
+          });
+          this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
+            err: `failed to "CreatePodSandbox" for "${label}" with CreatePodSandboxError: "Failed to create sandbox for pod \\"${label}\\": ${err.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+            pod: ctx.pod,
+            podUID: p.spec.uid,
+          });
+          host.send(id, {
+            type: 'SANDBOX_FAILED',
+            attempt,
+            error: err,
+            retryMs: this.jitter(this.settings.backoffUs),
+          });
+        }.call(this),
+      );
+    },
+
+    failedCreate: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p || p.deletionTimestamp !== null) return;
+      recordEvent(
+        this.sim,
+        {
+          type: 'Warning',
+          reason: 'FailedCreatePodSandBox',
+          message: `Failed to create pod sandbox: ${ctx.lastError ?? ''}`,
+          object: `pod/${p.spec.name}`,
+          namespace: p.spec.namespace,
+          source: `kubelet, ${this.node}`,
+        },
+        this.node,
+      );
+    },
+
+    containersStarted: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      const sb = ctx.sandboxId ? this.containerd.state.sandboxes[ctx.sandboxId] : undefined;
+      if (!p || !sb) return;
+      // The kubelet came back to a pod whose sandbox and container still run: nothing new.
+      if (p.containerRunning && p.podIP === sb.ip) return;
+      const restarted = p.phase === 'Running';
+      for (const [reason, message] of [
+        ['Pulled', 'Container image "registry.k8s.io/pause:3.9" already present on machine'],
+        ['Created', `Created container ${p.spec.name.replace(/-[a-z0-9]{5}$/, '')}`],
+        ['Started', `Started container ${p.spec.name.replace(/-[a-z0-9]{5}$/, '')}`],
+      ] as const) {
+        recordEvent(
+          this.sim,
+          {
+            type: 'Normal',
+            reason,
+            message,
+            object: `pod/${p.spec.name}`,
+            namespace: p.spec.namespace,
+            source: `kubelet, ${this.node}`,
+          },
+          this.node,
+        );
+      }
+      updatePod(
+        this.sim,
+        ctx.pod,
+        `pod ${ctx.pod} Running, IP ${sb.ip}`,
+        (pp) => {
+          pp.phase = 'Running';
+          pp.podIP = sb.ip;
+          pp.podIPs = [sb.ip, ...sb.additionalIps];
+          pp.containerRunning = true;
+          pp.waitingReason = null;
+          if (restarted) pp.restarts += 1;
+          setCondition(pp, { type: 'Ready', status: 'True' });
+          setCondition(pp, { type: 'ContainersReady', status: 'True' });
+        },
+        this.node,
+      );
+    },
+
+    sandboxChanged: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p) return;
+      recordEvent(
+        this.sim,
+        {
+          type: 'Normal',
+          reason: 'SandboxChanged',
+          message: 'Pod sandbox changed, it will be killed and re-created.',
+          object: `pod/${p.spec.name}`,
+          namespace: p.spec.namespace,
+          source: `kubelet, ${this.node}`,
+        },
+        this.node,
+      );
+      updatePod(
+        this.sim,
+        ctx.pod,
+        `pod ${ctx.pod}: sandbox not ready`,
+        (pp) => {
+          pp.containerRunning = false;
+          pp.waitingReason = 'ContainerCreating';
+          setCondition(pp, { type: 'Ready', status: 'False', reason: 'ContainersNotReady' });
+          setCondition(pp, {
+            type: 'ContainersReady',
+            status: 'False',
+            reason: 'ContainersNotReady',
+          });
+        },
+        this.node,
+      );
+    },
+
+    stopSandbox: (host: MachineHost, id: string) => this.stopAll(host, id, false),
+    killPod: (host: MachineHost, id: string) => this.stopAll(host, id, true),
+
+    failedKill: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      if (!p) return;
+      recordEvent(
+        this.sim,
+        {
+          type: 'Warning',
+          reason: 'FailedKillPod',
+          message: `error killing pod: ${ctx.lastError ?? ''}`,
+          object: `pod/${p.spec.name}`,
+          namespace: p.spec.namespace,
+          source: `kubelet, ${this.node}`,
+        },
+        this.node,
+      );
+    },
+
+    removeSandboxes: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      const p = this.pod(ctx.pod);
+      const attempt = ctx.attempt;
+      if (!p) {
+        host.send(id, { type: 'REMOVED', attempt });
+        return;
+      }
+      const cfg = this.sandboxConfig(p, 0);
+      this.work(
+        id,
+        `RemovePodSandbox ${ctx.pod}`,
+        function* (this: Kubelet) {
+          for (const sb of this.podSandboxes(p.spec.uid)) {
+            const r = yield* this.cri('RemovePodSandbox', sb.id.slice(0, 13), (_c, seq) =>
+              this.containerd.removePodSandbox(sb.id, cfg, seq),
+            );
+            if (!r.ok) {
+              host.send(id, {
+                type: 'STOP_FAILED',
+                attempt,
+                error: rpcErrorText(r.error),
+                retryMs: this.jitter(this.settings.backoffUs),
+              });
+              return;
+            }
+          }
+          host.send(id, { type: 'REMOVED', attempt });
+        }.call(this),
+      );
+    },
+
+    podGone: (host: MachineHost, id: string) => {
+      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+      removePod(this.sim, ctx.pod, this.node);
+    },
+
+    cancelInflight: (_host: MachineHost, id: string) => {
+      const tasks = this.inflight.get(id);
+      if (!tasks) return;
+      for (const t of [...tasks]) this.deps.sched.kill(t);
+      this.inflight.delete(id);
+    },
+  };
+
+  /** killPodWithSyncResult: StopPodSandbox for every sandbox of the pod that is not stopped. */
+  private stopAll(host: MachineHost, id: string, deleting: boolean): void {
+    const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    const p = this.pod(ctx.pod);
+    const attempt = ctx.attempt;
+    if (!p) {
+      host.send(id, { type: 'STOPPED', attempt });
+      return;
+    }
+    if (deleting) {
+      updatePod(
+        this.sim,
+        ctx.pod,
+        `pod ${ctx.pod}: killing`,
+        (pp) => {
+          pp.containerRunning = false;
+        },
+        this.node,
+      );
+    }
+    const cfg = this.sandboxConfig(p, 0);
+    this.work(
+      id,
+      `KillPodSandbox ${ctx.pod}`,
+      function* (this: Kubelet) {
+        for (const sb of this.podSandboxes(p.spec.uid)) {
+          const v = host.get(sandboxActorId(this.node, sb.id))?.value;
+          if (v === 'stopped' || v === 'removed') continue;
+          const r = yield* this.cri('StopPodSandbox', sb.id.slice(0, 13), (c, seq) =>
+            this.containerd.stopPodSandbox(sb.id, cfg, seq, c),
+          );
+          if (!r.ok) {
+            const err = rpcErrorText(r.error);
+            const full = `failed to "KillPodSandbox" for "${p.spec.uid}" with KillPodSandboxError: "${err.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+            this.log('E', 'log.go:32', 'StopPodSandbox from runtime service failed', {
+              err,
+              podSandboxID: sb.id,
+            });
+            this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
+              err: full,
+              pod: ctx.pod,
+              podUID: p.spec.uid,
+            });
+            host.send(id, {
+              type: 'STOP_FAILED',
+              attempt,
+              error: full,
+              retryMs: this.jitter(this.settings.backoffUs),
+            });
+            return;
+          }
+        }
+        host.send(id, { type: 'STOPPED', attempt });
+      }.call(this),
+    );
+  }
+}
+
+export { podKey };

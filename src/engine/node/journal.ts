@@ -1,0 +1,89 @@
+/**
+ * A node's journal. Each line a daemon writes is a `log` event of the trace; a journal view is
+ * the node's log events up to a step, with journald's prefix. Only lines that real nodes print
+ * are written, in their formats: logrus for containerd, klog for the kubelet.
+ */
+import { q } from '../gofmt';
+import type { Simulation } from '../sim/world';
+import { journalTime, klogTime, rfc3339Nano } from '../trace/time';
+import type { TraceEvent } from '../trace/trace';
+
+export type Unit = 'containerd' | 'kubelet';
+
+export interface LogPayload {
+  unit: Unit;
+  pid: number;
+  /** The daemon's own line (what `journalctl -o cat` shows). */
+  line: string;
+  severity: 'info' | 'warning' | 'error';
+}
+
+function logfmtValue(v: string): string {
+  return /^[A-Za-z0-9_.\-/:@]+$/.test(v) ? v : q(v);
+}
+
+/** A containerd (logrus text formatter) line. */
+export function containerdLine(
+  us: number,
+  level: 'info' | 'warning' | 'error',
+  msg: string,
+  fields: Record<string, string> = {},
+): string {
+  let out = `time=${q(rfc3339Nano(us))} level=${level} msg=${q(msg)}`;
+  for (const [k, v] of Object.entries(fields)) out += ` ${k}=${logfmtValue(v)}`;
+  return out;
+}
+
+/** A kubelet (klog, structured) line. */
+export function kubeletLine(
+  us: number,
+  severity: 'I' | 'W' | 'E',
+  pid: number,
+  where: string,
+  msg: string,
+  fields: Record<string, string> = {},
+): string {
+  let out = `${severity}${klogTime(us)} ${String(pid).padStart(7)} ${where}] ${q(msg)}`;
+  for (const [k, v] of Object.entries(fields)) out += ` ${k}=${q(v)}`;
+  return out;
+}
+
+export function writeLog(
+  sim: Simulation,
+  node: string,
+  unit: Unit,
+  pid: number,
+  severity: LogPayload['severity'],
+  line: string,
+  parent?: number,
+): void {
+  const payload: LogPayload = { unit, pid, line, severity };
+  sim.note({
+    node,
+    source: unit,
+    target: 'journal',
+    kind: 'log',
+    level: 'runtime',
+    summary: line,
+    payload: payload as unknown as Record<string, unknown>,
+    ...(parent !== undefined ? { parent } : {}),
+  });
+}
+
+/** `journalctl` lines of a node from the trace up to (and including) event `upTo`. */
+export function journalLines(
+  events: readonly TraceEvent[],
+  node: string,
+  upTo = events.length - 1,
+  units?: readonly Unit[],
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= upTo && i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind !== 'log' || e.node !== node) continue;
+    const p = e.payload as unknown as LogPayload;
+    if (units && !units.includes(p.unit)) continue;
+    out.push(`${journalTime(e.time)} ${node} ${p.unit}[${p.pid}]: ${p.line}`);
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+/**
+ * containerd's state on a node, as data in the world: its CRI plugin's CNI configuration (what
+ * go-cni loaded from /etc/cni/net.d) and its sandbox store. Sandbox metadata is on disk
+ * (/var/lib/containerd): it survives a containerd restart and a reboot; the rest does not.
+ */
+
+export interface PodRef {
+  name: string;
+  namespace: string;
+  uid: string;
+  attempt: number;
+}
+
+export type SandboxStateName = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+
+export interface SandboxRec {
+  /** 64 hex characters. */
+  id: string;
+  pod: PodRef;
+  /** /var/run/netns/cni-<uuid>. */
+  netns: string;
+  state: SandboxStateName;
+  /** Pod IP (first IPv4 of eth0) and the others, from the CNI result. */
+  ip: string;
+  additionalIps: string[];
+  /** Whether a CNI result was recorded (DEL failures are then errors, not warnings). */
+  hasCniResult: boolean;
+  /** The pause container's process is running (it keeps the netns alive). */
+  pauseRunning: boolean;
+  createdAt: number;
+}
+
+export interface CniNetwork {
+  /** The conflist's network name, e.g. "cni-loopback" or "k8s-pod-network". */
+  name: string;
+  ifName: string;
+  /** Source file (empty for the built-in loopback network). */
+  file: string;
+  /** The conflist bytes (what go-cni parsed; libcni re-parses them per call). */
+  bytes: string;
+}
+
+export interface ContainerdState {
+  up: boolean;
+  pid: number;
+  /** go-cni's loaded networks; `error` is set (and networks empty) when loading failed. */
+  cni: { networks: CniNetwork[]; error: string | null };
+  sandboxes: Record<string, SandboxRec>;
+  settings: ContainerdSettings;
+}
+
+export interface ContainerdSettings {
+  confDir: string;
+  binDirs: string[];
+  maxConfNum: number;
+  /** libcni generation containerd is built with. */
+  libcni: '1.1' | '1.2';
+  ipPref: 'ipv4' | 'ipv6' | 'cni';
+}

@@ -1,0 +1,174 @@
+/**
+ * XState machines hosted in the world state. A machine (kubelet's pod worker, containerd's
+ * sandbox, a plugin process, ...) defines the states and transitions; its snapshot (state value
+ * and context, plain data) lives in `WorldState.actors`, so every recorded state of the world
+ * carries the state of every machine and stepping back needs no actor to be rewound.
+ *
+ * Transitions are computed with XState's pure `transition()`. The actions it returns are
+ * carried out here: a delayed event (`after`) becomes a scheduler timer, a cancelled one is
+ * removed, and every other action is an effect the machine's owner implements (start a CRI
+ * request, record an API event, ...). Each transition that changes the state value is one
+ * trace event.
+ */
+import { type AnyStateMachine, transition, initialTransition } from 'xstate';
+import type { ActorRecord, EventInit, Simulation } from '../sim/world';
+import type { Level } from '../trace/trace';
+import type { Scheduler } from './scheduler';
+
+export interface MachineEvent {
+  type: string;
+  [k: string]: unknown;
+}
+
+/** An effect: what an action of a machine does to the world. */
+export type Effect = (host: MachineHost, actorId: string, params: Record<string, unknown>) => void;
+
+export interface MachineKind {
+  machine: AnyStateMachine;
+  level: Level;
+  /** Effects by action type. An action type without one is a bug in the machine's owner. */
+  effects: Record<string, Effect>;
+  /** Trace source/target of this kind's state events (e.g. "kubelet"). */
+  actor: (id: string, context: unknown) => { node: string | null; source: string };
+}
+
+interface ExecAction {
+  type: string;
+  params?: unknown;
+}
+
+export function stateText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}.${stateText(v)}`)
+      .join(',');
+  }
+  return String(value);
+}
+
+export class MachineHost {
+  private readonly kinds = new Map<string, MachineKind>();
+
+  constructor(
+    readonly sim: Simulation,
+    readonly sched: Scheduler,
+  ) {}
+
+  register(name: string, kind: MachineKind): void {
+    this.kinds.set(name, kind);
+  }
+
+  kind(name: string): MachineKind {
+    const k = this.kinds.get(name);
+    if (!k) throw new Error(`no machine kind ${name}`);
+    return k;
+  }
+
+  get(id: string): ActorRecord | undefined {
+    return this.sim.state.actors[id];
+  }
+
+  /** Starts an actor (recorded as one event) and runs its entry actions. */
+  start(id: string, kindName: string, input: Record<string, unknown>, summary?: string): void {
+    const kind = this.kind(kindName);
+    const [snap, actions] = initialTransition(kind.machine, input);
+    const rec: ActorRecord = {
+      machine: kindName,
+      value: snap.value as ActorRecord['value'],
+      context: snap.context as Record<string, unknown>,
+      status: snap.status,
+    };
+    const who = kind.actor(id, rec.context);
+    this.sim.apply(
+      {
+        node: who.node,
+        source: who.source,
+        target: who.source,
+        kind: 'state',
+        level: kind.level,
+        summary: summary ?? `${id}: ${stateText(rec.value)}`,
+        payload: { actor: id, machine: kindName, to: rec.value },
+      },
+      (d) => {
+        d.actors[id] = rec as never;
+      },
+    );
+    this.run(id, actions as ExecAction[]);
+  }
+
+  /**
+   * Sends an event. A transition that changes the state value or the context is recorded as one
+   * event (`summary` overrides the generated text); an event the machine ignores records nothing.
+   */
+  send(id: string, event: MachineEvent, summary?: string): boolean {
+    const rec = this.get(id);
+    if (!rec || rec.status !== 'active') return false;
+    const kind = this.kind(rec.machine);
+    const snap = kind.machine.resolveState({
+      value: rec.value as never,
+      context: rec.context,
+    });
+    const [next, actions] = transition(kind.machine, snap, event as never);
+    const changed = next.value !== snap.value || next.context !== snap.context;
+    const from = stateText(rec.value);
+    const to = stateText(next.value);
+    if (changed || actions.length > 0) {
+      const out: ActorRecord = {
+        machine: rec.machine,
+        value: next.value as ActorRecord['value'],
+        context: next.context as Record<string, unknown>,
+        status: next.status,
+      };
+      const who = kind.actor(id, out.context);
+      const ev: EventInit = {
+        node: who.node,
+        source: who.source,
+        target: who.source,
+        kind: 'state',
+        level: kind.level,
+        summary: summary ?? (from === to ? `${id}: ${event.type}` : `${id}: ${from} → ${to}`),
+        payload: {
+          actor: id,
+          machine: rec.machine,
+          event: event.type,
+          from: rec.value,
+          to: out.value,
+        },
+      };
+      if (from !== to || summary !== undefined) {
+        this.sim.apply(ev, (d) => {
+          d.actors[id] = out as never;
+        });
+      } else {
+        // A context-only change (a counter, a remembered id): no event of its own.
+        this.sim.state = { ...this.sim.state, actors: { ...this.sim.state.actors, [id]: out } };
+      }
+    }
+    this.run(id, actions as ExecAction[]);
+    return changed;
+  }
+
+  private run(id: string, actions: ExecAction[]): void {
+    const rec = this.get(id);
+    const kind = rec ? this.kind(rec.machine) : undefined;
+    for (const a of actions) {
+      const params = (a.params ?? {}) as Record<string, unknown>;
+      if (a.type === 'xstate.raise') {
+        const delay = params['delay'] as number | undefined;
+        const event = params['event'] as MachineEvent;
+        const key = `${id}#${String(params['id'] ?? event.type)}`;
+        if (delay === undefined) this.send(id, event);
+        else this.sched.after(delay * 1000, key, () => this.send(id, event));
+      } else if (a.type === 'xstate.cancel') {
+        this.sched.cancel(`${id}#${String(params['sendId'])}`);
+      } else if (a.type.startsWith('xstate.')) {
+        // assign and friends are already applied by transition().
+      } else {
+        const fx = kind?.effects[a.type];
+        if (!fx) throw new Error(`machine ${rec?.machine}: no effect for action ${a.type}`);
+        fx(this, id, params);
+      }
+    }
+  }
+}
