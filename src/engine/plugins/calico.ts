@@ -1,13 +1,21 @@
 /**
  * A Calico-style routed plugin ("calico" + "calico-ipam").
  *
- * MODELLED ON CALICO'S DOCUMENTED BEHAVIOUR — no recording of the real Calico binaries exists in
- * this repository, so message texts and details are cnisim's, not Calico's. What it reproduces:
- * network `k8s-pod-network`; a veth per pod whose host end is `cali` + the first 11 hex digits of
- * sha1("<namespace>.<pod>") with MAC ee:ee:ee:ee:ee:ee and proxy ARP on; a /32 (or /128) pod
- * address with a default route via 169.254.1.1 (itself a link-scope route); a /32 host route to
- * the pod; addresses from /26 blocks carved from the node's pod CIDR with the node's affinity.
- * A JSON file on the node (/var/lib/cnisim/calico/ipam.json) stands in for Calico's datastore.
+ * MODELLED, NOT RECORDED: no recording of the real Calico binaries exists in this repository.
+ * The CNI side follows Calico's source (cni-plugin/pkg/plugin/plugin.go, pkg/k8s/k8s.go,
+ * pkg/dataplane/linux/dataplane_linux.go) where it was read; texts not taken from there are
+ * cnisim's. What it reproduces: network `k8s-pod-network`; a veth per pod whose host end is
+ * `cali` + the first 11 hex digits of sha1("<namespace>.<pod>") (outside Kubernetes: `cali` + the
+ * first 11 characters of the container id) with MAC ee:ee:ee:ee:ee:ee, route_localnet, proxy ARP
+ * (no delay) and forwarding on; a /32 pod address with a link route to 169.254.1.1 and a default
+ * route via it; a /32 link-scope host route to the pod (one already on another interface fails
+ * ADD); a result with one interface, the host veth with the container's MAC; CHECK is Calico's
+ * dummy ("OK").
+ *
+ * calico-ipam is a simplification: /26 blocks with node affinity carved, as a modelling choice,
+ * from the node's pod CIDR (real Calico carves them from its IP pools), handed out in Calico's
+ * block order (never-used ordinals first, released ones after, in release order). JSON files on
+ * the node (/var/lib/cnisim/calico/) stand in for Calico's datastore.
  */
 import { sha1 } from '@noble/hashes/legacy.js';
 import { IGNORE_UNKNOWN, loadArgs } from '../cni/args';
@@ -35,7 +43,6 @@ import { type IP, type IPNet, ipString, parseCIDR, parseIP } from '../net/ip';
 import type { Proc, Program } from '../os/process';
 import type { Gen } from '../os/sys';
 import { type PluginBuild, aboutText } from './lib/build';
-import * as ipl from './lib/ip';
 import { ipamExecAdd, ipamExecDel } from './lib/ipam';
 import * as nl from './lib/netlink';
 import { NSPathNotExistErr, getNS } from './lib/ns';
@@ -44,6 +51,11 @@ import { printResult } from './loopback';
 export const CALICO_HOST_MAC = 'ee:ee:ee:ee:ee:ee';
 export const CALICO_GATEWAY = '169.254.1.1';
 export const CALICO_IPAM_STORE = '/var/lib/cnisim/calico/ipam.json';
+/**
+ * Each block's free list (Calico's `unallocated` ordinals, in the order they are handed out),
+ * by block CIDR. A block missing here has its free ordinals in ascending order.
+ */
+export const CALICO_IPAM_FREE = '/var/lib/cnisim/calico/unallocated.json';
 /** The node's pod CIDR as the cluster assigned it (the Node object's spec.podCIDR). */
 export const NODE_INFO_FILE = '/etc/cnisim/node.json';
 const BLOCK_PREFIX = 26;
@@ -78,15 +90,87 @@ const CalicoConfT = pluginConf('types.NetConf', [
   field('Nodename', goString, 'nodename', { prop: 'nodename' }),
 ]);
 
-function workload(args: CmdArgs): { namespace: string; pod: string } {
+/** utils.GetIdentifiers: a Kubernetes workload when both K8S_POD_NAMESPACE and K8S_POD_NAME are set. */
+function workload(args: CmdArgs): { k8s: boolean; namespace: string; pod: string } {
   const a = loadArgs(args.args, K8S_ARGS);
   const namespace = (a['K8S_POD_NAMESPACE'] as string | undefined) ?? '';
   const pod = (a['K8S_POD_NAME'] as string | undefined) ?? '';
-  if (!namespace || !pod) {
-    // Without Kubernetes arguments Calico names the workload by container id.
-    return { namespace: 'cni', pod: args.containerId };
+  return { k8s: namespace !== '' && pod !== '', namespace, pod };
+}
+
+/**
+ * The host veth's name: VethNameForWorkload under Kubernetes; otherwise (plugin.go) "cali" and
+ * the first 11 characters of the container id.
+ */
+function hostVethName(args: CmdArgs): string {
+  const wl = workload(args);
+  return wl.k8s
+    ? vethNameForWorkload(wl.namespace, wl.pod)
+    : `cali${args.containerId.slice(0, 11)}`;
+}
+
+const SCOPE_TEXT = { universe: 'universe', link: 'link', host: 'host' } as const;
+
+/**
+ * dataplane_linux.go SetupRoutes: a /32 (/128) link-scope route to each address via the host
+ * veth. "File exists" is fine when that very route is on the host veth (then nothing more is
+ * added); otherwise it names the route in the way.
+ */
+function* setupRoutes(p: Proc, host: Link, ips: readonly IPNet[]): Gen<void> {
+  const sys = p.sys;
+  for (const a of ips) {
+    const dst = `${ipString(a.ip)}/${a.prefix}`;
+    try {
+      yield* nl.routeAdd(sys, sys.hostNs, { dst: a, gw: null, dev: host.ifindex, scope: 'link' });
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (!(e instanceof KernelError && e.errno === 'EEXIST')) {
+        throw new GoError(
+          `failed to add route (Ifindex: ${host.ifindex}, Dst: ${dst}, Scope: link, Iface: ${host.name}): ${msg}`,
+        );
+      }
+      const all = [...nl.routeList(sys, sys.hostNs, 4), ...nl.routeList(sys, sys.hostNs, 6)];
+      const sameIP = (r: (typeof all)[number]) => r.prefix !== 0 && r.dst === ipString(a.ip);
+      if (all.some((r) => r.dev === host.ifindex && sameIP(r) && r.scope === 'link')) return;
+      const other = all.find(sameIP);
+      let conflict = '';
+      if (other) {
+        let name = 'unknown';
+        try {
+          name = nl.linkByIndex(sys, sys.hostNs, other.dev).name;
+        } catch {
+          // the link is gone: "unknown"
+        }
+        conflict = `route (Ifindex: ${other.dev}, Dst: ${other.dst}/${other.prefix}, Scope: ${SCOPE_TEXT[other.scope]}, Iface: ${name})`;
+      }
+      throw new GoError(
+        `route (Ifindex: ${host.ifindex}, Dst: ${dst}, Scope: link) already exists for an interface other than '${host.name}': ${conflict}`,
+      );
+    }
   }
-  return { namespace, pod };
+}
+
+/** dataplane_linux.go CleanUpNamespace: no netns, a netns or a link already gone: nothing to do. */
+function* cleanUpNamespace(p: Proc, args: CmdArgs): Gen<void> {
+  if (args.netns === '') return;
+  let podNs: string;
+  try {
+    podNs = getNS(p.sys, args.netns);
+  } catch (e) {
+    if (e instanceof NSPathNotExistErr) return;
+    throw new GoError(`failed to enter netns: ${(e as Error).message}`);
+  }
+  let l: Link;
+  try {
+    l = nl.linkByName(p.sys, podNs, args.ifName);
+  } catch {
+    return;
+  }
+  try {
+    yield* nl.linkDel(p.sys, podNs, l);
+  } catch (e) {
+    throw new GoError(`failed to clean up workload's veth inside netns: ${(e as Error).message}`);
+  }
 }
 
 function makeCalico(b: PluginBuild): SkelPlugin {
@@ -95,8 +179,7 @@ function makeCalico(b: PluginBuild): SkelPlugin {
     const r0 = goDecode<CalicoConf>(args.stdin, CalicoConfT);
     if (r0.error !== null) throw new GoError(`failed to load netconf: ${r0.error}`);
     const conf = r0.value;
-    const wl = workload(args);
-    const hostName = vethNameForWorkload(wl.namespace, wl.pod);
+    const hostName = hostVethName(args);
     const ipamType = conf.netConf.ipam.type || 'calico-ipam';
     const r = yield* ipamExecAdd(p, ipamType, args.stdin, b.lib);
     let ok = false;
@@ -110,63 +193,112 @@ function makeCalico(b: PluginBuild): SkelPlugin {
       } catch (e) {
         throw new GoError(`calico: failed to open netns ${q(args.netns)}: ${(e as Error).message}`);
       }
-      // A leftover host veth of an earlier life of this workload is removed first.
+      // DoNetworking. A leftover host veth of an earlier life of this workload goes first.
       const stale = nl.linkList(sys, sys.hostNs).find((l) => l.name === hostName);
-      if (stale) yield* nl.linkDel(sys, sys.hostNs, stale);
-      const mtu = conf.mtu > 0 ? conf.mtu : 1500;
-      try {
-        yield* nl.linkAddVeth(sys, podNs, args.ifName, hostName, sys.hostNs, mtu, '');
-      } catch (e) {
-        throw new GoError(
-          `calico: failed to create veth pair ${args.ifName} / ${hostName}: ${(e as Error).message}`,
-        );
-      }
-      const host = nl.linkByName(sys, sys.hostNs, hostName);
-      yield* nl.linkSetHardwareAddr(sys, sys.hostNs, host, CALICO_HOST_MAC);
-      for (const [key, value] of [
-        [`net.ipv4.conf.${hostName}.proxy_arp`, '1'],
-        [`net.ipv4.neigh.${hostName}.proxy_delay`, '0'],
-        [`net.ipv4.conf.${hostName}.forwarding`, '1'],
-      ] as const) {
-        yield* nl.sysctlWrite(sys, sys.hostNs, key, value);
-      }
-      yield* nl.linkSetUp(sys, sys.hostNs, nl.refresh(sys, sys.hostNs, host));
-      // In the pod: eth0 up, its /32, the link route to 169.254.1.1 and the default route via it.
-      const cont = nl.linkByName(sys, podNs, args.ifName);
-      yield* nl.linkSetUp(sys, podNs, cont);
-      const gw = parseIP(CALICO_GATEWAY)!;
-      yield* nl.routeAdd(sys, podNs, {
-        dst: { ip: gw, prefix: 32 },
-        gw: null,
-        dev: cont.ifindex,
-        scope: 'link',
-      });
-      for (const ipc of result.ips) {
-        const full: IPNet = { ip: ipc.address.ip, prefix: ipc.address.ip.v === 4 ? 32 : 128 };
-        yield* nl.addrAdd(sys, podNs, cont, full);
-        if (ipc.address.ip.v === 4) {
-          yield* nl.routeAdd(sys, podNs, { dst: null, gw, dev: cont.ifindex });
-        }
+      if (stale) {
         try {
-          yield* nl.routeAdd(sys, sys.hostNs, {
-            dst: full,
+          yield* nl.linkDel(sys, sys.hostNs, stale);
+        } catch (e) {
+          throw new GoError(`failed to delete old hostVeth ${hostName}: ${(e as Error).message}`);
+        }
+      }
+      const mtu = conf.mtu > 0 ? conf.mtu : 1500;
+      // (Calico creates both ends in the pod and moves the host end out; the engine creates
+      // the host end in place.)
+      yield* nl.linkAddVeth(sys, podNs, args.ifName, hostName, sys.hostNs, mtu, '');
+      let host = nl.linkByName(sys, sys.hostNs, hostName);
+      try {
+        yield* nl.linkSetHardwareAddr(sys, sys.hostNs, host, CALICO_HOST_MAC);
+      } catch {
+        // only a warning: the kernel's MAC stays
+      }
+      const cont = nl.linkByName(sys, podNs, args.ifName);
+      try {
+        yield* nl.linkSetUp(sys, podNs, cont);
+      } catch (e) {
+        throw new GoError(`failed to set ${q(args.ifName)} up: ${(e as Error).message}`);
+      }
+      const contMac = nl.refresh(sys, podNs, cont).mac;
+      // /32 (/128) addresses, as Calico sets every mask.
+      const addrs: IPNet[] = result.ips.map((ipc) => ({
+        ip: ipc.address.ip,
+        prefix: ipc.address.ip.v === 4 ? 32 : 128,
+      }));
+      const hasV4 = addrs.some((a) => a.ip.v === 4);
+      if (hasV4) {
+        // A link route to the dummy next hop 169.254.1.1, then the default route via it.
+        const gw = parseIP(CALICO_GATEWAY)!;
+        try {
+          yield* nl.routeAdd(sys, podNs, {
+            dst: { ip: gw, prefix: 32 },
             gw: null,
-            dev: host.ifindex,
+            dev: cont.ifindex,
             scope: 'link',
           });
         } catch (e) {
-          if (!(e instanceof KernelError && e.errno === 'EEXIST')) throw e;
+          throw new GoError(`failed to add route inside the container: ${(e as Error).message}`);
+        }
+        try {
+          yield* nl.routeAdd(sys, podNs, { dst: null, gw, dev: cont.ifindex });
+        } catch (e) {
+          throw new GoError(
+            `failed to add IPv4 route for 0.0.0.0/0 via ${CALICO_GATEWAY}: ${(e as Error).message}`,
+          );
         }
       }
-      const contNow = nl.linkByName(sys, podNs, args.ifName);
-      result.interfaces = [
-        { name: hostName, mac: CALICO_HOST_MAC, sandbox: '' },
-        { name: args.ifName, mac: contNow.mac, sandbox: args.netns },
-      ];
-      for (const ipc of result.ips) {
-        ipc.interface = 1;
-        ipc.address = { ip: ipc.address.ip, prefix: ipc.address.ip.v === 4 ? 32 : 128 };
+      for (const a of addrs) yield* nl.addrAdd(sys, podNs, cont, a);
+      // configureContainerSysctls: IPv4 forwarding off in the pod (allowIPForwarding unset).
+      if (hasV4) yield* nl.sysctlWrite(sys, podNs, 'net.ipv4.ip_forward', '0');
+      // configureSysctls on the host veth, in the source's order.
+      if (hasV4) {
+        for (const [key, value] of [
+          [`net.ipv4.conf.${hostName}.route_localnet`, '1'],
+          [`net.ipv4.neigh.${hostName}.proxy_delay`, '0'],
+          [`net.ipv4.conf.${hostName}.proxy_arp`, '1'],
+          [`net.ipv4.conf.${hostName}.forwarding`, '1'],
+        ] as const) {
+          try {
+            yield* nl.sysctlWrite(sys, sys.hostNs, key, value);
+          } catch (e) {
+            throw new GoError(
+              `error configuring sysctls for interface: ${hostName}, error: failed to set ${key}=${value}: ${(e as Error).message}`,
+            );
+          }
+        }
       }
+      try {
+        yield* nl.sysctlWrite(sys, sys.hostNs, `net.ipv6.conf.${hostName}.accept_ra`, '0');
+      } catch {
+        // only a warning
+      }
+      host = nl.refresh(sys, sys.hostNs, host);
+      try {
+        yield* nl.linkSetUp(sys, sys.hostNs, host);
+      } catch (e) {
+        throw new GoError(`failed to set ${q(hostName)} up: ${(e as Error).message}`);
+      }
+      try {
+        yield* setupRoutes(p, host, addrs);
+      } catch (e) {
+        throw new GoError(
+          `error adding host side routes for interface: ${hostName}, error: ${(e as Error).message}`,
+        );
+      }
+      // CmdAddK8s / cmdAdd: ONE interface, the host veth with the container's MAC; the IPs keep
+      // no interface index and lose their gateway.
+      result.interfaces = [
+        {
+          name: hostName,
+          mac: contMac,
+          sandbox: args.netns,
+          ...(conf.mtu ? { mtu: conf.mtu } : {}),
+        },
+      ];
+      result.ips.forEach((ipc, i) => {
+        ipc.interface = null;
+        ipc.address = addrs[i]!;
+        ipc.gateway = null;
+      });
       ok = true;
       printResult(p, result, conf.netConf.cniVersion, b);
     } finally {
@@ -181,39 +313,30 @@ function makeCalico(b: PluginBuild): SkelPlugin {
   }
 
   function* del(args: CmdArgs, p: Proc): Gen<void> {
-    const sys = p.sys;
     const r0 = goDecode<CalicoConf>(args.stdin, CalicoConfT);
     if (r0.error !== null) throw new GoError(`failed to load netconf: ${r0.error}`);
     const ipamType = r0.value.netConf.ipam.type || 'calico-ipam';
-    if (args.netns !== '') {
-      let podNs: string | null = null;
-      try {
-        podNs = getNS(sys, args.netns);
-      } catch (e) {
-        if (!(e instanceof NSPathNotExistErr)) throw e;
-      }
-      if (podNs) yield* ipl.delLinkByNameAddr(p, podNs, args.ifName);
+    if (workload(args).k8s) {
+      // CmdDelK8s: the netns is cleaned up before the address is released.
+      yield* cleanUpNamespace(p, args);
+      yield* ipamExecDel(p, ipamType, args.stdin);
+      return;
     }
-    yield* ipamExecDel(p, ipamType, args.stdin);
+    // Outside Kubernetes the address goes first; its error is returned after the clean-up.
+    let ipamErr: unknown = null;
+    try {
+      yield* ipamExecDel(p, ipamType, args.stdin);
+    } catch (e) {
+      ipamErr = e;
+    }
+    yield* cleanUpNamespace(p, args);
+    if (ipamErr) throw ipamErr;
   }
 
+  /** cmdDummyCheck: prints "OK" and checks nothing. */
   // eslint-disable-next-line require-yield
-  function* check(args: CmdArgs, p: Proc): Gen<void> {
-    const podNs = getNS(p.sys, args.netns);
-    let l: Link;
-    try {
-      l = nl.linkByName(p.sys, podNs, args.ifName);
-    } catch {
-      throw new GoError(`calico: interface ${args.ifName} not found in ${args.netns}`);
-    }
-    const wl = workload(args);
-    const hostName = vethNameForWorkload(wl.namespace, wl.pod);
-    if (!nl.linkList(p.sys, p.sys.hostNs).some((x) => x.name === hostName)) {
-      throw new GoError(`calico: host interface ${hostName} not found`);
-    }
-    if (!l.addrs.some((a) => a.family === 4 || a.scope === 'global')) {
-      throw new GoError(`calico: interface ${args.ifName} has no address`);
-    }
+  function* check(_args: CmdArgs, p: Proc): Gen<void> {
+    p.stdout += 'OK\n';
   }
 
   return {
@@ -279,6 +402,36 @@ function* writeStore(p: Proc, s: IpamStore): Gen<void> {
   yield* p.sys.writeFile(CALICO_IPAM_STORE, goMarshal(s, '  ') + '\n');
 }
 
+type FreeLists = Record<string, number[]>;
+
+function readFree(p: Proc): FreeLists {
+  const e = vfs.stat(p.sys.fs, CALICO_IPAM_FREE);
+  if (!e || e.kind !== 'file') return {};
+  try {
+    const v = JSON.parse(e.data) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as FreeLists) : {};
+  } catch {
+    throw new GoError(`calico-ipam: datastore ${CALICO_IPAM_FREE} is corrupted`);
+  }
+}
+
+function* writeFree(p: Proc, f: FreeLists): Gen<void> {
+  yield* p.sys.mkdirAll(vfs.dirname(CALICO_IPAM_FREE));
+  yield* p.sys.writeFile(CALICO_IPAM_FREE, goMarshal(f) + '\n');
+}
+
+/**
+ * ipam_block.go's Unallocated list of a block: ordinals are taken from its front and released
+ * ones appended, so a released address comes back only after the never-used ones. Ordinals
+ * that are allocated are left out whatever the list says.
+ */
+function freeOrdinals(bl: Block, net: IPNet, free: FreeLists): number[] {
+  const taken = (o: number) => ipString({ v: 4, n: net.ip.n + BigInt(o) }) in bl.allocations;
+  const size = 2 ** (32 - net.prefix);
+  const list = free[bl.cidr] ?? Array.from({ length: size }, (_, i) => i);
+  return list.filter((o) => o >= 0 && o < size && !taken(o));
+}
+
 function nodeInfo(p: Proc): { name: string; podCIDR: string } {
   const e = vfs.stat(p.sys.fs, NODE_INFO_FILE);
   if (e && e.kind === 'file') {
@@ -300,13 +453,6 @@ function blocksOf(pool: IPNet): IPNet[] {
   const base = pool.ip.n & ~((1n << BigInt(32 - pool.prefix)) - 1n);
   for (let i = 0n; i < count && i < 4096n; i++)
     out.push({ ip: { v: 4, n: base + i * size }, prefix: BLOCK_PREFIX });
-  return out;
-}
-
-function blockAddresses(b: IPNet): IP[] {
-  const size = 1n << BigInt(32 - b.prefix);
-  const out: IP[] = [];
-  for (let i = 0n; i < size; i++) out.push({ v: 4, n: b.ip.n + i });
   return out;
 }
 
@@ -332,16 +478,18 @@ function makeCalicoIpam(b: PluginBuild): SkelPlugin {
       throw new GoError(
         `calico-ipam: handle ${handle} already holds ${existing.map(([ip]) => ip).join(', ')}`,
       );
+    const freeLists = readFree(p);
     let chosen: IP | null = null;
     let chosenBlock: Block | null = null;
     for (const bl of store.blocks) {
       if (bl.affinity !== `host:${host}`) continue;
       const c = parseCIDR(bl.cidr);
       if (!c.ok) continue;
-      const free = blockAddresses(c.net).find((ip) => !(ipString(ip) in bl.allocations));
-      if (free) {
-        chosen = free;
+      const free = freeOrdinals(bl, c.net, freeLists);
+      if (free.length) {
+        chosen = { v: 4, n: c.net.ip.n + BigInt(free[0]!) };
         chosenBlock = bl;
+        freeLists[bl.cidr] = free.slice(1);
         break;
       }
     }
@@ -362,6 +510,7 @@ function makeCalicoIpam(b: PluginBuild): SkelPlugin {
           };
           store.blocks.push(chosenBlock);
           chosen = free.ip;
+          freeLists[chosenBlock.cidr] = freeOrdinals(chosenBlock, free, {}).slice(1);
           break;
         }
       }
@@ -373,6 +522,7 @@ function makeCalicoIpam(b: PluginBuild): SkelPlugin {
     }
     chosenBlock.allocations[ipString(chosen)] = handle;
     yield* writeStore(p, store);
+    yield* writeFree(p, freeLists);
     const result: Result100 = {
       kind: '100',
       cniVersion: b.lib.current,
@@ -388,16 +538,27 @@ function makeCalicoIpam(b: PluginBuild): SkelPlugin {
     const conf = load(args.stdin);
     const handle = `${conf.name}.${args.containerId}`;
     const store = readStore(p);
+    const freeLists = readFree(p);
     let changed = false;
     for (const bl of store.blocks) {
+      const c = parseCIDR(bl.cidr);
       for (const [ip, h] of Object.entries(bl.allocations)) {
         if (h === handle) {
+          if (c.ok) {
+            // The ordinal goes to the end of the block's free list.
+            const list = freeOrdinals(bl, c.net, freeLists);
+            const o = Number(parseIP(ip)!.n - c.net.ip.n);
+            freeLists[bl.cidr] = [...list.filter((x) => x !== o), o];
+          }
           delete bl.allocations[ip];
           changed = true;
         }
       }
     }
-    if (changed) yield* writeStore(p, store);
+    if (changed) {
+      yield* writeStore(p, store);
+      yield* writeFree(p, freeLists);
+    }
   }
 
   // eslint-disable-next-line require-yield
