@@ -238,6 +238,27 @@ describe('ip route', () => {
       255,
     ],
     ['ip route change 10.79.0.0/16 dev br0', 'RTNETLINK answers: No such file or directory\n', 2],
+    [
+      'ip route add 10.62.0.0/16 via 10.1.0.2 dev br0 scope host',
+      'Error: Route with host scope can not have a gateway.\n',
+      2,
+    ],
+    ['ip route add 10.63.0.0/16 dev vd scope host', '', 0],
+    ['ip route add 10.64.0.0/16 via 10.1.0.255', 'Error: Nexthop has invalid gateway.\n', 2],
+    ['ip route add 10.65.0.0/16 via 10.9.0.1', 'RTNETLINK answers: Network is down\n', 2],
+    ['ip route add 10.66.0.0/16 dev br0 src 10.9.0.1', '', 0],
+    ['ip route replace 10.67.0.0/16 dev vd', 'Error: Device for nexthop is not up.\n', 2],
+    ['ip -6 route add 2001:db8::/64 via fe80::1', 'Error: Egress device not specified.\n', 2],
+    [
+      'ip -6 route change 2001:db8:1::/64 dev br0',
+      'Error: Can not replace route - no match found.\n',
+      2,
+    ],
+    [
+      'ip -6 route add fd00:7::/64 via fd00:1::1',
+      'Error: Gateway can not be a local address.\n',
+      2,
+    ],
     ['ip route foo', 'Command "foo" is unknown, try "ip route help".\n', 255],
   ]);
 
@@ -300,8 +321,12 @@ describe('ip netns and global options', () => {
       /^Usage: ip \[ OPTIONS \] OBJECT \{ COMMAND \| help \}\n/,
     ));
   it('what ip does not simulate says so', () => {
-    expect(node().sh.run('ip link show')).toMatchObject({
-      stderr: 'cnisim: ip: link show: not simulated\n',
+    expect(node().sh.run('ip route get 10.1.0.1')).toMatchObject({
+      stderr: 'cnisim: ip: route get: not simulated\n',
+      exitCode: 2,
+    });
+    expect(node().sh.run('ip -s link show')).toMatchObject({
+      stderr: 'cnisim: ip: -s (statistics: no traffic is simulated): not simulated\n',
       exitCode: 2,
     });
   });

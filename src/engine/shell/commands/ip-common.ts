@@ -29,6 +29,15 @@ export interface IpRun {
   ns: string;
   /** -4 / -6 / -f: preferred family (0: any). */
   family: Family;
+  /** Display options (-j, -p, -br, -o, -d, -s), for the show commands. */
+  show?: {
+    json: boolean;
+    pretty: boolean;
+    brief: boolean;
+    oneline: boolean;
+    details: boolean;
+    stats: boolean;
+  };
 }
 
 /** iproute2's matches(): `cmd` is a prefix of `pattern`. */

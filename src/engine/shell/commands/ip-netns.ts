@@ -9,6 +9,7 @@ import * as K from '../../kernel/kernel';
 import type { KernelState } from '../../kernel/types';
 import { NETNS_DIR } from '../../node/setup';
 import type { NodeState } from '../../sim/world';
+import { nsidOf, nsidTable } from '../nsid';
 import { NETNS_RUN_DIR } from '../paths';
 import { type IpRun, IpExit, lookupNetnsByName, matches, notSimulated } from './ip-common';
 import { IP_NETNS_USAGE } from './usage';
@@ -80,7 +81,13 @@ function netnsList(ip: IpRun): number {
     ...mounted.filter((m) => names.includes(m)),
     ...names.filter((m) => !mounted.includes(m)),
   ];
-  for (const n of order) ip.ctx.out(`${n}\n`);
+  // `(id: N)`: the id the current namespace gave that one (RTM_GETNSID, which allocates none).
+  const table = nsidTable(ip.ctx.sim, ip.ctx.nodeName, k);
+  for (const n of order) {
+    const id = k.mounts[`${NETNS_DIR}/${n}`];
+    const nsid = id !== undefined ? nsidOf(table, ip.ns, id) : undefined;
+    ip.ctx.out(nsid !== undefined ? `${n} (id: ${nsid})\n` : `${n}\n`);
+  }
   return 0;
 }
 

@@ -1,8 +1,9 @@
 /**
- * `ip` (iproute2 6.1.0): global options, then the object. Modelled objects: link, address, route,
- * netns (the changes; `show` is for a later issue). Global options: -n/-netns NAME, -4, -6,
- * -f/-family inet|inet6, -V; the display options (-s -d -j -p -o -br -c -N -r -t -h -iec -a) are
- * accepted. See ip-link.ts, ip-addr.ts, ip-route.ts, ip-netns.ts for each object's subset.
+ * `ip` (iproute2 6.1.0): global options, then the object. Modelled objects: link, address, route
+ * (changes and listings), netns. Global options: -n/-netns NAME, -4, -6, -f/-family
+ * inet|inet6, -V; display options -j, -p, -br, -o for the listings (-s and -d are refused there:
+ * not modelled); -c -N -r -t -h -iec -a are accepted and change nothing. See ip-show.ts,
+ * ip-link.ts, ip-addr.ts, ip-route.ts, ip-netns.ts for each object's subset.
  */
 import type { CommandContext, CommandSpec } from '../types';
 import { doAddr } from './ip-addr';
@@ -17,6 +18,7 @@ import {
 import { doLink } from './ip-link';
 import { doNetns } from './ip-netns';
 import { doRoute } from './ip-route';
+import { defaultShowFlags, isShow, linkShow, routeShow } from './ip-show';
 import { IP_USAGE } from './usage';
 
 const OBJECTS = [
@@ -58,7 +60,8 @@ const OBJECTS = [
 
 function run(ctx: CommandContext): number {
   const argv = ctx.argv.slice(1);
-  const ip: IpRun = { ctx, ns: ctx.netns, family: 0 };
+  const show = defaultShowFlags();
+  const ip: IpRun = { ctx, ns: ctx.netns, family: 0, show };
   try {
     let i = 0;
     for (; i < argv.length; i++) {
@@ -87,19 +90,12 @@ function run(ctx: CommandContext): number {
       } else if (opt === '-4') ip.family = 4 as Family;
       else if (opt === '-6') ip.family = 6 as Family;
       else if (opt === '-0' || opt === '-M' || opt === '-B') notSimulated(`option ${opt}`);
+      else if (matches(opt, '-stats') || matches(opt, '-statistics')) show.stats = true;
+      else if (matches(opt, '-details')) show.details = true;
       else if (
-        [
-          '-human',
-          '-human-readable',
-          '-iec',
-          '-stats',
-          '-statistics',
-          '-details',
-          '-resolve',
-          '-oneline',
-          '-timestamp',
-          '-tshort',
-        ].some((d) => matches(opt, d))
+        ['-human', '-human-readable', '-iec', '-resolve', '-timestamp', '-tshort'].some((d) =>
+          matches(opt, d),
+        )
       )
         continue;
       else if (matches(opt, '-Version')) {
@@ -107,7 +103,10 @@ function run(ctx: CommandContext): number {
         return 0;
       } else if (matches(opt, '-force')) continue;
       else if (matches(opt, '-batch')) notSimulated('-batch');
-      else if (matches(opt, '-brief') || matches(opt, '-json') || matches(opt, '-pretty')) continue;
+      else if (matches(opt, '-brief')) show.brief = true;
+      else if (matches(opt, '-json')) show.json = true;
+      else if (matches(opt, '-pretty')) show.pretty = true;
+      else if (matches(opt, '-oneline')) show.oneline = true;
       else if (matches(opt, '-rcvbuf')) nextArg();
       else if (/^-c(olor|olour)?(=.*)?$/.test(opt) || matches(opt, '-color')) continue;
       else if (matches(opt, '-help')) throw new IpExit(IP_USAGE, 255);
@@ -142,11 +141,11 @@ function run(ctx: CommandContext): number {
     if (!name) throw new IpExit(`Object "${obj}" is unknown, try "ip help".\n`, 1);
     switch (name) {
       case 'link':
-        return doLink(ip, args);
+        return isShow(args) ? linkShow(ip, args.slice(1), true) : doLink(ip, args);
       case 'address':
-        return doAddr(ip, args);
+        return isShow(args) ? linkShow(ip, args.slice(1), false) : doAddr(ip, args);
       case 'route':
-        return doRoute(ip, args);
+        return isShow(args) ? routeShow(ip, args.slice(1)) : doRoute(ip, args);
       case 'netns':
         return doNetns(ip, args);
       case 'help':
