@@ -208,15 +208,21 @@ export class Cluster {
     // One pod worker kind; its effects go to the kubelet of the worker's node.
     const route =
       (name: keyof Kubelet['effects']) =>
-      (host: MachineHost, id: string, params: Record<string, unknown>) => {
-        const node = nodeOf(host.get(id)?.context);
+      (
+        host: MachineHost,
+        id: string,
+        params: Record<string, unknown>,
+        context: Record<string, unknown>,
+      ) => {
+        const node = nodeOf(context);
         (
           this.rt(node).kubelet.effects[name] as (
             h: MachineHost,
             i: string,
             p: Record<string, unknown>,
+            c: Record<string, unknown>,
           ) => void
-        )(host, id, params);
+        )(host, id, params, context);
       };
     const names = [
       'sync',
@@ -663,9 +669,12 @@ export class Cluster {
       ]);
       const inflightNetns = new Set(inflight.map((a) => (a.context as { netns: string }).netns));
       const pods = Object.values(state.api?.pods ?? {}).filter((p) => p.spec.nodeName === name);
-      // Host veths whose pod end is in no live sandbox's namespace.
+      // Host veths whose pod end is in no namespace a sandbox still owns: a live one, one being
+      // set up, or one whose StopPodSandbox failed (its netns is kept for the next retry).
       const liveNs = new Set(
-        [...live.map((s) => s.netns), ...inflightNetns].map((p) => k.mounts[p]).filter(Boolean),
+        [...Object.values(c.sandboxes).map((s) => s.netns), ...inflightNetns]
+          .map((p) => k.mounts[p])
+          .filter(Boolean),
       );
       const root = k.netns[k.root]!;
       let hostVeths = 0;

@@ -394,8 +394,8 @@ export class Kubelet {
   // Effects of the pod worker's actions
 
   readonly effects = {
-    sync: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    sync: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
       if (!this.state.networkReady) {
@@ -419,8 +419,8 @@ export class Kubelet {
       else host.send(id, { type: 'NEED_SANDBOX' });
     },
 
-    networkNotReady: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    networkNotReady: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
       const msg = `network is not ready: container runtime network not ready: ${NOT_READY_PREFIX}${this.state.networkMessage}`;
@@ -443,8 +443,8 @@ export class Kubelet {
       });
     },
 
-    runPodSandbox: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    runPodSandbox: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
       const attempt = ctx.attempt;
@@ -487,8 +487,8 @@ export class Kubelet {
       );
     },
 
-    failedCreate: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    failedCreate: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p || p.deletionTimestamp !== null) return;
       recordEvent(
@@ -505,8 +505,8 @@ export class Kubelet {
       );
     },
 
-    containersStarted: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    containersStarted: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       const sb = ctx.sandboxId ? this.containerd.state.sandboxes[ctx.sandboxId] : undefined;
       if (!p || !sb) return;
@@ -549,8 +549,8 @@ export class Kubelet {
       );
     },
 
-    sandboxChanged: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    sandboxChanged: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
       recordEvent(
@@ -583,11 +583,13 @@ export class Kubelet {
       );
     },
 
-    stopSandbox: (host: MachineHost, id: string) => this.stopAll(host, id, false),
-    killPod: (host: MachineHost, id: string) => this.stopAll(host, id, true),
+    stopSandbox: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) =>
+      this.stopAll(host, id, c as unknown as PodWorkerContext, false),
+    killPod: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) =>
+      this.stopAll(host, id, c as unknown as PodWorkerContext, true),
 
-    failedKill: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    failedKill: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
       recordEvent(
@@ -604,8 +606,8 @@ export class Kubelet {
       );
     },
 
-    removeSandboxes: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    removeSandboxes: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       const attempt = ctx.attempt;
       if (!p) {
@@ -636,8 +638,8 @@ export class Kubelet {
       );
     },
 
-    podGone: (host: MachineHost, id: string) => {
-      const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+    podGone: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
+      const ctx = c as unknown as PodWorkerContext;
       removePod(this.sim, ctx.pod, this.node);
     },
 
@@ -650,8 +652,7 @@ export class Kubelet {
   };
 
   /** killPodWithSyncResult: StopPodSandbox for every sandbox of the pod that is not stopped. */
-  private stopAll(host: MachineHost, id: string, deleting: boolean): void {
-    const ctx = host.get(id)!.context as unknown as PodWorkerContext;
+  private stopAll(host: MachineHost, id: string, ctx: PodWorkerContext, deleting: boolean): void {
     const p = this.pod(ctx.pod);
     const attempt = ctx.attempt;
     if (!p) {

@@ -30,7 +30,10 @@ import * as vfs from '../fs/vfs';
 import { decode } from '../gojson/decode';
 import { q } from '../gofmt';
 import { type ProgramRegistry, execProgram } from '../os/process';
+import { draftSend, draftStart } from '../sched/machines';
 import type { Ctx, Scheduler } from '../sched/scheduler';
+import { produce } from 'immer';
+import { libcniCallMachine } from './machines';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
@@ -260,41 +263,77 @@ export class CNIConfig {
   }
 
   private *begin(op: string, summary: string, payload: Record<string, unknown>): Gen<void> {
-    const ev = this.o.sim.note({
-      node: this.o.node,
-      source: this.caller,
-      target: 'libcni',
-      kind: 'libcni.call',
-      level: 'cni',
-      summary,
-      payload: { op, ...payload },
-      ...(this.o.parentSeq !== undefined ? { parent: this.o.parentSeq } : {}),
-    });
-    this.seq = ev.seq;
+    const sim = this.o.sim;
+    const seq = sim.events.length;
+    sim.apply(
+      {
+        node: this.o.node,
+        source: this.caller,
+        target: 'libcni',
+        kind: 'libcni.call',
+        level: 'cni',
+        summary,
+        payload: { op, ...payload },
+        ...(this.o.parentSeq !== undefined ? { parent: this.o.parentSeq } : {}),
+      },
+      (d) => {
+        draftStart(d.actors as never, this.actorId(seq), 'libcniCall', libcniCallMachine, {
+          node: this.o.node,
+          op,
+          network: String(payload['network'] ?? ''),
+        });
+      },
+    );
+    this.seq = seq;
     yield TICK;
+  }
+
+  private actorId(seq: number): string {
+    return `libcni/${this.o.node}/${seq}`;
+  }
+
+  /** The call moves on to the next plugin of the list (shown at the plugin's exec). */
+  private progress(plugin: string): void {
+    if (this.seq === undefined) return;
+    const id = this.actorId(this.seq);
+    const sim = this.o.sim;
+    if (!sim.state.actors[id]) return;
+    sim.state = produce(sim.state, (d) => {
+      draftSend(d.actors as never, id, libcniCallMachine, { type: 'PLUGIN', plugin });
+    });
   }
 
   private *end(op: string, out: LibcniOutcome): Gen<LibcniOutcome> {
     const summary = out.ok ? `${op} ok` : `${op} failed: ${out.error?.message ?? ''}`;
-    this.o.sim.note({
-      node: this.o.node,
-      source: 'libcni',
-      target: this.caller,
-      kind: 'libcni.return',
-      level: 'cni',
-      summary,
-      payload: {
-        op,
-        ok: out.ok,
-        ...(out.result ? { result: resultJSON(out.result, this.lib) } : {}),
-        ...(out.error ? { error: out.error } : {}),
-        ...(out.failedPluginIndex !== undefined
-          ? { failedPluginIndex: out.failedPluginIndex }
-          : {}),
-        ...(out.cache ? { cache: out.cache } : {}),
+    const callId = this.seq !== undefined ? this.actorId(this.seq) : null;
+    this.o.sim.apply(
+      {
+        node: this.o.node,
+        source: 'libcni',
+        target: this.caller,
+        kind: 'libcni.return',
+        level: 'cni',
+        summary,
+        payload: {
+          op,
+          ok: out.ok,
+          ...(out.result ? { result: resultJSON(out.result, this.lib) } : {}),
+          ...(out.error ? { error: out.error } : {}),
+          ...(out.failedPluginIndex !== undefined
+            ? { failedPluginIndex: out.failedPluginIndex }
+            : {}),
+          ...(out.cache ? { cache: out.cache } : {}),
+        },
+        ...(this.seq !== undefined ? { parent: this.seq } : {}),
       },
-      ...(this.seq !== undefined ? { parent: this.seq } : {}),
-    });
+      (d) => {
+        if (callId) {
+          draftSend(d.actors as never, callId, libcniCallMachine, {
+            type: out.ok ? 'DONE' : 'FAILED',
+          });
+        }
+      },
+    );
     this.seq = undefined;
     yield TICK;
     return out;
@@ -320,6 +359,7 @@ export class CNIConfig {
       validateInterfaceName(rt.ifName);
     if (v) throw v;
     const conf = this.buildOneConfig(name, cniVersion, net, prev, rt);
+    this.progress(net.network.type);
     return yield* execPluginWithResult(
       this.exec,
       pluginPath,
@@ -340,6 +380,7 @@ export class CNIConfig {
   ): Gen<void> {
     const pluginPath = findInPath(this.sys.fs, net.network.type, this.o.path);
     const conf = this.buildOneConfig(name, cniVersion, net, prev, rt);
+    this.progress(net.network.type);
     yield* execPlugin(
       this.exec,
       pluginPath,

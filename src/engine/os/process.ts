@@ -4,7 +4,9 @@
  * delegated call (bridge -> host-local) is a child process.
  */
 import * as vfs from '../fs/vfs';
+import { draftSend, draftStart } from '../sched/machines';
 import type { Ctx, Scheduler } from '../sched/scheduler';
+import { processActorId, processMachine } from './machines';
 import type { Simulation } from '../sim/world';
 import { Sys, type Gen, TICK } from './sys';
 
@@ -104,6 +106,15 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
     },
     (d) => {
       d.nextPid += 1;
+      if (!startError) {
+        draftStart(d.actors as never, processActorId(node, pid), 'process', processMachine, {
+          node,
+          pid,
+          program: name,
+          command: req.env['CNI_COMMAND'] ?? '',
+          parentPid: req.callerPid ?? null,
+        });
+      }
       return sim.events.length; // seq this event gets
     },
   );
@@ -160,14 +171,39 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
         },
         parent: execEv,
       },
-      () => undefined,
+      (d) => {
+        draftSend(
+          d.actors as never,
+          processActorId(node, pid),
+          processMachine,
+          killed ? { type: 'KILL' } : { type: 'EXIT', code: exitCode },
+        );
+      },
     );
   }
 
   function* body(): Gen<number> {
     let ended = false;
     try {
-      if (hangs) yield { tick: true, sleepUs: Infinity };
+      if (hangs) {
+        sim.apply(
+          {
+            node,
+            source: name,
+            target: name,
+            kind: 'state',
+            level: 'cni',
+            summary: `${name} blocks (it never answers ${req.env['CNI_COMMAND'] ?? ''})`,
+            payload: { pid, blocked: true },
+            parent: execEv,
+          },
+          (d) =>
+            draftSend(d.actors as never, processActorId(node, pid), processMachine, {
+              type: 'BLOCK',
+            }),
+        );
+        yield { tick: true, sleepUs: Infinity };
+      }
       let exitCode: number;
       try {
         exitCode = yield* program!(proc);

@@ -21,7 +21,13 @@ export interface MachineEvent {
 }
 
 /** An effect: what an action of a machine does to the world. */
-export type Effect = (host: MachineHost, actorId: string, params: Record<string, unknown>) => void;
+export type Effect = (
+  host: MachineHost,
+  actorId: string,
+  params: Record<string, unknown>,
+  /** The actor's context right after the transition (also when it has just ended). */
+  context: Record<string, unknown>,
+) => void;
 
 export interface MachineKind {
   machine: AnyStateMachine;
@@ -94,7 +100,7 @@ export class MachineHost {
         d.actors[id] = rec as never;
       },
     );
-    this.run(id, actions as ExecAction[]);
+    this.run(id, kindName, actions as ExecAction[], rec.context);
   }
 
   /**
@@ -138,20 +144,27 @@ export class MachineHost {
       };
       if (from !== to || summary !== undefined) {
         this.sim.apply(ev, (d) => {
-          d.actors[id] = out as never;
+          // An actor that reached a final state is gone (a removed sandbox, a deleted pod's
+          // worker): the event records where it ended, the world no longer holds it.
+          if (out.status === 'done') delete d.actors[id];
+          else d.actors[id] = out as never;
         });
       } else {
         // A context-only change (a counter, a remembered id): no event of its own.
         this.sim.state = { ...this.sim.state, actors: { ...this.sim.state.actors, [id]: out } };
       }
     }
-    this.run(id, actions as ExecAction[]);
+    this.run(id, rec.machine, actions as ExecAction[], next.context as Record<string, unknown>);
     return changed;
   }
 
-  private run(id: string, actions: ExecAction[]): void {
-    const rec = this.get(id);
-    const kind = rec ? this.kind(rec.machine) : undefined;
+  private run(
+    id: string,
+    machine: string,
+    actions: ExecAction[],
+    context: Record<string, unknown>,
+  ): void {
+    const kind = this.kind(machine);
     for (const a of actions) {
       const params = (a.params ?? {}) as Record<string, unknown>;
       if (a.type === 'xstate.raise') {
@@ -165,10 +178,52 @@ export class MachineHost {
       } else if (a.type.startsWith('xstate.')) {
         // assign and friends are already applied by transition().
       } else {
-        const fx = kind?.effects[a.type];
-        if (!fx) throw new Error(`machine ${rec?.machine}: no effect for action ${a.type}`);
-        fx(this, id, params);
+        const fx = kind.effects[a.type];
+        if (!fx) throw new Error(`machine ${machine}: no effect for action ${a.type}`);
+        fx(this, id, params, context);
       }
     }
   }
+}
+
+/**
+ * Actors of machines without effects or delays (a plugin process, a libcni call) change inside
+ * the event that changes them: these run the pure transition on a draft of the world.
+ */
+export function draftStart(
+  actors: Record<string, ActorRecord>,
+  id: string,
+  name: string,
+  machine: AnyStateMachine,
+  input: Record<string, unknown>,
+): void {
+  const [snap] = initialTransition(machine, input);
+  actors[id] = {
+    machine: name,
+    value: snap.value as ActorRecord['value'],
+    context: snap.context as Record<string, unknown>,
+    status: snap.status,
+  };
+}
+
+export function draftSend(
+  actors: Record<string, ActorRecord>,
+  id: string,
+  machine: AnyStateMachine,
+  event: MachineEvent,
+): void {
+  const rec = actors[id];
+  if (!rec) return;
+  const snap = machine.resolveState({ value: rec.value as never, context: { ...rec.context } });
+  const [next] = transition(machine, snap, event as never);
+  if (next.status === 'done') {
+    delete actors[id];
+    return;
+  }
+  actors[id] = {
+    machine: rec.machine,
+    value: next.value as ActorRecord['value'],
+    context: next.context as Record<string, unknown>,
+    status: next.status,
+  };
 }

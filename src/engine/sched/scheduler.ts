@@ -120,6 +120,20 @@ export class Scheduler {
   }
 
   /**
+   * When the next unit of work is due (a timer, or a task that can run), or null when nothing
+   * is left: the simulation is idle (tasks blocked forever, e.g. a hung plugin, do not count).
+   */
+  nextDueAt(): number | null {
+    let best = this.nextTimerAt();
+    for (const t of this.tasks) {
+      if (t.done || !this.runnable(t)) continue;
+      const at = Math.max(this.readyTime(t), this.now);
+      if (best === null || at < best) best = at;
+    }
+    return best;
+  }
+
+  /**
    * Runs until at least one trace event has been recorded. Returns false when nothing is left to
    * run (no runnable task, no timer) or when the next thing is due after `until` (virtual µs).
    */
@@ -194,7 +208,11 @@ export class Scheduler {
     } catch (e) {
       t.error = e;
       this.finish(t);
-      return;
+      // Simulated programs turn their own failures into exit codes: an exception reaching here
+      // is a bug in the simulation, and must not pass unnoticed.
+      throw new Error(`task "${t.name}" failed: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
     }
     if (r.done) {
       t.value = r.value;
