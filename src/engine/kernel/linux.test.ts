@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIP } from '../net/ip';
 import * as K from './kernel';
+import { routeJson, routesInDumpOrder } from './view';
 import type { KernelState, Link } from './types';
 
 let macs = 0;
@@ -273,5 +274,388 @@ describe('IPv4 primary and secondary addresses', () => {
       '10.3.0.1/24 global',
       '10.1.0.8/24 global secondary',
     ]);
+  });
+});
+
+/** `ip [-6] route show` lines (main table) in dump order. */
+function show(k: KernelState, ns: string, fam: 4 | 6 = 4): string[] {
+  const n = k.netns[ns]!;
+  return routesInDumpOrder(n, fam).map((r) => {
+    const o = routeJson(n, r);
+    return [
+      o['dst'],
+      o['gateway'] !== undefined ? `via ${String(o['gateway'])}` : null,
+      `dev ${String(o['dev'])}`,
+      o['protocol'] !== undefined ? `proto ${String(o['protocol'])}` : null,
+      o['scope'] !== undefined ? `scope ${String(o['scope'])}` : null,
+      o['prefsrc'] !== undefined ? `src ${String(o['prefsrc'])}` : null,
+      o['metric'] !== undefined ? `metric ${String(o['metric'])}` : null,
+    ]
+      .filter((x) => x !== null)
+      .join(' ');
+  });
+}
+
+/** A route as `ip route add` sends it: DST[/LEN] [via GW] [dev DEV] [key value]... */
+function spec(k: KernelState, ns: string, text: string): K.RouteSpec {
+  const w = text.split(' ');
+  const [d, p] = w[0]!.split('/') as [string, string | undefined];
+  const dst = d === 'default' ? null : ip(d);
+  const out: K.RouteSpec = {
+    family: dst ? dst.v : ip(w[w.indexOf('via') + 1]!).v,
+    dst: dst ?? { v: 4, n: 0n },
+    prefix: d === 'default' ? 0 : p !== undefined ? Number(p) : dst!.v === 4 ? 32 : 128,
+  };
+  for (let i = 1; i < w.length; i += 2) {
+    const v = w[i + 1]!;
+    if (w[i] === 'via') out.gateway = ip(v);
+    else if (w[i] === 'dev') out.dev = link(k, ns, v)?.ifindex ?? 999;
+    else if (w[i] === 'src') out.prefsrc = ip(v);
+    else if (w[i] === 'metric') out.metric = Number(v);
+    else if (w[i] === 'scope') out.scope = v as 'link' | 'host';
+    else if (w[i] === 'proto') out.protocol = v as 'static';
+  }
+  if (d === 'default' && out.family === 6) out.dst = { v: 6, n: 0n };
+  return out;
+}
+
+type Mode = 'add' | 'replace' | 'change' | 'append' | 'prepend';
+const FLAGS: Record<Mode, K.RouteFlags> = {
+  add: { create: true, excl: true },
+  change: { replace: true },
+  replace: { create: true, replace: true },
+  prepend: { create: true },
+  append: { create: true, append: true },
+};
+
+/** `ip route MODE TEXT`: undefined when it succeeded, else the errno and extack. */
+function route(k: KernelState, ns: string, text: string, mode: Mode = 'add') {
+  try {
+    K.routeNew(k, ns, spec(k, ns, text), FLAGS[mode]);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof K.KernelError)) throw e;
+    return e.extack ? `${e.errno}: ${e.extack}` : e.errno;
+  }
+}
+
+/** br0 (up, 10.1.0.1/24, fd00:1::1/64) and v0 (down, 10.9.0.1/24, fd00:9::1/64) with peer v1. */
+function routed(): { k: KernelState; ns: string } {
+  const { k, ns } = setup();
+  const br = bridgeUp(k, ns);
+  add4(k, ns, br, '10.1.0.1/24');
+  K.addrAdd(k, ns, br, { ip: ip('fd00:1::1'), prefix: 64 });
+  const v0 = K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+  add4(k, ns, v0, '10.9.0.1/24');
+  K.addrAdd(k, ns, v0, { ip: ip('fd00:9::1'), prefix: 64 });
+  return { k, ns };
+}
+
+describe('routes on a device that is down', () => {
+  it('IPv6: ENETDOWN "Nexthop device is not up", unless the gateway is unreachable first', () => {
+    // ip -6 route add 2001:db8::/64 dev v0            Error: Nexthop device is not up.
+    // ip -6 route add 2001:db8:3::/64 via fe80::1 dev v0   Error: Nexthop device is not up.
+    // ip -6 route add 2001:db8:1::/64 via fd00:9::2 dev v0  RTNETLINK answers: No route to host
+    // ip -6 route add 2001:db8:2::/64 via fd00:9::2         RTNETLINK answers: No route to host
+    // ip -6 route add 2001:db8:4::/64 dev lo (lo down)  Error: Nexthop device is not up.
+    const { k, ns } = routed();
+    expect(route(k, ns, '2001:db8::/64 dev v0')).toBe('ENETDOWN: Nexthop device is not up');
+    expect(route(k, ns, '2001:db8:3::/64 via fe80::1 dev v0')).toBe(
+      'ENETDOWN: Nexthop device is not up',
+    );
+    expect(route(k, ns, '2001:db8:1::/64 via fd00:9::2 dev v0')).toBe('EHOSTUNREACH');
+    expect(route(k, ns, '2001:db8:2::/64 via fd00:9::2')).toBe('EHOSTUNREACH');
+    expect(route(k, ns, '2001:db8:4::/64 dev lo')).toBe('ENETDOWN: Nexthop device is not up');
+    expect(show(k, ns, 6).filter((r) => !r.startsWith('fe80:'))).toEqual([
+      'fd00:1::/64 dev br0 proto kernel metric 256',
+    ]);
+  });
+
+  it('IPv4: ENETDOWN "Device for nexthop is not up"; a gateway on it is not reachable', () => {
+    // ip route add 10.50.0.0/16 dev v0                  Error: Device for nexthop is not up.
+    // ip route add 10.51.0.0/16 via 10.9.0.2 dev v0     Error: Nexthop has invalid gateway.
+    // ip route add 10.51.0.0/16 via 10.9.0.2            Error: Nexthop has invalid gateway.
+    const { k, ns } = routed();
+    expect(route(k, ns, '10.50.0.0/16 dev v0')).toBe('ENETDOWN: Device for nexthop is not up');
+    expect(route(k, ns, '10.51.0.0/16 via 10.9.0.2 dev v0')).toBe(
+      'ENETUNREACH: Nexthop has invalid gateway',
+    );
+    expect(route(k, ns, '10.51.0.0/16 via 10.9.0.2')).toBe(
+      'ENETUNREACH: Nexthop has invalid gateway',
+    );
+  });
+
+  it('IPv4: a host-scope route needs no next hop check, and stays when its device goes down', () => {
+    // ip route add 10.52.0.0/16 dev v0 scope host (v0 down): ok.
+    // ip route add 10.62.0.0/16 dev v0 scope host via 10.8.0.2
+    //   Error: Route with host scope can not have a gateway.
+    // ip link set v1 up; ip link set v0 up; ip route add 10.90.0.0/16 dev v0 scope host;
+    // ip link set v0 down: `ip route` still lists it.
+    const { k, ns } = routed();
+    expect(route(k, ns, '10.52.0.0/16 dev v0 scope host')).toBeUndefined();
+    expect(route(k, ns, '10.62.0.0/16 via 10.1.0.2 dev br0 scope host')).toBe(
+      'EINVAL: Route with host scope can not have a gateway',
+    );
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    K.linkSetUp(k, ns, link(k, ns, 'v0').ifindex);
+    expect(route(k, ns, '10.90.0.0/16 dev v0 scope host')).toBeUndefined();
+    expect(route(k, ns, '10.91.0.0/16 dev v0')).toBeUndefined();
+    K.linkSetDown(k, ns, link(k, ns, 'v0').ifindex);
+    expect(show(k, ns)).toEqual([
+      '10.1.0.0/24 dev br0 proto kernel scope link src 10.1.0.1',
+      '10.52.0.0/16 dev v0 scope host',
+      '10.90.0.0/16 dev v0 scope host',
+    ]);
+    // The last IPv4 address going disables IPv4 on the device: they go then.
+    del4(k, ns, link(k, ns, 'v0').ifindex, '10.9.0.1/24');
+    expect(show(k, ns)).toEqual(['10.1.0.0/24 dev br0 proto kernel scope link src 10.1.0.1']);
+  });
+});
+
+describe('preferred source (src)', () => {
+  it('IPv4: must be a local address (any device, up or down): EINVAL "Invalid prefsrc address"', () => {
+    // ip route add 10.61.0.0/16 dev br0 src 10.9.0.1     ok (10.9.0.1 is on v0, down)
+    // ip route add 10.62.0.0/16 dev br0 src 10.1.0.0     Error: Invalid prefsrc address.
+    // ip route add 10.63.0.0/16 dev br0 src 10.1.0.255   Error: Invalid prefsrc address.
+    // ip route add 10.64.0.0/16 dev br0 src 127.0.0.1    Error: Invalid prefsrc address. (lo never up)
+    // ip link set lo up; ... src 127.0.0.1 and src 127.0.0.2: ok (127.0.0.0/8 is local)
+    // ip route add 10.67.0.0/16 dev v0 src 10.200.0.1    Error: Device for nexthop is not up.
+    const { k, ns } = routed();
+    expect(route(k, ns, '10.61.0.0/16 dev br0 src 10.9.0.1')).toBeUndefined();
+    for (const src of ['10.1.0.0', '10.1.0.255', '127.0.0.1', '10.200.0.1'])
+      expect(route(k, ns, `10.62.0.0/16 dev br0 src ${src}`)).toBe(
+        'EINVAL: Invalid prefsrc address',
+      );
+    expect(route(k, ns, '10.67.0.0/16 dev v0 src 10.200.0.1')).toBe(
+      'ENETDOWN: Device for nexthop is not up',
+    );
+    K.linkSetUp(k, ns, 1);
+    expect(route(k, ns, '10.65.0.0/16 dev br0 src 127.0.0.1')).toBeUndefined();
+    expect(route(k, ns, '10.66.0.0/16 dev br0 src 127.0.0.2')).toBeUndefined();
+    // ip link set lo down: 127.0.0.0/8 stays in the local table.
+    K.linkSetDown(k, ns, 1);
+    expect(route(k, ns, '10.68.0.0/16 dev br0 src 127.0.0.3')).toBeUndefined();
+    expect(show(k, ns)).toEqual([
+      '10.1.0.0/24 dev br0 proto kernel scope link src 10.1.0.1',
+      '10.61.0.0/16 dev br0 scope link src 10.9.0.1',
+      '10.65.0.0/16 dev br0 scope link src 127.0.0.1',
+      '10.66.0.0/16 dev br0 scope link src 127.0.0.2',
+      '10.68.0.0/16 dev br0 scope link src 127.0.0.3',
+    ]);
+  });
+
+  it('IPv6: an address of the namespace, a host or link-local one only on the device', () => {
+    // ip -6 route add 2001:db8::/64 dev br0 src fd00:9::1    ok (on v0)
+    // ip -6 route add 2001:db8:2::/64 dev br0 src fd00:99::1 Error: Invalid source address.
+    // ip -6 route add 2001:db8:3::/64 dev br0 src ::1        Error: Invalid source address.
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, 1);
+    expect(route(k, ns, '2001:db8::/64 dev br0 src fd00:9::1')).toBeUndefined();
+    expect(route(k, ns, '2001:db8:2::/64 dev br0 src fd00:99::1')).toBe(
+      'EINVAL: Invalid source address',
+    );
+    expect(route(k, ns, '2001:db8:3::/64 dev br0 src ::1')).toBe('EINVAL: Invalid source address');
+  });
+});
+
+describe('gateways', () => {
+  it('IPv4: found like a packet: local addresses first, then routes of scope link or host', () => {
+    // ip route add 10.70.0.0/16 via 10.1.0.1 scope link   ok (10.1.0.1 is local: scope host)
+    // ip route add 10.71.0.0/16 via 10.1.0.1              ok
+    // ip route add 10.72.0.0/16 via 10.1.0.255            Error: Nexthop has invalid gateway.
+    // ip route add 10.73.0.0/16 via 10.1.0.0              ok
+    // ip route add 10.74.0.0/16 via 10.9.0.1              RTNETLINK answers: Network is down
+    // ip route add 10.75.0.0/16 via 127.0.0.5 (lo up)     ok: dev lo
+    // ip route add 10.52.0.0/16 dev br0 scope host; ... via 10.52.0.9 [scope link]   ok
+    // ip route add 10.54.0.0/16 via 10.1.0.2; ip route add 10.79.0.0/16 via 10.54.0.9
+    //   Error: Nexthop has invalid gateway.
+    // ip route add 10.76.0.0/16 via 10.1.0.99 dev br0 scope link   Error: Nexthop has invalid gateway.
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, 1);
+    const ok = [
+      '10.70.0.0/16 via 10.1.0.1 scope link',
+      '10.71.0.0/16 via 10.1.0.1',
+      '10.73.0.0/16 via 10.1.0.0',
+      '10.75.0.0/16 via 127.0.0.5',
+      '10.52.0.0/16 dev br0 scope host',
+      '10.76.0.0/16 via 10.52.0.9 scope link',
+      '10.77.0.0/16 via 10.52.0.9',
+      '10.54.0.0/16 via 10.1.0.2',
+    ];
+    for (const r of ok) expect(route(k, ns, r)).toBeUndefined();
+    expect(route(k, ns, '10.72.0.0/16 via 10.1.0.255')).toBe('EINVAL: Nexthop has invalid gateway');
+    expect(route(k, ns, '10.74.0.0/16 via 10.9.0.1')).toBe('ENETDOWN');
+    expect(route(k, ns, '10.79.0.0/16 via 10.54.0.9')).toBe(
+      'ENETUNREACH: Nexthop has invalid gateway',
+    );
+    expect(route(k, ns, '10.78.0.0/16 via 10.1.0.99 dev br0 scope link')).toBe(
+      'ENETUNREACH: Nexthop has invalid gateway',
+    );
+    expect(show(k, ns)).toEqual([
+      '10.1.0.0/24 dev br0 proto kernel scope link src 10.1.0.1',
+      '10.52.0.0/16 dev br0 scope host',
+      '10.54.0.0/16 via 10.1.0.2 dev br0',
+      '10.70.0.0/16 via 10.1.0.1 dev br0 scope link',
+      '10.71.0.0/16 via 10.1.0.1 dev br0',
+      '10.73.0.0/16 via 10.1.0.0 dev br0',
+      '10.75.0.0/16 via 127.0.0.5 dev lo',
+      '10.76.0.0/16 via 10.52.0.9 dev br0 scope link',
+      '10.77.0.0/16 via 10.52.0.9 dev br0',
+    ]);
+  });
+
+  it('IPv4: with a device, only routes through that device count', () => {
+    // v0 up with 10.9.0.1/24 and 10.1.0.50/26:
+    // ip route add 10.80.0.0/16 via 10.9.0.1 dev br0   Error: Nexthop has invalid gateway.
+    // ip route add 10.81.0.0/16 via 10.1.0.5 dev v0    ok
+    // ip route add 10.82.0.0/16 via 10.1.0.5           ok (dev v0: the longer prefix)
+    // ip route add 10.83.0.0/16 via 10.1.0.1 dev v0    ok
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    K.linkSetUp(k, ns, link(k, ns, 'v0').ifindex);
+    add4(k, ns, link(k, ns, 'v0').ifindex, '10.1.0.50/26');
+    expect(route(k, ns, '10.80.0.0/16 via 10.9.0.1 dev br0')).toBe(
+      'ENETUNREACH: Nexthop has invalid gateway',
+    );
+    for (const r of [
+      '10.81.0.0/16 via 10.1.0.5 dev v0',
+      '10.82.0.0/16 via 10.1.0.5',
+      '10.83.0.0/16 via 10.1.0.1 dev v0',
+    ])
+      expect(route(k, ns, r)).toBeUndefined();
+    expect(show(k, ns).filter((r) => r.startsWith('10.8'))).toEqual([
+      '10.81.0.0/16 via 10.1.0.5 dev v0',
+      '10.82.0.0/16 via 10.1.0.5 dev v0',
+      '10.83.0.0/16 via 10.1.0.1 dev v0',
+    ]);
+  });
+
+  it('IPv6: ip6_validate_gw errors', () => {
+    // ip -6 route add 2001:db8::/64 via fe80::1           Error: Egress device not specified.
+    // ip -6 route add 2001:db8:1::/64 via fe80::1 dev lo  Error: Egress device can not be loopback device for this route.
+    // ip -6 route add 2001:db8:2::/64 via ff02::1 dev br0 Error: Invalid gateway address.
+    // ip -6 route add 2001:db8:3::/64 via fd00:1::5 dev v0 (v0 up)  RTNETLINK answers: No route to host
+    // ip -6 route add 2001:db8:5::/64 via fd00:1::1 [dev br0]      Error: Gateway can not be a local address.
+    // ip -6 route add default via fd00:1::5; ip -6 route add 2001:db8:4::/64 via fd00:2::5
+    //   RTNETLINK answers: No route to host (the best route has a gateway)
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, 1);
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    K.linkSetUp(k, ns, link(k, ns, 'v0').ifindex);
+    expect(route(k, ns, '2001:db8::/64 via fe80::1')).toBe('EINVAL: Egress device not specified');
+    expect(route(k, ns, '2001:db8:1::/64 via fe80::1 dev lo')).toBe(
+      'EINVAL: Egress device can not be loopback device for this route',
+    );
+    expect(route(k, ns, '2001:db8:2::/64 via ff02::1 dev br0')).toBe(
+      'EINVAL: Invalid gateway address',
+    );
+    expect(route(k, ns, '2001:db8:3::/64 via fd00:1::5 dev v0')).toBe('EHOSTUNREACH');
+    expect(route(k, ns, '2001:db8:5::/64 via fd00:1::1')).toBe(
+      'EINVAL: Gateway can not be a local address',
+    );
+    expect(route(k, ns, '2001:db8:5::/64 via fd00:1::1 dev br0')).toBe(
+      'EINVAL: Gateway can not be a local address',
+    );
+    expect(route(k, ns, 'default via fd00:1::5')).toBeUndefined();
+    expect(route(k, ns, '2001:db8:4::/64 via fd00:2::5')).toBe('EHOSTUNREACH');
+  });
+});
+
+describe('replace, change, append and prepend', () => {
+  it("IPv4: prepend goes first, append last, replace takes the first one's place", () => {
+    // ip route add 10.60.0.0/16 dev br0 metric 5; ip route prepend 10.60.0.0/16 dev v0 metric 5;
+    // ip route append 10.60.0.0/16 via 10.1.0.9 metric 5;
+    // ip route replace 10.60.0.0/16 via 10.9.0.9 metric 5 (twice: the second changes nothing);
+    // ip route replace 10.60.0.0/16 dev br0 metric 5   RTNETLINK answers: File exists
+    // ip route replace 10.60.0.0/16 dev br0 metric 5 proto static: ok
+    // ip route change 10.61.0.0/16 dev br0              RTNETLINK answers: No such file or directory
+    // ip route prepend 10.60.0.0/16 dev br0 metric 5    RTNETLINK answers: File exists
+    // ip route replace 10.60.0.0/16 dev br0 metric 5 scope host: ok
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    K.linkSetUp(k, ns, link(k, ns, 'v0').ifindex);
+    const mine = () => show(k, ns).filter((r) => r.startsWith('10.60.'));
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5')).toBeUndefined();
+    expect(route(k, ns, '10.60.0.0/16 dev v0 metric 5', 'prepend')).toBeUndefined();
+    expect(route(k, ns, '10.60.0.0/16 via 10.1.0.9 metric 5', 'append')).toBeUndefined();
+    expect(mine()).toEqual([
+      '10.60.0.0/16 dev v0 scope link metric 5',
+      '10.60.0.0/16 dev br0 scope link metric 5',
+      '10.60.0.0/16 via 10.1.0.9 dev br0 metric 5',
+    ]);
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5')).toBe('EEXIST');
+    expect(route(k, ns, '10.60.0.0/16 via 10.9.0.9 metric 5', 'replace')).toBeUndefined();
+    expect(route(k, ns, '10.60.0.0/16 via 10.9.0.9 metric 5', 'replace')).toBeUndefined();
+    expect(mine()).toEqual([
+      '10.60.0.0/16 via 10.9.0.9 dev v0 metric 5',
+      '10.60.0.0/16 dev br0 scope link metric 5',
+      '10.60.0.0/16 via 10.1.0.9 dev br0 metric 5',
+    ]);
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5', 'replace')).toBe('EEXIST');
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5 proto static', 'replace')).toBeUndefined();
+    expect(route(k, ns, '10.61.0.0/16 dev br0', 'change')).toBe('ENOENT');
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5', 'prepend')).toBe('EEXIST');
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5 proto static', 'append')).toBe('EEXIST');
+    expect(route(k, ns, '10.60.0.0/16 dev br0 metric 5 scope host', 'replace')).toBeUndefined();
+    expect(mine()).toEqual([
+      '10.60.0.0/16 dev br0 scope host metric 5',
+      '10.60.0.0/16 dev br0 scope link metric 5',
+      '10.60.0.0/16 via 10.1.0.9 dev br0 metric 5',
+    ]);
+  });
+
+  it('IPv6: replace takes the first route with a gateway exactly when the new one has one', () => {
+    // ip -6 route add 2001:db8::/64 dev br0 metric 5; append dev v0 metric 5;
+    // prepend via fd00:1::9 metric 5; append via fd00:9::9 metric 5 (the last two: one multipath
+    // route); replace via fd00:1::7 metric 5: the multipath route goes, the dev routes stay;
+    // replace dev v0 metric 5: takes dev br0's place (two "dev v0" routes);
+    // change 2001:db8:1::/64 dev v0   Error: Can not replace route - no match found.
+    const { k, ns } = routed();
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    K.linkSetUp(k, ns, link(k, ns, 'v0').ifindex);
+    const mine = () => show(k, ns, 6).filter((r) => r.startsWith('2001:db8::/64'));
+    expect(route(k, ns, '2001:db8::/64 dev br0 metric 5')).toBeUndefined();
+    expect(route(k, ns, '2001:db8::/64 dev v0 metric 5', 'append')).toBeUndefined();
+    expect(route(k, ns, '2001:db8::/64 via fd00:1::9 metric 5', 'prepend')).toBeUndefined();
+    expect(route(k, ns, '2001:db8::/64 via fd00:9::9 metric 5', 'append')).toBeUndefined();
+    expect(route(k, ns, '2001:db8::/64 dev br0 metric 5')).toBe('EEXIST');
+    expect(route(k, ns, '2001:db8::/64 dev br0 metric 5', 'append')).toBe('EEXIST');
+    expect(route(k, ns, '2001:db8::/64 via fd00:1::7 metric 5', 'replace')).toBeUndefined();
+    expect(mine()).toEqual([
+      '2001:db8::/64 dev br0 metric 5',
+      '2001:db8::/64 dev v0 metric 5',
+      '2001:db8::/64 via fd00:1::7 dev br0 metric 5',
+    ]);
+    expect(route(k, ns, '2001:db8::/64 dev v0 metric 5', 'replace')).toBeUndefined();
+    expect(route(k, ns, '2001:db8::/64 dev v0 metric 5', 'replace')).toBeUndefined();
+    expect(mine()).toEqual([
+      '2001:db8::/64 dev v0 metric 5',
+      '2001:db8::/64 dev v0 metric 5',
+      '2001:db8::/64 via fd00:1::7 dev br0 metric 5',
+    ]);
+    expect(route(k, ns, '2001:db8:1::/64 dev v0', 'change')).toBe(
+      'ENOENT: Can not replace route - no match found',
+    );
+  });
+
+  it('IPv6: a replace with no route of its kind replaces the first one', () => {
+    // ip -6 route add fd00:7::/64 via fd00:1::2 metric 5; ip -6 route replace fd00:7::/64 dev br0 metric 5
+    const { k, ns } = routed();
+    expect(route(k, ns, 'fd00:7::/64 via fd00:1::2 metric 5')).toBeUndefined();
+    K.routeReplace(k, ns, spec(k, ns, 'fd00:7::/64 dev br0 metric 5'));
+    expect(show(k, ns, 6).filter((r) => r.startsWith('fd00:7:'))).toEqual([
+      'fd00:7::/64 dev br0 metric 5',
+    ]);
+  });
+
+  it('IPv4 destinations must have no host bits; IPv6 ones are masked', () => {
+    // ip route add 10.1.0.1/16 dev br0    Error: Invalid prefix for given prefix length.
+    // ip route add fd00:8::1/64 dev br0   ok: fd00:8::/64
+    const { k, ns } = routed();
+    expect(route(k, ns, '10.1.0.1/16 dev br0')).toBe(
+      'EINVAL: Invalid prefix for given prefix length',
+    );
+    expect(route(k, ns, 'fd00:8::1/64 dev br0')).toBeUndefined();
+    expect(show(k, ns, 6)).toContain('fd00:8::/64 dev br0 metric 1024');
   });
 });

@@ -1,14 +1,13 @@
 /**
- * `ip route add | del | replace | change | append | prepend` (iproute2 6.1's iproute_modify, with
- * the kernel's answers: fib_table_insert / fib_table_delete for IPv4, ip6_route_add / del for
- * IPv6, and their extack messages).
+ * `ip route add | del | replace | change | append | prepend` (iproute2 6.1's iproute_modify). The
+ * kernel model answers adds like fib_table_insert / ip6_route_add, with their extack messages.
  *
  * Supported: [to] [unicast] DST[/LEN]|default [via [inet|inet6] GW] [dev DEV] [metric N]
  * [scope global|link|host] [src IP] [proto kernel|boot|static|N] [table main] (-4 / -6).
  */
 import * as K from '../../kernel/kernel';
-import type { Netns, Route } from '../../kernel/types';
-import { type IP, ipString, netContains, networkOf, parseIP } from '../../net/ip';
+import type { Route } from '../../kernel/types';
+import { type IP, ipString, networkOf, parseIP } from '../../net/ip';
 import { parseScope } from './ip-addr';
 import {
   type Family,
@@ -201,112 +200,31 @@ function scopeName(n: number): Route['scope'] {
   return notSimulated(`route scope ${n}`);
 }
 
-/**
- * The route the kernel's nexthop check finds for a gateway: the longest prefix among the directly
- * connected routes (no gateway; IPv4: scope link or host) of devices that are up.
- */
-function onLinkRoute(ns: Netns, gw: IP): Route | undefined {
-  let best: Route | undefined;
-  for (const r of ns.routes) {
-    if (r.family !== gw.v || r.gateway !== null) continue;
-    if (r.family === 4 && r.scope !== 'link' && r.scope !== 'host') continue;
-    if (!netContains({ ip: parseIP(r.dst)!, prefix: r.prefix }, gw)) continue;
-    const l = K.linkByIndex(ns, r.dev);
-    if (!l || !l.adminUp) continue;
-    if (!best || r.prefix > best.prefix || (r.prefix === best.prefix && r.metric < best.metric))
-      best = r;
-  }
-  return best;
-}
+/** The RTM_NEWROUTE flags iproute2 sends for each command. */
+const MODE_FLAGS: Record<Exclude<Mode, 'del'>, K.RouteFlags> = {
+  add: { create: true, excl: true },
+  change: { replace: true },
+  replace: { create: true, replace: true },
+  prepend: { create: true },
+  append: { create: true, append: true },
+};
 
-function routeAdd(ip: IpRun, req: RouteReq, mode: Mode): number {
-  const ns = nsOf(ip);
+/** RTM_NEWROUTE: the kernel checks the next hop and the source and picks what to replace. */
+function routeAdd(ip: IpRun, req: RouteReq, mode: Exclude<Mode, 'del'>): number {
   const fam = req.family as 4 | 6;
-  const dst: IP = req.dst ?? { v: fam, n: 0n };
-  let devIdx: number | null = null;
-  if (req.dev !== null) devIdx = (linkNamed(ip, req.dev) ?? nodev(req.dev)).ifindex;
-  let dstNet = dst;
-  if (fam === 4) {
-    if (networkOf({ ip: dst, prefix: req.prefix }).n !== dst.n)
-      extack('Invalid prefix for given prefix length.');
-  } else dstNet = networkOf({ ip: dst, prefix: req.prefix });
-  const metric = req.metric ?? (fam === 6 ? 1024 : 0);
-  // The nexthop: a device, a gateway on it, or a gateway that tells the device.
-  if (fam === 4) {
-    if (req.gw) {
-      if (req.scope !== null && req.scope >= 253) extack('Nexthop has invalid gateway.');
-      const r = onLinkRoute(ns, req.gw);
-      if (!r || (devIdx !== null && r.dev !== devIdx)) extack('Nexthop has invalid gateway.');
-      devIdx = r.dev;
-    } else {
-      if (devIdx === null) rtnl('ENODEV');
-      if (!K.linkByIndex(ns, devIdx)!.adminUp) extack('Device for nexthop is not up.');
-    }
-    if (req.src) {
-      const s = ipString(req.src);
-      if (!K.linksOf(ns).some((l) => l.addrs.some((a) => a.family === 4 && a.local === s)))
-        extack('Invalid prefsrc address.');
-    }
-  } else {
-    if (req.gw) {
-      const linkLocal = req.gw.n >> 118n === 0x3fan;
-      if (!linkLocal || devIdx === null) {
-        const r = onLinkRoute(ns, req.gw);
-        if (!r || (devIdx !== null && r.dev !== devIdx)) rtnl('EHOSTUNREACH');
-        devIdx = r.dev;
-      }
-    }
-    if (devIdx === null) rtnl('ENODEV');
-    const l = K.linkByIndex(ns, devIdx)!;
-    if (K.interfaceSysctl(ns, l, 'ipv6.conf.disable_ipv6') === '1')
-      extack('IPv6 is disabled on nexthop device');
-    if (!l.adminUp) extack('Nexthop device is not up.');
-    if (req.src) {
-      const s = ipString(req.src);
-      if (!K.linksOf(ns).some((x) => x.addrs.some((a) => a.family === 6 && a.local === s)))
-        extack('Invalid source address.');
-    }
-  }
-  const dstStr = ipString(dstNet);
-  const same = ns.routes.filter(
-    (r) => r.family === fam && r.dst === dstStr && r.prefix === req.prefix && r.metric === metric,
-  );
-  if (mode === 'change' && same.length === 0) rtnl('ENOENT');
+  const dev = req.dev !== null ? (linkNamed(ip, req.dev) ?? nodev(req.dev)).ifindex : null;
   const spec: K.RouteSpec = {
     family: fam,
-    dst: dstNet,
+    dst: req.dst ?? { v: fam, n: 0n },
     prefix: req.prefix,
-    dev: devIdx,
+    dev,
     gateway: req.gw,
-    metric,
+    ...(req.metric !== null ? { metric: req.metric } : {}),
     ...(req.scope !== null ? { scope: scopeName(req.scope) } : {}),
     ...(req.src ? { prefsrc: req.src } : {}),
     ...(req.proto ? { protocol: req.proto } : {}),
   };
-  kernelCall(
-    ip,
-    () =>
-      ip.ctx.changeKernel((k) => {
-        if ((mode === 'replace' || mode === 'change') && same.length > 0) {
-          const old = same[0]!;
-          K.routeDel(k, ip.ns, {
-            family: fam,
-            dst: dstNet,
-            prefix: req.prefix,
-            dev: old.dev,
-            gateway: old.gateway ? parseIP(old.gateway) : null,
-            metric,
-          });
-        }
-        K.routeAdd(k, ip.ns, spec, { append: mode === 'append' || mode === 'prepend' });
-      }),
-    {
-      ENETDOWN: () =>
-        extack(fam === 4 ? 'Device for nexthop is not up.' : 'Nexthop device is not up.'),
-      ENETUNREACH: () =>
-        fam === 4 ? extack('Nexthop has invalid gateway.') : rtnl('EHOSTUNREACH'),
-    },
-  );
+  kernelCall(ip, () => ip.ctx.changeKernel((k) => K.routeNew(k, ip.ns, spec, MODE_FLAGS[mode])));
   return 0;
 }
 
