@@ -1,0 +1,297 @@
+/**
+ * Where a run stands, at its end or at any step of its trace: the pods as `kubectl get pods -o
+ * wide` lists them, each node's runtime state (NetworkReady, sandboxes, host veths, host-local
+ * reservations, result cache files), the audit's findings, the journals' last lines and the
+ * trace's counts. `formatReport` prints it for a terminal; the data is what `--json` prints.
+ */
+import * as vfs from '../fs/vfs';
+import { linksOf } from '../kernel/kernel';
+import { kubectlGetPods, podRows, type PodRow } from '../cluster/apiserver';
+import type { AuditFinding, Cluster } from '../cluster/cluster';
+import { journalLines } from '../node/journal';
+import type { WorldState } from '../sim/world';
+import type { TraceEvent } from '../trace/trace';
+import { isErrorEvent } from './condition';
+import { formatDuration } from './duration';
+import type { RunSummary } from './run';
+
+export interface SandboxInfo {
+  id: string;
+  pod: string;
+  state: string;
+  ip: string;
+  netns: string;
+}
+
+export interface NodeReport {
+  name: string;
+  /** The API server's Ready condition. */
+  ready: boolean;
+  readyMessage: string;
+  /** The kubelet's last runtime Status: NetworkReady and its message. */
+  networkReady: boolean;
+  networkMessage: string;
+  containerd: { up: boolean; pid: number };
+  kubelet: { up: boolean; pid: number };
+  /** Networks containerd loaded (name, interface, file), or the load error. */
+  networks: string[];
+  cniError: string | null;
+  sandboxes: SandboxInfo[];
+  hostVeths: string[];
+  /** host-local reservations: `10.244.1.2 (containerd-net, 8138740522062)`. */
+  reservations: string[];
+  ipamCapacity: number | null;
+  cacheFiles: string[];
+  findings: AuditFinding[];
+  /** The journal's last lines (containerd and kubelet). */
+  journal: string[];
+}
+
+export interface TraceCounts {
+  events: number;
+  byKind: Record<string, number>;
+  byLevel: Record<string, number>;
+  /** Failures: plugins exiting non-zero or killed, failed libcni and CRI calls. */
+  errors: number;
+}
+
+export interface ClusterReport {
+  /** The step shown (index of the last event included), -1 before any event. */
+  step: number;
+  time: number;
+  trace: TraceCounts;
+  pods: PodRow[];
+  nodes: NodeReport[];
+  findings: AuditFinding[];
+}
+
+export function traceCounts(events: readonly TraceEvent[], upTo = events.length - 1): TraceCounts {
+  const byKind: Record<string, number> = {};
+  const byLevel: Record<string, number> = {};
+  let errors = 0;
+  const n = Math.min(upTo + 1, events.length);
+  for (let i = 0; i < n; i++) {
+    const e = events[i]!;
+    byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+    byLevel[e.level] = (byLevel[e.level] ?? 0) + 1;
+    if (isErrorEvent(e)) errors++;
+  }
+  return { events: n, byKind, byLevel, errors };
+}
+
+function dirFiles(fs: vfs.FsState, dir: string): string[] {
+  return vfs.stat(fs, dir)?.kind === 'dir' ? vfs.readDir(fs, dir) : [];
+}
+
+function nodeReport(
+  c: Cluster,
+  state: WorldState,
+  name: string,
+  events: readonly TraceEvent[],
+  upTo: number,
+  journal: number,
+  findings: AuditFinding[],
+  capacity: number | null,
+): NodeReport {
+  const n = state.nodes[name]!;
+  const cd = n.containerd!;
+  const kl = n.kubelet!;
+  const k = n.kernel;
+  const ready = state.api?.nodes[name]?.ready;
+  const root = k.netns[k.root]!;
+  const hostVeths = linksOf(root)
+    .filter((l) => l.kind === 'veth' && l.peer && l.peer.ns !== k.root)
+    .map((l) => l.name);
+  const reservations: string[] = [];
+  const netsDir = '/var/lib/cni/networks';
+  for (const net of dirFiles(n.fs, netsDir)) {
+    const dir = vfs.joinPath(netsDir, net);
+    for (const f of dirFiles(n.fs, dir)) {
+      if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
+      const e = vfs.stat(n.fs, vfs.joinPath(dir, f));
+      if (e?.kind !== 'file') continue;
+      reservations.push(`${f} (${net}, ${e.data.split(/\r?\n/)[0]!.trim().slice(0, 13)})`);
+    }
+  }
+  return {
+    name,
+    ready: ready?.status === 'True',
+    readyMessage: ready?.message ?? ready?.reason ?? '',
+    networkReady: kl.networkReady,
+    networkMessage: kl.networkMessage,
+    containerd: { up: cd.up, pid: cd.pid },
+    kubelet: { up: kl.up, pid: kl.pid },
+    networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
+    cniError: cd.cni.error,
+    sandboxes: Object.values(cd.sandboxes)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((s) => ({
+        id: s.id.slice(0, 13),
+        pod: `${s.pod.namespace}/${s.pod.name}`,
+        state: s.state,
+        ip: s.ip,
+        netns: s.netns,
+      })),
+    hostVeths,
+    reservations,
+    ipamCapacity: capacity,
+    cacheFiles: dirFiles(n.fs, '/var/lib/cni/results'),
+    findings,
+    journal: journal > 0 ? journalLines(events, name, upTo).slice(-journal) : [],
+  };
+}
+
+/** The world after event `step`; at the last event, now (the clock may have moved on). */
+export function stateAt(c: Cluster, step: number): WorldState {
+  if (step >= c.events.length - 1) return c.sim.state;
+  return c.sim.states[step] ?? c.sim.initial;
+}
+
+/**
+ * The report at `step` (index of an event; default: now). `journal` is how many journal lines per node to keep.
+ */
+export function clusterReport(
+  c: Cluster,
+  opts: { step?: number; journal?: number } = {},
+): ClusterReport {
+  const events = c.events;
+  const step = Math.min(opts.step ?? events.length - 1, events.length - 1);
+  const state = stateAt(c, step);
+  const audit = c.audit(state);
+  const nodes = audit.map((a) =>
+    nodeReport(c, state, a.node, events, step, opts.journal ?? 10, a.findings, a.ipamCapacity),
+  );
+  return {
+    step,
+    time: state.clock,
+    trace: traceCounts(events, step),
+    pods: state.api ? podRows(state.api, state.clock) : [],
+    nodes,
+    findings: audit.flatMap((a) => a.findings),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+function indent(lines: string[], by = '  '): string[] {
+  return lines.map((l) => (l ? by + l : l));
+}
+
+function list(label: string, items: string[], max = 8): string[] {
+  if (!items.length) return [`${label}: none`];
+  const shown = items.slice(0, max);
+  const more = items.length > max ? [`... and ${items.length - max} more`] : [];
+  return [`${label}: ${items.length}`, ...indent([...shown, ...more])];
+}
+
+function counts(r: Record<string, number>): string {
+  return Object.entries(r)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
+/** The readable summary `npm run sim` prints (`r` is the report at the run's stop step). */
+export function formatReport(summary: RunSummary, r: ClusterReport, c: Cluster): string {
+  const out: string[] = [];
+  out.push(
+    `Scenario ${summary.scenario}${summary.title ? ` — ${summary.title}` : ''} (seed ${summary.seed})`,
+  );
+  out.push(
+    `Stopped at ${formatDuration(r.time)} of virtual time after ${r.trace.events} events: ${summary.stop.reason}${summary.stop.detail ? ` — ${summary.stop.detail}` : ''}`,
+  );
+  out.push('');
+  out.push('Actions:');
+  if (!summary.actions.length) out.push('  (none)');
+  for (const a of summary.actions) {
+    const when = a.time === null ? '—' : formatDuration(a.time);
+    const status =
+      a.status === 'done' ? '' : a.status === 'failed' ? `  FAILED: ${a.error}` : '  (not reached)';
+    out.push(`  ${String(a.index + 1).padStart(2)}. ${when.padStart(8)}  ${a.text}${status}`);
+    if (a.waited) out.push(`      ${' '.repeat(8)}  waited: ${a.waited}`);
+  }
+  if (summary.operations.length) {
+    out.push('');
+    out.push('Operations:');
+    for (const o of summary.operations) {
+      out.push(
+        `  ${o.what}: ${o.status}${o.exitCode !== undefined ? ` (exit ${o.exitCode})` : ''}`,
+      );
+      const text = (o.output ?? '').replace(/\n$/, '');
+      if (text) out.push(...indent(text.split('\n').slice(0, 12), '    '));
+    }
+  }
+  out.push('');
+  out.push('Pods (kubectl get pods -o wide):');
+  const state = stateAt(c, r.step);
+  out.push(
+    ...indent(
+      r.pods.length
+        ? kubectlGetPods(state.api!, state.clock).split('\n')
+        : ['No resources found in default namespace.'],
+    ),
+  );
+  for (const n of r.nodes) {
+    out.push('');
+    const ready = n.ready ? 'Ready' : `NotReady${n.readyMessage ? ` (${n.readyMessage})` : ''}`;
+    out.push(`Node ${n.name}: ${ready}`);
+    out.push(
+      `  containerd ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
+    );
+    out.push(
+      `  CNI networks: ${n.cniError ? `not initialized: ${n.cniError}` : n.networks.join(', ')}`,
+    );
+    out.push(
+      ...indent(
+        list(
+          'sandboxes',
+          n.sandboxes.map((s) => `${s.id}  ${s.pod}  ${s.state}  ${s.ip || '-'}`),
+        ),
+      ),
+    );
+    out.push(...indent(list('host veths', n.hostVeths)));
+    out.push(
+      ...indent(
+        list(
+          `IPAM reservations${n.ipamCapacity !== null ? ` (of ${n.ipamCapacity})` : ''}`,
+          n.reservations,
+        ),
+      ),
+    );
+    out.push(...indent(list('result cache files', n.cacheFiles, 4)));
+  }
+  out.push('');
+  out.push(`Audit: ${r.findings.length ? `${r.findings.length} finding(s)` : 'nothing found'}`);
+  for (const f of r.findings.slice(0, 30)) out.push(`  ${f.node}  ${f.kind}  ${f.detail}`);
+  if (r.findings.length > 30) out.push(`  ... and ${r.findings.length - 30} more`);
+  for (const n of r.nodes) {
+    if (!n.journal.length) continue;
+    out.push('');
+    out.push(`Journal of ${n.name} (last ${n.journal.length} lines):`);
+    out.push(...indent(n.journal));
+  }
+  out.push('');
+  out.push(
+    `Trace: ${r.trace.events} events (${counts(r.trace.byKind)}); ${r.trace.errors} failure(s) (plugin exits, libcni and CRI calls)`,
+  );
+  return out.join('\n');
+}
+
+/** What `--json` prints. */
+export function reportJson(summary: RunSummary, r: ClusterReport): Record<string, unknown> {
+  return {
+    scenario: summary.scenario,
+    title: summary.title,
+    seed: summary.seed,
+    stop: summary.stop,
+    time: r.time,
+    step: r.step,
+    trace: r.trace,
+    actions: summary.actions,
+    operations: summary.operations,
+    pods: r.pods,
+    nodes: r.nodes,
+    audit: r.findings,
+  };
+}

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, parseArgs, USAGE, type Io } from './sim';
+
+const ROOT = join(__dirname, '..');
+
+function run(argv: string[], files: Record<string, string> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = {
+    readFile: (p) => {
+      if (p in files) return files[p]!;
+      return readFileSync(join(ROOT, p), 'utf8');
+    },
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+  };
+  const code = main(argv, io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('npm run sim: arguments', () => {
+  it('reads a file and the options, in either --opt value or --opt=value form', () => {
+    expect(parseArgs(['s.json'])).toEqual({
+      ok: true,
+      args: { file: 's.json', json: false, journal: 10 },
+    });
+    expect(
+      parseArgs(['--seed', '7', 's.json', '--until=pod-running:web-0', '--json', '--journal', '0']),
+    ).toEqual({
+      ok: true,
+      args: { file: 's.json', seed: 7, until: 'pod-running:web-0', json: true, journal: 0 },
+    });
+  });
+
+  it('refuses what it cannot use, saying why', () => {
+    const error = (argv: string[]) => {
+      const r = parseArgs(argv);
+      return r.ok ? null : r.error;
+    };
+    expect(error([])).toBe('no scenario file given');
+    expect(error(['a.json', 'b.json'])).toBe('one scenario file at a time (got a.json and b.json)');
+    expect(error(['a.json', '--seed'])).toBe(
+      '--seed: expected a number from 0 to 4294967295, got nothing',
+    );
+    expect(error(['a.json', '--seed', '-1'])).toMatch(/^--seed: expected a number/);
+    expect(error(['a.json', '--until', 'pod-runing:x'])).toMatch(
+      /^--until: unknown condition "pod-runing"/,
+    );
+    expect(error(['a.json', '--verbose'])).toBe('unknown option --verbose');
+    expect(parseArgs(['--help'])).toEqual({ ok: false, error: USAGE, help: true });
+  });
+});
+
+describe('npm run sim', () => {
+  it('prints where an example ends', () => {
+    const r = run(['scenarios/happy-path.json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /^Scenario happy-path — Two nodes, a deployment scaled up and down \(seed 1\)\n/,
+    );
+    expect(r.out).toMatch(/\nStopped at \d+\.\d+s of virtual time after \d+ events: completed/);
+    expect(r.out).toMatch(
+      /\n {2}NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\n {2}web-\S+\s+1\/1\s+Running/,
+    );
+    expect(r.out).toContain('\nNode node-1: Ready\n');
+    expect(r.out).toContain('\nAudit: nothing found\n');
+    expect(r.out).toMatch(
+      /\nJournal of node-1 \(last \d+ lines\):\n {2}Mar 03 10:15:\d\d node-1 containerd\[\d+\]: /,
+    );
+    expect(r.out).toMatch(/\nTrace: \d+ events \(/);
+  });
+
+  it('prints JSON, and stops where --until holds', () => {
+    const r = run([
+      'scenarios/corrupted-cache-delete.json',
+      '--json',
+      '--until',
+      'event:FailedKillPod',
+    ]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.stop.reason).toBe('until');
+    expect(j.trace.events).toBe(j.step + 1);
+    expect(j.pods.find((p: { name: string }) => p.name === 'web-0').status).toBe('Terminating');
+    expect(j.nodes.map((n: { name: string }) => n.name)).toEqual(['node-1', 'node-2']);
+    expect(j.nodes[0]).toMatchObject({ networkReady: true, containerd: { up: true } });
+    expect(Array.isArray(j.audit)).toBe(true);
+  });
+
+  it('the seed changes the run', () => {
+    const a = JSON.parse(run(['scenarios/happy-path.json', '--json', '--seed', '5']).out);
+    const b = JSON.parse(run(['scenarios/happy-path.json', '--json']).out);
+    expect(a.seed).toBe(5);
+    expect(a.pods[0].name).not.toBe(b.pods[0].name);
+  });
+
+  it('exits 1 with the problems of an invalid file, 2 on bad arguments', () => {
+    const bad = JSON.stringify({
+      version: 1,
+      nodes: [
+        { name: 'node-1', podCIDR: '10.244.1.0/24' },
+        { name: 'node-2', podCIDR: '10.244.1' },
+      ],
+    });
+    const r = run(['bad.json'], { 'bad.json': bad });
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      'sim: bad.json is not a valid scenario:\n  nodes[1].podCIDR: expected a CIDR like 10.244.1.0/24',
+    );
+    expect(run(['x.json'], { 'x.json': '{' }).err).toMatch(
+      /^sim: x\.json is not a valid scenario:\n {2}not valid JSON: /,
+    );
+    const missing = run(['scenarios/none.json']);
+    expect(missing).toMatchObject({
+      code: 1,
+      err: 'sim: cannot read scenarios/none.json: no such file',
+    });
+    const usage = run(['--frobnicate']);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/^sim: unknown option --frobnicate\nusage: npm run sim -- FILE/);
+    expect(run(['--help'])).toMatchObject({ code: 0, out: USAGE });
+  });
+});
