@@ -1,0 +1,117 @@
+/**
+ * Where "run until" stops, and which events the timeline marks: plugin calls, errors, pods
+ * turning Running, faults. Each is a function of the trace and the states, so a saved session's
+ * markers are recomputed, never stored.
+ */
+import type { LogPayload } from '../node/journal';
+import type { WorldState } from '../sim/world';
+import type { TraceEvent } from '../trace/trace';
+
+/** Conditions "run until" understands. `predicate` is for headless use (not serialisable). */
+export type StopCondition =
+  | { kind: 'plugin'; name?: string }
+  | { kind: 'error' }
+  | { kind: 'pod-running'; pod?: string }
+  | { kind: 'fault' }
+  | { kind: 'idle' }
+  | {
+      kind: 'predicate';
+      test: (e: TraceEvent, i: number, state: WorldState, before: WorldState) => boolean;
+    };
+
+/**
+ * Whether an event is a failure a person should see: an operation that failed, a process that
+ * exited non-zero or was killed, a failed libcni call or CRI request, a Warning event, an error
+ * in a journal.
+ */
+export function isErrorEvent(e: TraceEvent): boolean {
+  if (e.error !== undefined) return true;
+  const p = e.payload;
+  switch (e.kind) {
+    case 'exit':
+      return (typeof p['exitCode'] === 'number' && p['exitCode'] !== 0) || 'signal' in p;
+    case 'libcni.return':
+      return p['ok'] === false;
+    case 'cri':
+      return 'error' in p;
+    case 'api': {
+      const ev = p['event'] as { type?: string } | undefined;
+      return ev?.type === 'Warning';
+    }
+    case 'log':
+      return (p as unknown as LogPayload).severity === 'error';
+    default:
+      return false;
+  }
+}
+
+/** A plugin process starting (`exec` of a binary, delegated IPAM included). */
+export function isPluginExec(e: TraceEvent, name?: string): boolean {
+  return e.kind === 'exec' && (name === undefined || e.target === name);
+}
+
+/** Pods (namespace/name) whose container runs after the event and did not before it. */
+export function podsTurnedRunning(e: TraceEvent, before: WorldState, after: WorldState): string[] {
+  if (e.kind !== 'api' || !after.api) return [];
+  const out: string[] = [];
+  const key = e.payload['pod'];
+  const keys = typeof key === 'string' ? [key] : Object.keys(after.api.pods);
+  for (const k of keys) {
+    const now = after.api.pods[k];
+    const was = before.api?.pods[k];
+    if (now?.containerRunning && now.deletionTimestamp === null && !was?.containerRunning)
+      out.push(k);
+  }
+  return out;
+}
+
+function podMatches(key: string, pod: string | undefined): boolean {
+  if (pod === undefined) return true;
+  return pod.includes('/') ? key === pod : key === `default/${pod}`;
+}
+
+/**
+ * Whether event `i` meets the condition. `faultSteps` holds the first step of each injected
+ * fault; `idle` is handled by the caller (it is about the end of the trace, not an event).
+ */
+export function meets(
+  c: StopCondition,
+  e: TraceEvent,
+  i: number,
+  before: WorldState,
+  after: WorldState,
+  faultSteps: ReadonlySet<number>,
+): boolean {
+  switch (c.kind) {
+    case 'plugin':
+      return isPluginExec(e, c.name);
+    case 'error':
+      return isErrorEvent(e);
+    case 'pod-running':
+      return podsTurnedRunning(e, before, after).some((k) => podMatches(k, c.pod));
+    case 'fault':
+      return faultSteps.has(i);
+    case 'idle':
+      return false;
+    case 'predicate':
+      return c.test(e, i, after, before);
+  }
+}
+
+/** A short text for a condition, e.g. for a "run until" menu. */
+export function describeCondition(c: StopCondition): string {
+  switch (c.kind) {
+    case 'plugin':
+      return c.name ? `${c.name} runs` : 'next plugin call';
+    case 'error':
+      return 'next error';
+    case 'pod-running':
+      return c.pod ? `pod ${c.pod} Running` : 'a pod is Running';
+    case 'fault':
+      return 'next fault';
+    case 'idle':
+      return 'nothing is left to happen';
+    case 'predicate':
+      return 'a condition';
+  }
+}
