@@ -30,7 +30,12 @@ const BASE_DIRS = [
   '/run',
   '/tmp',
   '/proc/sys',
+  // root's home: the node shell's default working directory.
+  '/root',
 ];
+
+/** Directories whose mode is not 0755 (Debian's /root is 0700). */
+const DIR_MODES: Record<string, number> = { '/root': 0o700 };
 
 function binaryText(program: string, build: string): string {
   return `\u007fELF (cnisim simulated binary: ${program} ${build})\n`;
@@ -57,7 +62,7 @@ export function addNode(w: WorldState, setup: NodeSetup): WorldState {
   return produce(w, (d) => {
     const n = newNodeState(setup.name);
     let fs = n.fs;
-    for (const dir of BASE_DIRS) fs = vfs.mkdirAll(fs, dir);
+    for (const dir of BASE_DIRS) fs = vfs.mkdirAll(fs, dir, DIR_MODES[dir]);
     if (setup.plugins?.length) {
       fs = installPluginFiles(
         fs,
@@ -76,6 +81,40 @@ export function addNode(w: WorldState, setup: NodeSetup): WorldState {
   });
 }
 
+/** The parts of a (draft) node that mounting a namespace changes: its kernel and its files. */
+export interface NetnsDraft {
+  kernel: KernelState;
+  fs: vfs.FsState;
+}
+
+/**
+ * What `ip netns add` does, on a draft node: a new namespace bind-mounted on `path` (an nsfs file
+ * of mode 0444; its directory is made if needed). Returns the namespace's id.
+ */
+export function netnsCreate(n: NetnsDraft, path: string): string {
+  const id = K.createNetns(n.kernel);
+  K.mountNetns(n.kernel, path, id);
+  n.fs = vfs.writeFile(vfs.mkdirAll(n.fs, vfs.dirname(path)), path, '', {
+    mode: 0o444,
+    nsfs: true,
+  });
+  return id;
+}
+
+/**
+ * What `ip netns del` does, on a draft node: unmounts `path` and removes the file. The namespace
+ * is destroyed (its veths take their peers with them) unless another mount still holds it.
+ */
+export function netnsRemove(n: NetnsDraft, path: string): void {
+  const k = n.kernel;
+  const id = k.mounts[path];
+  if (id) {
+    K.unmountNetns(k, path);
+    if (id !== k.root && !Object.values(k.mounts).includes(id)) K.destroyNetns(k, id);
+  }
+  n.fs = vfs.remove(n.fs, path);
+}
+
 /** `ip netns add <name>`: a new namespace mounted at /var/run/netns/<name>. */
 export function netnsAdd(sim: Simulation, node: string, path: string, source = 'operator'): string {
   return sim.apply(
@@ -90,15 +129,9 @@ export function netnsAdd(sim: Simulation, node: string, path: string, source = '
     },
     (d) => {
       const n = d.nodes[node]!;
-      const k = n.kernel as KernelState;
-      if (k.mounts[path]) throw new Error(`Cannot create namespace file "${path}": File exists`);
-      const id = K.createNetns(k);
-      K.mountNetns(k, path, id);
-      n.fs = vfs.writeFile(vfs.mkdirAll(n.fs as vfs.FsState, vfs.dirname(path)), path, '', {
-        mode: 0o444,
-        nsfs: true,
-      }) as never;
-      return id;
+      if (n.kernel.mounts[path])
+        throw new Error(`Cannot create namespace file "${path}": File exists`);
+      return netnsCreate(n, path);
     },
   );
 }
@@ -117,12 +150,9 @@ export function netnsDel(sim: Simulation, node: string, path: string, source = '
     },
     (d) => {
       const n = d.nodes[node]!;
-      const k = n.kernel as KernelState;
-      const id = k.mounts[path];
-      if (!id) throw new Error(`Cannot remove namespace file "${path}": No such file or directory`);
-      K.unmountNetns(k, path);
-      K.destroyNetns(k, id);
-      n.fs = vfs.remove(n.fs as vfs.FsState, path) as never;
+      if (!n.kernel.mounts[path])
+        throw new Error(`Cannot remove namespace file "${path}": No such file or directory`);
+      netnsRemove(n, path);
     },
   );
 }

@@ -3,12 +3,8 @@
  * bind-mounted on /run/netns/NAME (the engine keeps it at /var/run/netns/NAME, see node/setup.ts),
  * so it is both a kernel and a filesystem change.
  */
-import type { Draft } from 'immer';
 import * as vfs from '../../fs/vfs';
-import * as K from '../../kernel/kernel';
-import type { KernelState } from '../../kernel/types';
-import { NETNS_DIR } from '../../node/setup';
-import type { NodeState } from '../../sim/world';
+import { NETNS_DIR, netnsCreate, netnsRemove } from '../../node/setup';
 import { nsidOf, nsidTable } from '../nsid';
 import { NETNS_RUN_DIR } from '../paths';
 import { type IpRun, IpExit, lookupNetnsByName, matches, notSimulated } from './ip-common';
@@ -16,30 +12,6 @@ import { IP_NETNS_USAGE } from './usage';
 
 function invalidName(name: string): boolean {
   return name.includes('/') || name === '.' || name === '..';
-}
-
-/** Creates a namespace mounted at /var/run/netns/NAME (what `ip netns add NAME` does). */
-export function netnsCreate(n: Draft<NodeState>, name: string): string {
-  const k = n.kernel as KernelState;
-  const path = `${NETNS_DIR}/${name}`;
-  const id = K.createNetns(k);
-  K.mountNetns(k, path, id);
-  let fs = vfs.mkdirAll(n.fs as vfs.FsState, NETNS_DIR);
-  fs = vfs.writeFile(fs, path, '', { mode: 0o444, nsfs: true });
-  n.fs = fs as never;
-  return id;
-}
-
-/** Unmounts /var/run/netns/NAME and removes the file; the namespace goes when nothing holds it. */
-export function netnsRemove(n: Draft<NodeState>, name: string): void {
-  const k = n.kernel as KernelState;
-  const path = `${NETNS_DIR}/${name}`;
-  const id = k.mounts[path];
-  if (id) {
-    K.unmountNetns(k, path);
-    if (id !== k.root && !Object.values(k.mounts).includes(id)) K.destroyNetns(k, id);
-  }
-  n.fs = vfs.remove(n.fs as vfs.FsState, path) as never;
 }
 
 function netnsAdd(ip: IpRun, argv: readonly string[]): number {
@@ -50,7 +22,7 @@ function netnsAdd(ip: IpRun, argv: readonly string[]): number {
   if (k.mounts[path] || vfs.stat(ip.ctx.fs(), path)) {
     throw new IpExit(`Cannot create namespace file "${NETNS_RUN_DIR}/${name}": File exists\n`, 1);
   }
-  ip.ctx.change((n) => void netnsCreate(n, name));
+  ip.ctx.change((n) => void netnsCreate(n, path));
   return 0;
 }
 
@@ -63,7 +35,7 @@ function netnsDelete(ip: IpRun, argv: readonly string[]): number {
     const why = e ? 'Is a directory' : 'No such file or directory';
     throw new IpExit(`Cannot remove namespace file "${NETNS_RUN_DIR}/${name}": ${why}\n`, 1);
   }
-  ip.ctx.change((n) => netnsRemove(n, name));
+  ip.ctx.change((n) => netnsRemove(n, path));
   return 0;
 }
 
