@@ -3,7 +3,7 @@
  * turning Running, faults. Each is a function of the trace and the states, so a saved session's
  * markers are recomputed, never stored.
  */
-import type { LogPayload } from '../node/journal';
+import { isErrorEvent, isFaultEvent } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 
@@ -20,30 +20,11 @@ export type StopCondition =
     };
 
 /**
- * Whether an event is a failure a person should see: an operation that failed, a process that
- * exited non-zero or was killed, a failed libcni call or CRI request, a Warning event, an error
- * in a journal.
+ * Whether an event is a failure: a plugin exiting non-zero or killed, a failed libcni call or CRI
+ * request (the scenario runner's definition: a kernel call a plugin expects to fail, such as
+ * `iptables -N` of an existing chain, is not one).
  */
-export function isErrorEvent(e: TraceEvent): boolean {
-  if (e.error !== undefined) return true;
-  const p = e.payload;
-  switch (e.kind) {
-    case 'exit':
-      return (typeof p['exitCode'] === 'number' && p['exitCode'] !== 0) || 'signal' in p;
-    case 'libcni.return':
-      return p['ok'] === false;
-    case 'cri':
-      return 'error' in p;
-    case 'api': {
-      const ev = p['event'] as { type?: string } | undefined;
-      return ev?.type === 'Warning';
-    }
-    case 'log':
-      return (p as unknown as LogPayload).severity === 'error';
-    default:
-      return false;
-  }
-}
+export { isErrorEvent, isFaultEvent };
 
 /** A plugin process starting (`exec` of a binary, delegated IPAM included). */
 export function isPluginExec(e: TraceEvent, name?: string): boolean {
@@ -72,7 +53,7 @@ function podMatches(key: string, pod: string | undefined): boolean {
 
 /**
  * Whether event `i` meets the condition. `faultSteps` holds the first step of each injected
- * fault; `idle` is handled by the caller (it is about the end of the trace, not an event).
+ * fault (events the catalogue marks with a `fault` payload count too); `idle` is handled by the caller (it is about the end of the trace, not an event).
  */
 export function meets(
   c: StopCondition,
@@ -90,7 +71,7 @@ export function meets(
     case 'pod-running':
       return podsTurnedRunning(e, before, after).some((k) => podMatches(k, c.pod));
     case 'fault':
-      return faultSteps.has(i);
+      return faultSteps.has(i) || isFaultEvent(e, null);
     case 'idle':
       return false;
     case 'predicate':
