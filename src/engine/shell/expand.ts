@@ -203,6 +203,12 @@ function unescapeGlob(s: string): string {
   return s.replace(/\\(.)/g, '$1');
 }
 
+/** fnmatch(3) of one name against a glob pattern (find -name). */
+export function globMatch(pattern: string, name: string): boolean {
+  const re = componentRegex(pattern);
+  return re ? re.test(name) : unescapeGlob(pattern) === name;
+}
+
 /** Pathname expansion of `pattern` against the filesystem: sorted matches, or null. */
 export function globPaths(pattern: string, env: Pick<ExpandEnv, 'cwd' | 'fs'>): string[] | null {
   const fs = env.fs();

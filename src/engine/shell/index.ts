@@ -4,5 +4,11 @@
 export { Shell, type ShellOptions, type RunResult, MAX_LOOP_ITERATIONS } from './shell';
 export { parseScript, ScriptReader, ShellSyntaxError, type CommandList } from './parse';
 export { defaultCommands } from './registry';
-export { CommandRegistry, type CommandContext, type CommandSpec, type ShellState } from './types';
+export {
+  CommandRegistry,
+  type ClusterHooks,
+  type CommandContext,
+  type CommandSpec,
+  type ShellState,
+} from './types';
 export { resolvePath } from './paths';

@@ -5,8 +5,11 @@
 import { BUILTIN_COMMANDS } from './commands/builtins';
 import { FILE_COMMANDS } from './commands/files';
 import { IP_COMMANDS } from './commands/ip';
+import { GREP_COMMANDS } from './commands/grep';
 import { JQ_COMMANDS } from './commands/jq';
+import { NETREAD_COMMANDS } from './commands/netread';
 import { PRINTF_COMMANDS } from './commands/printf';
+import { READER_COMMANDS } from './commands/readers';
 import { SED_COMMANDS } from './commands/sed';
 import { SYSCTL_COMMANDS } from './commands/sysctl';
 import { TEST_COMMANDS } from './commands/test';
@@ -22,5 +25,8 @@ export function defaultCommands(): CommandRegistry {
     ...SYSCTL_COMMANDS,
     ...SED_COMMANDS,
     ...JQ_COMMANDS,
+    ...NETREAD_COMMANDS,
+    ...READER_COMMANDS,
+    ...GREP_COMMANDS,
   ]);
 }

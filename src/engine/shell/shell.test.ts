@@ -259,7 +259,8 @@ describe('namespaces', () => {
       exitCode: 1,
     });
     expect(run('ls /run/netns/x; cat /run/netns/pod-a')).toMatchObject({
-      stderr: 'bash: ls: command not found\ncat: /run/netns/pod-a: Invalid argument\n',
+      stderr:
+        "ls: cannot access '/run/netns/x': No such file or directory\ncat: /run/netns/pod-a: Invalid argument\n",
     });
   });
 

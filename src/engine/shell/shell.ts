@@ -38,6 +38,7 @@ import {
 import { resolvePath } from './paths';
 import { defaultCommands } from './registry';
 import {
+  type ClusterHooks,
   type CommandContext,
   type CommandRegistry,
   type ExecFailure,
@@ -65,6 +66,13 @@ export interface ShellOptions {
   parentSeq?: number;
   /** Prefix of the shell's own error messages (default "bash: ", as an interactive bash). */
   errorPrefix?: string;
+  /**
+   * The shell's output is a terminal (the app's): `ls` prints columns. Default false, as for a
+   * command whose output is captured (the recordings).
+   */
+  tty?: boolean;
+  /** The cluster the node belongs to, for systemctl, reboot, crictl and kubectl delete. */
+  cluster?: ClusterHooks;
 }
 
 export interface RunResult {
@@ -81,6 +89,8 @@ interface IO {
   stdin: string;
   out: Sink;
   err: Sink;
+  /** stdout is the terminal (not a pipe, a file or a command substitution). */
+  tty?: boolean;
 }
 
 /** Where a simple command runs: its network namespace and the change it joins, if any. */
@@ -209,6 +219,8 @@ export class Shell implements ShellState {
   readonly actor: string;
   readonly hostNetnsAliases: readonly string[];
   readonly parentSeq: number | undefined;
+  readonly tty: boolean;
+  readonly cluster: ClusterHooks | undefined;
   cwd: string;
   lastStatus = 0;
   readonly history: string[] = [];
@@ -234,6 +246,8 @@ export class Shell implements ShellState {
     this.hostNetnsAliases = opts.hostNetnsAliases ?? [];
     this.parentSeq = opts.parentSeq;
     this.basePrefix = opts.errorPrefix ?? 'bash: ';
+    this.tty = opts.tty ?? false;
+    this.cluster = opts.cluster;
     this.cwd = vfs.cleanPath(opts.cwd ?? '/root');
     this.pid = sim.state.nextPid;
     const env: Record<string, string> = {
@@ -312,6 +326,7 @@ export class Shell implements ShellState {
     let output = '';
     const io: IO = {
       stdin: opts.stdin ?? '',
+      tty: this.tty,
       out: (s) => {
         stdout += s;
         output += s;
@@ -392,6 +407,7 @@ export class Shell implements ShellState {
       programs: this.programs,
       hostNetnsAliases: this.hostNetnsAliases,
       ...(this.parentSeq !== undefined ? { parentSeq: this.parentSeq } : {}),
+      ...(this.cluster ? { cluster: this.cluster } : {}),
       errorPrefix: `${opts.scriptName ?? opts.argv0}: `,
       cwd: ctx.cwd,
     });
@@ -408,7 +424,12 @@ export class Shell implements ShellState {
       return 1;
     }
     const c = ctx as CtxImpl;
-    const io: IO = { stdin: ctx.stdin, out: (s) => ctx.out(s), err: (s) => ctx.err(s) };
+    const io: IO = {
+      stdin: ctx.stdin,
+      out: (s) => ctx.out(s),
+      err: (s) => ctx.err(s),
+      tty: ctx.isatty,
+    };
     try {
       child.runSource(src, io, { netns: ctx.netns, tx: c.tx });
     } catch (e) {
@@ -449,6 +470,7 @@ export class Shell implements ShellState {
         const pipe: Sink = (s) => void (buf += s);
         const sub: IO = {
           stdin,
+          tty: last ? io.tty : false,
           out: last ? io.out : pipe,
           err: p.stderrToPipe[i] ? pipe : io.err,
         };
@@ -747,7 +769,9 @@ export class Shell implements ShellState {
         if (t.kind === 'sink') return t.sink;
         return (s) => void t.chunks.push(s);
       };
-      status = body({ stdin, out: sinkOf(1), err: sinkOf(2) }, inner);
+      const fd1 = fds.get(1);
+      const tty = !!io.tty && fd1?.kind === 'sink';
+      status = body({ stdin, out: sinkOf(1), err: sinkOf(2), tty }, inner);
       for (const f of files) {
         const data = f.chunks.join('');
         if (data === '') continue;
@@ -934,9 +958,39 @@ export class Shell implements ShellState {
       stdin: opts.stdin ?? ctx.stdin,
       out: (s) => ctx.out(s),
       err: (s) => ctx.err(s),
+      tty: ctx.isatty,
     };
     const env = opts.env ?? { ...ctx.env };
     return this.execArgv(argv, env, io, frame, false);
+  }
+
+  /** Runs `fn` on the simulation after recording the pending change (see CommandContext). */
+  outside<T>(tx: Tx | null, fn: () => T): T {
+    if (tx) tx.commit({ exitCode: 0 });
+    try {
+      return fn();
+    } finally {
+      if (tx) tx.rebase();
+    }
+  }
+
+  /** A step that says what the person ran (the changes it causes follow as their own events). */
+  noteCommand(
+    argv: readonly string[],
+    target: string,
+    level: 'cluster' | 'runtime' | 'cni' | 'kernel',
+  ): void {
+    const summary = argv.map(shellQuote).join(' ');
+    this.sim.note({
+      node: this.node,
+      source: this.actor,
+      target,
+      kind: 'env',
+      level,
+      summary,
+      payload: { command: summary },
+      ...(this.parentSeq !== undefined ? { parent: this.parentSeq } : {}),
+    });
   }
 
   /** Time passes: deferred kernel work runs on every node (no event). */
@@ -961,6 +1015,12 @@ class CtxImpl implements CommandContext {
   }
   get stdin(): string {
     return this.io.stdin;
+  }
+  get isatty(): boolean {
+    return !!this.io.tty;
+  }
+  get cluster(): ClusterHooks | undefined {
+    return this.sh.cluster;
   }
   out(s: string): void {
     if (s) this.io.out(s);
@@ -1016,6 +1076,12 @@ class CtxImpl implements CommandContext {
   }
   sleep(us: number): void {
     this.sh.passTime(us, this.frame.tx);
+  }
+  outside<T>(fn: () => T): T {
+    return this.sh.outside(this.frame.tx, fn);
+  }
+  note(target: string, level: 'cluster' | 'runtime' | 'cni' | 'kernel'): void {
+    this.sh.noteCommand(this.argv, target, level);
   }
 }
 

@@ -20,12 +20,34 @@ export interface ExecOptions {
 /** What `exec` returns when the program could not be started (errno name). */
 export type ExecFailure = 'ENOENT' | 'EACCES' | 'ENOEXEC';
 
+/**
+ * What the shell of a node in a cluster may ask of the cluster (implemented by Cluster). A node
+ * without a cluster has no kubelet or containerd units, no API server and no CRI socket.
+ */
+export interface ClusterHooks {
+  /** `systemctl restart kubelet`: the kubelet stops and starts again. */
+  restartKubelet(node: string): void;
+  /** `systemctl restart containerd`. */
+  restartContainerd(node: string): void;
+  /** `systemctl stop UNIT` / `systemctl start UNIT`. */
+  stopUnit(node: string, unit: 'kubelet' | 'containerd'): void;
+  startUnit(node: string, unit: 'kubelet' | 'containerd'): void;
+  /** The node reboots: processes, namespaces and tmpfs are gone; the daemons start again. */
+  reboot(node: string): void;
+  /** `kubectl delete pod`: a graceful deletion, which the pod's kubelet then carries out. */
+  deletePod(key: string): void;
+}
+
 export interface CommandContext {
   /** argv[0] is the command name as invoked. */
   readonly argv: readonly string[];
   /** The exported environment plus this command's own assignments. */
   readonly env: Readonly<Record<string, string>>;
   readonly stdin: string;
+  /** stdout is the terminal (not a pipe or a file). */
+  readonly isatty: boolean;
+  /** The node's cluster, if it is in one. */
+  readonly cluster: ClusterHooks | undefined;
   out(s: string): void;
   err(s: string): void;
   /** Absolute working directory. */
@@ -51,6 +73,13 @@ export interface CommandContext {
   exec(argv: readonly string[], opts?: ExecOptions): number | ExecFailure;
   /** Lets virtual time pass (sleep): deferred kernel work is done. */
   sleep(us: number): void;
+  /**
+   * Runs `fn` against the simulation itself (a libcni call, a cluster action), which records its
+   * own events: the command's changes so far are recorded first, and it goes on from the result.
+   */
+  outside<T>(fn: () => T): T;
+  /** Records the command as a step of its own (e.g. `systemctl restart kubelet` to systemd). */
+  note(target: string, level: 'cluster' | 'runtime' | 'cni' | 'kernel'): void;
   /** The shell running the command (builtins change its variables and directory). */
   readonly shell: ShellState;
 }

@@ -12,6 +12,7 @@
 import * as vfs from '../../fs/vfs';
 import type { CommandContext, CommandSpec } from '../types';
 import { STRERROR } from '../types';
+import { FsView } from '../fsview';
 import { fromUtf8Bytes, toUtf8Bytes } from './text';
 
 /** coreutils' quote for "cannot remove 'X'"-style messages (shell-escape, always quoted). */
@@ -31,14 +32,14 @@ export function quoteLocale(s: string): string {
   return `‘${s}’`;
 }
 
-interface Parsed {
+export interface Parsed {
   flags: Set<string>;
   values: Map<string, string>;
   operands: string[];
 }
 
 /** getopt-style parsing: short flags (combined), flags with a value, `--`, long names mapped. */
-function parseOpts(
+export function parseOpts(
   ctx: CommandContext,
   prog: string,
   spec: { flags: string; withValue?: string; long?: Record<string, string> },
@@ -125,7 +126,7 @@ function cat(ctx: CommandContext): number {
       text += ctx.stdin;
       continue;
     }
-    const e = vfs.stat(ctx.fs(), ctx.resolve(f));
+    const e = new FsView(ctx).stat(ctx.resolve(f));
     if (!e) {
       ctx.err(`cat: ${quoteIfNeeded(f)}: No such file or directory\n`);
       status = 1;
