@@ -89,3 +89,42 @@ describe('a cluster of simulated nodes', () => {
     expect(run()).toBe(run());
   });
 });
+
+describe('restarts around a deletion', () => {
+  it('a pod deleted while the kubelet is down, before it had a worker, is never started', () => {
+    const c = new Cluster(ONE_NODE, { seed: 3 });
+    c.restartKubelet('node-1');
+    c.createPod({ name: 'web-0' });
+    c.runFor(100_000);
+    c.deletePod('web-0');
+    c.runFor(5_000_000);
+    expect(c.sim.state.api!.pods).toEqual({});
+    expect(c.events.some((e) => e.kind === 'exec')).toBe(false);
+  });
+
+  it('a pod deleted while containerd is down stays Terminating until its sandbox is stopped', () => {
+    const c = new Cluster(ONE_NODE, { seed: 3 });
+    c.createPod({ name: 'web-0' });
+    c.runFor(2_000_000);
+    c.restartContainerd('node-1', 20_000_000);
+    c.deletePod('web-0');
+    c.runFor(5_000_000);
+    const p = c.sim.state.api!.pods['default/web-0']!;
+    expect(p.deletionTimestamp).not.toBe(null);
+    const ev = c.sim.state.api!.events.find((e) => e.reason === 'FailedKillPod')!;
+    expect(ev.message).toMatch(
+      /^error killing pod: rpc error: code = Unavailable desc = connection error: .*connection refused"$/,
+    );
+    expect(journalLines(c.events, 'node-1', undefined, ['kubelet']).join('\n')).toContain(
+      '"ListPodSandbox with filter from runtime service failed"',
+    );
+    c.runFor(60_000_000);
+    expect(c.sim.state.api!.pods).toEqual({});
+    expect(c.audit()[0]).toMatchObject({
+      reservations: 0,
+      hostVeths: 0,
+      cacheFiles: 0,
+      findings: [],
+    });
+  });
+});

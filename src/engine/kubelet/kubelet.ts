@@ -64,6 +64,12 @@ export function newKubeletState(settings: KubeletSettings, pid: number): Kubelet
 
 const NOT_READY_PREFIX = 'NetworkReady=false reason:NetworkPluginNotReady message:';
 
+/** What a CRI call gets while containerd is down: its socket refuses the connection. */
+const RUNTIME_DOWN = {
+  code: 'Unavailable' as const,
+  desc: 'connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"',
+};
+
 export class Kubelet {
   /** Work in flight per pod worker (tasks die with the kubelet). */
   private readonly inflight = new Map<string, Set<Task>>();
@@ -147,7 +153,11 @@ export class Kubelet {
       const w = this.deps.host.get(podWorkerId(this.node, key));
       if (w && w.status === 'active')
         this.deps.host.send(podWorkerId(this.node, key), { type: 'KUBELET_UP' });
-      else if (!w || w.status !== 'active') this.addPod(key);
+      else if (!w || w.status !== 'active') {
+        this.addPod(key);
+        // Deleted while the kubelet was down, before it had a worker: terminate, not start.
+        if (p.deletionTimestamp !== null) this.deletePod(key);
+      }
     }
   }
 
@@ -303,13 +313,7 @@ export class Kubelet {
     });
     let r: CriResult<T>;
     if (!this.containerd.state.up) {
-      r = {
-        ok: false,
-        error: {
-          code: 'Unavailable',
-          desc: 'connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"',
-        },
-      };
+      r = { ok: false, error: RUNTIME_DOWN };
     } else {
       const ctx = new Ctx();
       const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
@@ -619,6 +623,10 @@ export class Kubelet {
         id,
         `RemovePodSandbox ${ctx.pod}`,
         function* (this: Kubelet) {
+          if (!this.containerd.state.up) {
+            this.listFailed(host, id, attempt);
+            return;
+          }
           for (const sb of this.podSandboxes(p.spec.uid)) {
             const r = yield* this.cri('RemovePodSandbox', sb.id.slice(0, 13), (_c, seq) =>
               this.containerd.removePodSandbox(sb.id, cfg, seq),
@@ -651,6 +659,21 @@ export class Kubelet {
     },
   };
 
+  /**
+   * Listing the pod's sandboxes failed (containerd is down): the kubelet cannot know what to
+   * stop or remove, so the pod is not gone; the worker backs off and tries again.
+   */
+  private listFailed(host: MachineHost, id: string, attempt: number): void {
+    const err = rpcErrorText(RUNTIME_DOWN);
+    this.log('E', 'log.go:32', 'ListPodSandbox with filter from runtime service failed', { err });
+    host.send(id, {
+      type: 'STOP_FAILED',
+      attempt,
+      error: err,
+      retryMs: this.jitter(this.settings.backoffUs),
+    });
+  }
+
   /** killPodWithSyncResult: StopPodSandbox for every sandbox of the pod that is not stopped. */
   private stopAll(host: MachineHost, id: string, ctx: PodWorkerContext, deleting: boolean): void {
     const p = this.pod(ctx.pod);
@@ -675,6 +698,10 @@ export class Kubelet {
       id,
       `KillPodSandbox ${ctx.pod}`,
       function* (this: Kubelet) {
+        if (!this.containerd.state.up) {
+          this.listFailed(host, id, attempt);
+          return;
+        }
         for (const sb of this.podSandboxes(p.spec.uid)) {
           const v = host.get(sandboxActorId(this.node, sb.id))?.value;
           if (v === 'stopped' || v === 'removed') continue;
