@@ -1,67 +1,55 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { runSinglePodAdd } from '../src/engine/index';
+import { expect, test } from '@playwright/test';
+import {
+  clearSavedState,
+  collectPageErrors,
+  currentStep,
+  expectNoSeriousAxeViolations,
+  openApp,
+} from './support';
 
-// The engine is pure TypeScript: run it here too and check the page shows exactly its result.
-const expected = runSinglePodAdd();
+test.afterEach(async ({ page }) => clearSavedState(page));
 
-// One pod's ADD is dozens of steps: plugin executions, kernel changes, file writes.
-const MIN_STEPS = 20;
-
-/** Fails the test on uncaught page errors and console errors. */
-function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
-  });
-  return errors;
-}
-
-test('first page runs ADD for one pod and shows its steps and IP', async ({ page }) => {
+test('the landing is a booted sandbox with one pod about to be created', async ({ page }) => {
   const errors = collectPageErrors(page);
-  await page.goto('./');
-
+  await openApp(page);
   await expect(page).toHaveTitle('cnisim — CNI simulator');
   await expect(page.getByRole('heading', { level: 1, name: 'cnisim' })).toBeVisible();
+  await expect(page.getByText('Press → to step')).toBeVisible();
+  for (const name of ['Step back', 'Play', 'Reset']) {
+    await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
+  }
+  // Booted: both nodes Ready, no pod yet.
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await expect(cluster.getByText('node-1: Ready=True')).toBeVisible();
+  await expect(cluster.getByText('node-2: Ready=True')).toBeVisible();
+  await expect(cluster.getByText('No pods at this step.')).toBeVisible();
+  const start = await currentStep(page);
 
-  const demo = page.getByRole('region', { name: 'ADD for one pod' });
-  await expect(demo).toBeVisible();
-  await expect(demo.getByRole('alert')).toHaveCount(0);
+  // → creates the pod.
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => currentStep(page)).toBe(start + 1);
+  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText(
+    'create pod default/web-0 (node node-1)',
+  );
+  await expect(cluster.getByRole('button', { name: 'web-0' })).toBeVisible();
+  await expect(page.getByText('Press → to step')).toBeHidden();
 
-  const podIp = demo.getByRole('status', { name: 'Pod IP' });
-  await expect(podIp).toHaveText('10.88.0.2');
-  await expect(demo.getByLabel('Pod IP')).toHaveText('10.88.0.2');
-
-  expect(expected.error).toBeNull();
-  expect(expected.podIp).toBe('10.88.0.2');
-  expect(expected.steps.length).toBeGreaterThanOrEqual(MIN_STEPS);
-
-  const steps = demo.getByRole('list', { name: /^Steps/ }).getByRole('listitem');
-  await expect(steps).toHaveCount(expected.steps.length);
-  const texts = await steps.allTextContents();
-  expected.steps.forEach((step, i) => {
-    const text = texts[i] ?? '';
-    for (const part of [String(step.index), step.source, step.target, step.summary]) {
-      expect(text, `step ${i + 1} should show ${JSON.stringify(part)}`).toContain(part);
-    }
-  });
+  // "?" opens the shortcuts; Escape closes them.
+  await page.keyboard.press('?');
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 
   expect(errors).toEqual([]);
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`first page has no serious or critical axe violations (${colorScheme})`, async ({
+  test(`the landing has no serious or critical axe violations (${colorScheme})`, async ({
     page,
   }) => {
     await page.emulateMedia({ colorScheme });
-    await page.goto('./');
-    await expect(page.getByRole('status', { name: 'Pod IP' })).toHaveText('10.88.0.2');
-
-    const results = await new AxeBuilder({ page }).analyze();
-    const blocking = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`);
-    expect(blocking).toEqual([]);
+    await openApp(page);
+    await expectNoSeriousAxeViolations(page, `landing (${colorScheme})`);
   });
 }

@@ -1,76 +1,205 @@
-import { useState } from 'react';
-import { runSinglePodAdd, type DemoRun } from '../engine/index';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { LEVELS } from '../engine/session/view';
+import { Controls } from './components/Controls';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import { Notices } from './components/Notices';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { Tabs, type TabDef } from './components/Tabs';
+import { Timeline } from './components/Timeline';
+import { ownsKeys } from './format';
+import type { PanelProps } from './panels/types';
+import { cmd, setTheme, useApp, type LeftTab, type RightTab, type Theme } from './store';
 
-/** Runs the engine once; an exception becomes an error message instead of a blank page. */
-function runDemo(): DemoRun {
-  try {
-    return runSinglePodAdd();
-  } catch (err) {
-    return {
-      steps: [],
-      podIp: null,
-      error: err instanceof Error ? err.message : String(err),
+// The panels read the engine: they arrive in lazy chunks fetched right after the first paint.
+const panels = () => import('./panels');
+function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<PanelProps> {
+  return lazy(() => panels().then((m) => ({ default: m[name] as ComponentType<PanelProps> })));
+}
+const TraceView = panel('TraceView');
+const Inspector = panel('Inspector');
+const PodsView = panel('PodsView');
+const FilesView = panel('FilesView');
+const JournalView = panel('JournalView');
+const ActionsView = panel('ActionsView');
+const ConfigView = panel('ConfigView');
+const SlotView = panel('SlotView');
+
+const LEFT_TABS: readonly TabDef<LeftTab>[] = [
+  { key: 'trace', label: 'Steps' },
+  { key: 'sequence', label: 'Sequence' },
+  { key: 'topology', label: 'Topology' },
+  { key: 'machines', label: 'Machines' },
+  { key: 'metrics', label: 'Metrics' },
+];
+
+const RIGHT_TABS: readonly TabDef<RightTab>[] = [
+  { key: 'pods', label: 'Pods' },
+  { key: 'files', label: 'Files' },
+  { key: 'journal', label: 'Journal' },
+  { key: 'actions', label: 'Actions' },
+  { key: 'config', label: 'Config' },
+];
+
+const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
+  trace: 'The Steps view',
+  sequence: 'The Sequence view',
+  topology: 'The Topology view',
+  machines: 'The Machines view',
+  metrics: 'The Metrics view',
+  pods: 'The Pods view',
+  files: 'The Files view',
+  journal: 'The Journal view',
+  actions: 'The Actions view',
+  config: 'The Config view',
+  inspector: 'The Inspector',
+};
+
+function Loading() {
+  return <p className="muted loading">Loading the simulation…</p>;
+}
+
+/** A view in its error boundary, once the session exists. */
+function View(props: {
+  name: LeftTab | RightTab | 'inspector';
+  component: ComponentType<PanelProps>;
+}) {
+  const session = useApp((s) => s.session);
+  const phase = useApp((s) => s.phase);
+  const revision = useApp((s) => s.revision);
+  useApp((s) => s.version);
+  const cursor = useApp((s) => s.cursor);
+  if (phase === 'failed') return null;
+  if (!session || phase !== 'ready') return <Loading />;
+  const C = props.component;
+  return (
+    <ErrorBoundary what={VIEW_NAMES[props.name]} key={`${props.name}-${revision}`}>
+      <Suspense fallback={<Loading />}>
+        <C session={session} step={cursor} onSelectStep={cmd.seek} slot={props.name} />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+function useKeyboard(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (useApp.getState().shortcutsOpen) return;
+      if (ownsKeys(e.target, e.key)) return;
+      const level = LEVELS[Number(e.key) - 1];
+      if (e.key === 'ArrowRight') cmd.stepForward();
+      else if (e.key === 'ArrowLeft') cmd.stepBack();
+      else if (e.key === ' ') cmd.togglePlay();
+      else if (e.key === 'Home') cmd.home();
+      else if (e.key === 'End') cmd.end();
+      else if (e.key === '?') useApp.setState({ shortcutsOpen: true });
+      else if (level && /^[1-4]$/.test(e.key)) cmd.setLevel(level);
+      else return;
+      e.preventDefault();
     };
-  }
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+function useTheme(): Theme {
+  const theme = useApp((s) => s.theme);
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'system') delete root.dataset['theme'];
+    else root.dataset['theme'] = theme;
+  }, [theme]);
+  return theme;
 }
 
 export function App() {
-  // The engine is pure and synchronous: run it once, when the page loads.
-  const [run] = useState(runDemo);
+  useKeyboard();
+  const theme = useTheme();
+  const leftTab = useApp((s) => s.leftTab);
+  const rightTab = useApp((s) => s.rightTab);
+  const loadError = useApp((s) => s.loadError);
+  const left: Record<LeftTab, ComponentType<PanelProps>> = {
+    trace: TraceView,
+    sequence: SlotView,
+    topology: SlotView,
+    machines: SlotView,
+    metrics: SlotView,
+  };
+  const right: Record<RightTab, ComponentType<PanelProps>> = {
+    pods: PodsView,
+    files: FilesView,
+    journal: JournalView,
+    actions: ActionsView,
+    config: ConfigView,
+  };
 
   return (
     <>
       <header className="site-header">
         <h1>cnisim</h1>
-        <p>
-          cnisim simulates how a Kubernetes node&apos;s container runtime calls CNI plugins to give
-          a pod its network, and shows every step, entirely in your browser.
+        <p className="tagline">
+          Step through what the kubelet, containerd and the CNI plugins do for a pod: two nodes,
+          bridge + host-local + portmap.
         </p>
+        <div className="header-tools">
+          <label className="inline">
+            Theme{' '}
+            <select value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+              <option value="system">System</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+          <button
+            type="button"
+            onClick={() => useApp.setState({ shortcutsOpen: true })}
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+          >
+            ?
+          </button>
+        </div>
       </header>
-      <main>
-        <section className="demo" aria-labelledby="demo-heading">
-          <h2 id="demo-heading">ADD for one pod</h2>
+      <Notices />
+      {loadError !== null && (
+        <div className="view-error" role="alert">
           <p>
-            The runtime asks the network <code>cni-sandbox</code> (bridge <code>cni0</code>,
-            host-local IPAM on <code>10.88.0.0/16</code>) to attach a new pod on a fresh node.
+            <strong>The simulation could not be loaded.</strong> Reload the page to try again.
           </p>
-
-          {run.error !== null && (
-            <div className="error" role="alert">
-              <h3>ADD failed</h3>
-              <p>{run.error}</p>
-            </div>
-          )}
-
-          <p className="pod-ip">
-            <label htmlFor="pod-ip">Pod IP:</label>{' '}
-            <output id="pod-ip">{run.podIp ?? 'none'}</output>
-          </p>
-
-          <h3 id="steps-heading">Steps ({run.steps.length})</h3>
-          {run.steps.length === 0 ? (
-            <p>No steps were recorded.</p>
-          ) : (
-            <ol className="steps" aria-labelledby="steps-heading">
-              {run.steps.map((step) => (
-                <li key={step.index}>
-                  <span className="step-index">{step.index}</span>
-                  <span className="step-route">
-                    <span className="step-source">{step.source}</span>
-                    <span aria-hidden="true"> → </span>
-                    <span className="visually-hidden"> to </span>
-                    <span className="step-target">{step.target}</span>
-                  </span>
-                  <span className="step-summary">{step.summary}</span>
-                </li>
-              ))}
-            </ol>
-          )}
+          <p className="mono">{loadError}</p>
+        </div>
+      )}
+      <Controls />
+      <Timeline />
+      <main className="workbench">
+        <section className="pane pane-views" aria-label="Views">
+          <Tabs
+            label="Views"
+            tabs={LEFT_TABS}
+            selected={leftTab}
+            onSelect={(k) => useApp.setState({ leftTab: k })}
+          >
+            <View name={leftTab} component={left[leftTab]} />
+          </Tabs>
+        </section>
+        <section className="pane pane-inspector" aria-labelledby="inspector-heading">
+          <h2 id="inspector-heading" className="pane-title">
+            Inspector
+          </h2>
+          <View name="inspector" component={Inspector} />
+        </section>
+        <section className="pane pane-cluster" aria-label="Cluster">
+          <Tabs
+            label="Cluster"
+            tabs={RIGHT_TABS}
+            selected={rightTab}
+            onSelect={(k) => useApp.setState({ rightTab: k })}
+          >
+            <View name={rightTab} component={right[rightTab]} />
+          </Tabs>
         </section>
       </main>
-      <footer className="site-footer">
-        <p>A teaching simulator: nothing here touches a real network.</p>
-      </footer>
+      <ShortcutsDialog />
     </>
   );
 }

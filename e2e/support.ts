@@ -1,0 +1,61 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** Collects uncaught page errors and console errors, to assert none happened. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console.error: ${msg.text()}`);
+  });
+  return errors;
+}
+
+/** Opens the app and waits until the sandbox is interactive ("Step forward" enabled). */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('./');
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+    timeout: 15_000,
+  });
+}
+
+/** The app saves the sandbox in localStorage: tests leave none behind. */
+export async function clearSavedState(page: Page): Promise<void> {
+  if (page.isClosed() || !page.url().startsWith('http')) return;
+  await page.evaluate(() => localStorage.clear()).catch(() => undefined);
+}
+
+export function stepCounter(page: Page) {
+  return page.locator('.position strong');
+}
+
+export async function currentStep(page: Page): Promise<number> {
+  return Number(await stepCounter(page).textContent());
+}
+
+/** The pods table of the Cluster pane (opens the Pods tab). */
+export async function podsTable(page: Page) {
+  await page.getByRole('tab', { name: 'Pods' }).click();
+  return page.getByRole('region', { name: 'Cluster' }).getByRole('table');
+}
+
+export async function podIpCell(page: Page, pod: string) {
+  const table = await podsTable(page);
+  return table
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: pod }) })
+    .getByRole('cell')
+    .nth(4);
+}
+
+/** Axe: no serious or critical violations in the page as it is now. */
+export async function expectNoSeriousAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${what}: ${v.impact}: ${v.id} — ${v.help} (${v.nodes.map((n) => n.target).join(', ')})`,
+    );
+  expect(blocking).toEqual([]);
+}

@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import { useApp } from '../store';
+
+const KEYS: [string, string][] = [
+  ['→', 'Step forward'],
+  ['←', 'Step back'],
+  ['Space', 'Play / Pause'],
+  ['Home', 'Go to the first step'],
+  ['End', 'Go to the last step computed'],
+  ['1 – 4', 'Detail: cluster, runtime, CNI, kernel'],
+  ['?', 'These shortcuts'],
+  ['Esc', 'Close this dialog'],
+];
+
+/** The keyboard shortcuts ("?"), in a modal dialog. */
+export function ShortcutsDialog() {
+  const open = useApp((s) => s.shortcutsOpen);
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="shortcuts-title"
+      onClose={() => useApp.setState({ shortcutsOpen: false })}
+      className="shortcuts"
+    >
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <table>
+        <tbody>
+          {KEYS.map(([k, what]) => (
+            <tr key={k}>
+              <th scope="row">
+                <kbd>{k}</kbd>
+              </th>
+              <td>{what}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form method="dialog">
+        <button type="submit">Close</button>
+      </form>
+    </dialog>
+  );
+}

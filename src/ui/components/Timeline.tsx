@@ -1,0 +1,92 @@
+import { useMemo } from 'react';
+import type { Marker, MarkerKind } from '../../engine/session/view';
+import { cmd, useApp } from '../store';
+
+const KIND_TEXT: Record<MarkerKind, string> = {
+  action: 'action',
+  fault: 'fault',
+  error: 'error',
+  'pod-running': 'pod Running',
+};
+
+/** The scrubber over every step computed so far, with marks for actions, faults, errors and pods Running. */
+export function Timeline() {
+  const session = useApp((s) => s.session);
+  const version = useApp((s) => s.version);
+  const cursor = useApp((s) => s.cursor);
+  const length = useApp((s) => s.length);
+  const busy = useApp((s) => s.busy !== null);
+
+  const markers = useMemo<readonly Marker[]>(
+    () => (session ? session.markers : []),
+    // The session is mutable: `version` says it changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [session, version],
+  );
+  // One tick per 0.25 % of the width and kind, so a long trace stays readable.
+  const ticks = useMemo(() => {
+    const seen = new Set<string>();
+    const out: Marker[] = [];
+    const span = Math.max(1, length);
+    for (const m of markers) {
+      const key = `${m.kind}:${Math.round((m.step / span) * 400)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(m);
+    }
+    return out;
+  }, [markers, length]);
+
+  const event = session && cursor >= 0 ? session.events[cursor] : undefined;
+  const max = Math.max(0, length - 1);
+
+  return (
+    <div className="timeline">
+      <div className="scrubber">
+        <input
+          type="range"
+          min={-1}
+          max={max}
+          step={1}
+          value={cursor}
+          disabled={!session || busy}
+          aria-label="Timeline"
+          aria-valuetext={
+            event ? `Step ${cursor + 1} of ${length}: ${event.summary}` : 'Before the first step'
+          }
+          onChange={(e) => cmd.seek(Number(e.target.value))}
+        />
+        <div className="ticks" aria-hidden="true">
+          {ticks.map((m) => (
+            <span
+              key={`${m.kind}-${m.step}`}
+              className={`tick tick-${m.kind}`}
+              style={{ left: `${((m.step + 1) / (max + 1)) * 100}%` }}
+              title={`Step ${m.step + 1}: ${KIND_TEXT[m.kind]} — ${m.label}`}
+              onClick={() => cmd.seek(m.step)}
+            />
+          ))}
+        </div>
+      </div>
+      <label className="inline jump">
+        Jump to{' '}
+        <select
+          value=""
+          disabled={!session || busy || markers.length === 0}
+          onChange={(e) => {
+            if (e.target.value !== '') cmd.seek(Number(e.target.value));
+          }}
+        >
+          <option value="">
+            {markers.length ? `a marker (${markers.length})` : 'no markers yet'}
+          </option>
+          {markers.slice(-300).map((m) => (
+            <option key={`${m.kind}-${m.step}-${m.label}`} value={m.step}>
+              {`${m.step + 1} · ${KIND_TEXT[m.kind]}: ${m.label.slice(0, 80)}`}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,363 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FsState } from '../../engine/fs/vfs';
+import { BUILDS } from '../../engine/plugins/lib/build';
+import type { SessionAction } from '../../engine/session/actions';
+import { FAULTS } from '../faults';
+import { cmd, useApp } from '../store';
+import type { PanelProps } from './types';
+
+function Field(props: { label: string; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      {props.children}
+    </label>
+  );
+}
+
+function NodeSelect(props: {
+  nodes: readonly string[];
+  value: string;
+  onChange(v: string): void;
+  auto?: boolean;
+  label?: string;
+}) {
+  return (
+    <Field label={props.label ?? 'Node'}>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.auto && <option value="">any (fewest pods)</option>}
+        {props.nodes.map((n) => (
+          <option key={n}>{n}</option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+function useRunner() {
+  const [last, setLast] = useState<string | null>(null);
+  const run = async (action: SessionAction, done?: string) => {
+    const r = await cmd.perform(action);
+    if (r) setLast(done ?? `Done at step ${(r.first ?? r.step) + 1}.`);
+    return r;
+  };
+  return { last, run };
+}
+
+function Section(props: { title: string; children: ReactNode; intro?: string }) {
+  return (
+    <section className="action-section">
+      <h3>{props.title}</h3>
+      {props.intro && <p className="muted">{props.intro}</p>}
+      {props.children}
+    </section>
+  );
+}
+
+/** Everything a user can do to the cluster, at the current step. */
+export function ActionsView({ session, step }: PanelProps) {
+  const busy = useApp((s) => s.busy !== null);
+  const nodes = session.nodeNames;
+  const state = session.stateAt(step);
+  const pods = Object.keys(state.api?.pods ?? {}).sort();
+  const podNames = new Set(Object.values(state.api?.pods ?? {}).map((p) => p.spec.name));
+  let n = 0;
+  while (podNames.has(`web-${n}`)) n++;
+  const { last, run } = useRunner();
+
+  const [podName, setPodName] = useState('');
+  const [podNode, setPodNode] = useState('');
+  const [deployment, setDeployment] = useState('web');
+  const [replicas, setReplicas] = useState(3);
+  const [depNode, setDepNode] = useState('');
+  const [target, setTarget] = useState('');
+  const [opNode, setOpNode] = useState(nodes[0]!);
+  const [build, setBuild] = useState('v1.1.1');
+  const [faultId, setFaultId] = useState(FAULTS[0]?.id ?? '');
+  const [filePath, setFilePath] = useState('/etc/cni/net.d/99-extra.conflist');
+  const [fileData, setFileData] = useState('');
+  const [confirmNew, setConfirmNew] = useState(false);
+
+  const pod = pods.includes(target) ? target : (pods[0] ?? '');
+  const fault = FAULTS.find((f) => f.id === faultId);
+  const faultAction = fault ? fault.action(session, step) : 'Choose a fault.';
+  const libcni = session.spec.nodes.find((x) => x.name === opNode)?.containerd?.libcni ?? '1.1';
+  const submit = (f: () => void) => (e: FormEvent) => {
+    e.preventDefault();
+    f();
+  };
+  // The plugin binaries in the node's /opt/cni/bin at this step.
+  const installed = (node: string): string[] => {
+    const fs = state.nodes[node]?.fs as FsState | undefined;
+    const bin = fs?.dirs['/opt/cni/bin'] ?? {};
+    return Object.keys(bin)
+      .filter((p) => {
+        const e = bin[p];
+        return e?.kind === 'file' && e.exec !== undefined;
+      })
+      .sort();
+  };
+
+  return (
+    <div className="actions">
+      <p className="muted">
+        {`Actions happen at the current step (${step + 1}). After stepping back, an action replaces
+        everything after the step: the sandbox is replayed up to here with the same seed.`}
+      </p>
+      {last && (
+        <p className="done" role="status">
+          {last}
+        </p>
+      )}
+
+      <Section title="Pods">
+        <form
+          className="row-form"
+          onSubmit={submit(() => {
+            const name = podName.trim() || `web-${n}`;
+            void run({ do: 'createPod', name, ...(podNode ? { node: podNode } : {}) }).then(
+              (r) => r && setPodName(''),
+            );
+          })}
+        >
+          <Field label="Pod name">
+            <input
+              value={podName}
+              placeholder={`web-${n}`}
+              onChange={(e) => setPodName(e.target.value)}
+            />
+          </Field>
+          <NodeSelect nodes={nodes} value={podNode} onChange={setPodNode} auto />
+          <button type="submit" disabled={busy}>
+            Create pod
+          </button>
+        </form>
+        <form
+          className="row-form"
+          onSubmit={submit(
+            () =>
+              void run({
+                do: 'scale',
+                deployment,
+                replicas,
+                ...(depNode ? { node: depNode } : {}),
+              }),
+          )}
+        >
+          <Field label="Deployment">
+            <input value={deployment} onChange={(e) => setDeployment(e.target.value)} />
+          </Field>
+          <Field label="Replicas">
+            <input
+              type="number"
+              min={0}
+              max={250}
+              value={replicas}
+              onChange={(e) => setReplicas(Number(e.target.value))}
+            />
+          </Field>
+          <NodeSelect nodes={nodes} value={depNode} onChange={setDepNode} auto />
+          <button type="submit" disabled={busy}>
+            Scale deployment
+          </button>
+        </form>
+        <form className="row-form" onSubmit={submit(() => void run({ do: 'deletePod', pod }))}>
+          <Field label="Pod">
+            <select value={pod} onChange={(e) => setTarget(e.target.value)} disabled={!pods.length}>
+              {pods.length === 0 && <option value="">no pods</option>}
+              {pods.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" disabled={busy || !pod}>
+            Delete pod
+          </button>
+          <button
+            type="button"
+            disabled={busy || !pod}
+            onClick={() => void run({ do: 'cniCheck', pod })}
+          >
+            Run CHECK
+          </button>
+        </form>
+      </Section>
+
+      <Section title="Nodes">
+        <div className="row-form">
+          <NodeSelect nodes={nodes} value={opNode} onChange={setOpNode} />
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run({ do: 'restartKubelet', node: opNode })}
+          >
+            Restart kubelet
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run({ do: 'restartContainerd', node: opNode })}
+          >
+            Restart containerd
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run({ do: 'reboot', node: opNode })}
+          >
+            Reboot node
+          </button>
+        </div>
+        <div className="row-form">
+          <span className="muted">{`cnitool on ${opNode}:`}</span>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run({ do: 'cniGc', node: opNode })}
+          >
+            Run GC
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run({ do: 'cniStatus', node: opNode })}
+          >
+            Run STATUS
+          </button>
+        </div>
+        <form
+          className="row-form"
+          onSubmit={submit(() => {
+            void (async () => {
+              for (const plugin of installed(opNode)) {
+                const r = await run({ do: 'installPlugin', node: opNode, plugin, build });
+                if (!r) return;
+              }
+            })();
+          })}
+        >
+          <Field label="Plugin build">
+            <select value={build} onChange={(e) => setBuild(e.target.value)}>
+              {Object.keys(BUILDS).map((b) => (
+                <option key={b}>{b}</option>
+              ))}
+            </select>
+          </Field>
+          <button type="submit" disabled={busy}>
+            Install plugins
+          </button>
+        </form>
+        <div className="row-form">
+          <Field label="containerd's libcni">
+            <select
+              value={libcni}
+              onChange={(e) => cmd.setLibcni(opNode, e.target.value as '1.1' | '1.2')}
+              disabled={busy}
+            >
+              <option value="1.1">v1.1 (containerd 1.7)</option>
+              <option value="1.2">v1.2 (containerd 2.x)</option>
+            </select>
+          </Field>
+          <span className="muted">Changing it replays the sandbox with the other library.</span>
+        </div>
+      </Section>
+
+      <Section
+        title="Faults"
+        intro="Break the node the way real ones break; the explanation says what to look for."
+      >
+        {FAULTS.length === 0 ? (
+          <p className="muted">The fault catalogue is not available in this build.</p>
+        ) : (
+          <form
+            className="row-form"
+            onSubmit={submit(() => {
+              if (!fault || typeof faultAction === 'string') return;
+              void run(faultAction, `Fault injected: ${fault.title}.`);
+            })}
+          >
+            <Field label="Fault">
+              <select value={faultId} onChange={(e) => setFaultId(e.target.value)}>
+                {FAULTS.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.title}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <button type="submit" disabled={busy || typeof faultAction === 'string'}>
+              Inject fault
+            </button>
+            {typeof faultAction === 'string' && <p className="muted">{faultAction}</p>}
+            {fault && <p className="explanation">{fault.explanation}</p>}
+          </form>
+        )}
+      </Section>
+
+      <Section title="Files">
+        <form
+          className="col-form"
+          onSubmit={submit(
+            () => void run({ do: 'writeFile', node: opNode, path: filePath, data: fileData }),
+          )}
+        >
+          <NodeSelect nodes={nodes} value={opNode} onChange={setOpNode} />
+          <Field label="Path">
+            <input
+              value={filePath}
+              onChange={(e) => setFilePath(e.target.value)}
+              className="mono"
+            />
+          </Field>
+          <Field label="Content">
+            <textarea
+              value={fileData}
+              onChange={(e) => setFileData(e.target.value)}
+              rows={3}
+              className="mono"
+            />
+          </Field>
+          <div className="row-form">
+            <button type="submit" disabled={busy}>
+              Write file
+            </button>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void run({ do: 'removeFile', node: opNode, path: filePath })}
+            >
+              Remove file
+            </button>
+          </div>
+        </form>
+      </Section>
+
+      <Section title="Sandbox">
+        {confirmNew ? (
+          <div className="row-form">
+            <span>Discard every action and step?</span>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                setConfirmNew(false);
+                cmd.newSandbox();
+              }}
+            >
+              Discard and start over
+            </button>
+            <button type="button" onClick={() => setConfirmNew(false)}>
+              Keep my sandbox
+            </button>
+          </div>
+        ) : (
+          <button type="button" disabled={busy} onClick={() => setConfirmNew(true)}>
+            New sandbox
+          </button>
+        )}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { lazy, Suspense, useState } from 'react';
+import type { FsState } from '../../engine/fs/vfs';
+import { cmd, useApp } from '../store';
+import { ErrorBoundary } from '../components/ErrorBoundary';
+import type { PanelProps } from './types';
+
+// CodeMirror (~100 KiB gzip) arrives when the editor is first shown.
+const JsonEditor = lazy(() => import('./JsonEditor'));
+
+const CONF_DIR = '/etc/cni/net.d';
+
+/** Where JSON.parse stops, as "line 3, column 7: ...", or null when the text parses. */
+export function jsonProblem(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    if (!m) return msg;
+    const pos = Number(m[1]);
+    const before = text.slice(0, pos).split('\n');
+    return `line ${before.length}, column ${before.at(-1)!.length + 1}: ${msg.replace(/ in JSON at position \d+.*$/, '')}`;
+  }
+}
+
+/** A node's CNI configuration, editable; applying writes the file on the node at this step. */
+export function ConfigView({ session, step }: PanelProps) {
+  const busy = useApp((s) => s.busy !== null);
+  const nodes = session.nodeNames;
+  const [node, setNode] = useState(nodes[0]!);
+  const state = session.stateAt(step);
+  const fs = state.nodes[node]?.fs as FsState | undefined;
+  const files = Object.entries(fs?.dirs[CONF_DIR] ?? {})
+    .filter(([, e]) => e.kind === 'file')
+    .map(([name]) => name)
+    .sort();
+  const [file, setFile] = useState(files[0] ?? '10-containerd-net.conflist');
+  const name = files.includes(file) ? file : (files[0] ?? file);
+  const path = `${CONF_DIR}/${name}`;
+  const entry = fs?.dirs[CONF_DIR]?.[name];
+  const onDisk = entry?.kind === 'file' ? entry.data : '';
+  // The user's edit of this node's file, if any; otherwise what is on disk at this step.
+  const [edit, setEdit] = useState<{ node: string; path: string; text: string } | null>(null);
+  const text = edit && edit.node === node && edit.path === path ? edit.text : onDisk;
+  const dirty = text !== onDisk;
+  const setText = (t: string) => setEdit({ node, path, text: t });
+
+  const problem = jsonProblem(text);
+  const c = state.nodes[node]?.containerd;
+  const k = state.nodes[node]?.kubelet;
+
+  return (
+    <div className="config">
+      <div className="row-form">
+        <label className="inline">
+          Node{' '}
+          <select value={node} onChange={(e) => setNode(e.target.value)}>
+            {nodes.map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          File{' '}
+          <select value={name} onChange={(e) => setFile(e.target.value)}>
+            {files.length === 0 && <option value={name}>{`${name} (new)`}</option>}
+            {files.map((f) => (
+              <option key={f}>{f}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorBoundary what="The conflist editor">
+        <Suspense
+          fallback={
+            <textarea
+              className="mono editor-fallback"
+              aria-label={`Contents of ${path} on ${node}`}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={16}
+            />
+          }
+        >
+          <JsonEditor value={text} onChange={setText} label={`Contents of ${path} on ${node}`} />
+        </Suspense>
+      </ErrorBoundary>
+      <div className="editor-status" aria-live="polite">
+        {problem ? (
+          <p className="error-text">{`Invalid JSON at ${problem}`}</p>
+        ) : (
+          <p className="muted">
+            {dirty ? 'Valid JSON, not applied yet.' : `As on ${node} at this step.`}
+          </p>
+        )}
+      </div>
+      <div className="row-form">
+        <button
+          type="button"
+          disabled={busy || !dirty}
+          onClick={() => void cmd.perform({ do: 'writeFile', node, path, data: text })}
+        >
+          {`Apply to ${node}`}
+        </button>
+        <button type="button" disabled={!dirty} onClick={() => setEdit(null)}>
+          Revert
+        </button>
+        {problem && dirty && (
+          <span className="muted">Applying invalid JSON shows how the node reacts to it.</span>
+        )}
+      </div>
+      <section className="net-status" aria-label={`Network status of ${node}`}>
+        <h3>{`${node} at this step`}</h3>
+        <ul>
+          <li>
+            {c
+              ? c.cni.error
+                ? `containerd: no network loaded: ${c.cni.error}`
+                : `containerd: networks ${c.cni.networks.map((x) => `${x.name} (${x.ifName})`).join(', ') || 'none'}`
+              : 'containerd: not running'}
+          </li>
+          <li>
+            {k
+              ? `kubelet: NetworkReady=${k.networkReady ? 'true' : 'false'}${k.networkMessage ? ` (${k.networkMessage})` : ''}`
+              : 'kubelet: not running'}
+          </li>
+        </ul>
+      </section>
+    </div>
+  );
+}

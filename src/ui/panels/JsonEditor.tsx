@@ -1,0 +1,80 @@
+/**
+ * The conflist editor: CodeMirror 6 with JSON highlighting and inline parse errors. Loaded
+ * lazily (ConfigView); CodeMirror adds its styles at run time, which the page's CSP allows for
+ * styles only.
+ */
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { json, jsonParseLinter } from '@codemirror/lang-json';
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { linter, lintGutter } from '@codemirror/lint';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+export default function JsonEditor(props: {
+  value: string;
+  onChange(text: string): void;
+  label: string;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChange = useRef(props.onChange);
+  const labelConf = useRef(new Compartment());
+  // Set while the document is replaced from props: that is not the user's edit.
+  const programmatic = useRef(false);
+  useEffect(() => {
+    onChange.current = props.onChange;
+  });
+
+  useEffect(() => {
+    const v = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: props.value,
+        extensions: [
+          lineNumbers(),
+          history(),
+          bracketMatching(),
+          json(),
+          syntaxHighlighting(defaultHighlightStyle),
+          linter(jsonParseLinter(), { delay: 200 }),
+          lintGutter(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
+          EditorView.lineWrapping,
+          labelConf.current.of(EditorView.contentAttributes.of({ 'aria-label': props.label })),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged && !programmatic.current) onChange.current(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+    // Created once; value and label updates are applied below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const v = view.current;
+    if (!v) return;
+    const cur = v.state.doc.toString();
+    if (cur !== props.value) {
+      programmatic.current = true;
+      v.dispatch({ changes: { from: 0, to: cur.length, insert: props.value } });
+      programmatic.current = false;
+    }
+  }, [props.value]);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: labelConf.current.reconfigure(
+        EditorView.contentAttributes.of({ 'aria-label': props.label }),
+      ),
+    });
+  }, [props.label]);
+
+  return <div className="json-editor" ref={host} />;
+}

@@ -1,0 +1,9 @@
+import type { ViewProps } from '../../engine/session/view';
+import type { Session } from '../../engine/session/session';
+
+/** What the app's own panels receive: the view props, with the full session (for actions). */
+export interface PanelProps extends ViewProps {
+  session: Session;
+  /** Which slot of the layout the panel fills (the placeholder views use it). */
+  slot: string;
+}

@@ -1,0 +1,425 @@
+/**
+ * The app's store (zustand): the session (a mutable engine object, see src/engine/session) and
+ * what React renders from it. Components never call the session directly for changes: they
+ * call these commands, which run the work (spread over frames when it is long), then publish
+ * the session's cursor, level, length and revision, which is what components subscribe to.
+ *
+ * The engine arrives in a lazy chunk (engine.ts); until then `phase` is 'loading' and every
+ * command is a no-op.
+ */
+import { create } from 'zustand';
+import type { Job, PerformResult, Session } from '../engine/session/session';
+import type { SessionAction } from '../engine/session/actions';
+import type { StopCondition } from '../engine/session/conditions';
+import type { Level } from '../engine/trace/trace';
+import type { EngineModule } from './engine';
+
+export const STORAGE_KEY = 'cnisim.sandbox.v1';
+export const CORRUPT_KEY = 'cnisim.sandbox.v1.damaged';
+export const THEME_KEY = 'cnisim.theme';
+
+export type Theme = 'system' | 'light' | 'dark';
+export type LeftTab = 'trace' | 'sequence' | 'topology' | 'machines' | 'metrics';
+export type RightTab = 'pods' | 'files' | 'journal' | 'actions' | 'config';
+
+export const SPEEDS = [1, 2, 5, 10, 25] as const;
+
+export interface Notice {
+  id: number;
+  kind: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+export interface Busy {
+  label: string;
+  /** Events computed so far. */
+  progress: number;
+}
+
+export interface AppState {
+  phase: 'loading' | 'ready' | 'failed';
+  loadError: string | null;
+  session: Session | null;
+  engine: EngineModule | null;
+  /** Mirrors of the session, so that components re-render when it changes. */
+  cursor: number;
+  length: number;
+  level: Level;
+  revision: number;
+  /** Bumped on every change of the session (a new event, an action). */
+  version: number;
+  playing: boolean;
+  speed: number;
+  busy: Busy | null;
+  notices: Notice[];
+  leftTab: LeftTab;
+  rightTab: RightTab;
+  selectedPod: string | null;
+  selectedFile: { node: string; path: string } | null;
+  theme: Theme;
+  shortcutsOpen: boolean;
+}
+
+export const useApp = create<AppState>(() => ({
+  phase: 'loading',
+  loadError: null,
+  session: null,
+  engine: null,
+  cursor: -1,
+  length: 0,
+  level: 'kernel',
+  revision: 0,
+  version: 0,
+  playing: false,
+  speed: 5,
+  busy: null,
+  notices: [],
+  leftTab: 'trace',
+  rightTab: 'pods',
+  selectedPod: null,
+  selectedFile: null,
+  theme: readTheme(),
+  shortcutsOpen: false,
+}));
+
+const set = useApp.setState;
+const get = useApp.getState;
+
+function readTheme(): Theme {
+  try {
+    const t = localStorage.getItem(THEME_KEY);
+    return t === 'light' || t === 'dark' ? t : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+/** Publishes the session's state to the store (and schedules saving it). */
+function publish(): void {
+  const s = get().session;
+  if (!s) return;
+  set((st) => ({
+    cursor: s.cursor,
+    length: s.events.length,
+    level: s.level,
+    revision: s.revision,
+    version: st.version + 1,
+  }));
+  scheduleSave();
+}
+
+let noticeId = 0;
+export function notify(kind: Notice['kind'], text: string): void {
+  const n: Notice = { id: ++noticeId, kind, text };
+  set((st) => ({ notices: [...st.notices.slice(-3), n] }));
+}
+
+export function dismissNotice(id: number): void {
+  set((st) => ({ notices: st.notices.filter((n) => n.id !== id) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs: long work spread over frames
+
+const SLICE_MS = 12;
+let current: { cancelled: boolean } | null = null;
+
+/**
+ * Runs a job: the first slice at once (a step that computes one event finishes here, without a
+ * frame of delay), the rest in later tasks, with `busy` showing progress. One job at a time:
+ * returns null when another is running.
+ */
+function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
+  if (current) return null;
+  const token = { cancelled: false };
+  current = token;
+  return new Promise<T>((resolve, reject) => {
+    const slice = () => {
+      const start = performance.now();
+      let r: IteratorResult<number, T>;
+      try {
+        do r = job.next();
+        while (!r.done && !token.cancelled && performance.now() - start < SLICE_MS);
+      } catch (e) {
+        current = null;
+        set({ busy: null });
+        publish();
+        reject(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
+      if (r.done || token.cancelled) {
+        current = null;
+        set({ busy: null });
+        publish();
+        if (r.done) resolve(r.value);
+        else reject(new Cancelled());
+        return;
+      }
+      set({ busy: { label, progress: r.value } });
+      setTimeout(slice, 0);
+    };
+    slice();
+  });
+}
+
+export class Cancelled extends Error {
+  override name = 'Cancelled';
+}
+
+/** Stops the running job (a replay keeps the old trace; a run keeps what it computed). */
+export function cancelJob(): void {
+  if (current) current.cancelled = true;
+}
+
+function quietly<T>(p: Promise<T> | null): void {
+  p?.catch((e: unknown) => {
+    if (!(e instanceof Cancelled)) notify('error', (e as Error).message);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+export const cmd = {
+  stepForward(): void {
+    const s = get().session;
+    if (!s) return;
+    quietly(
+      runJob('Computing the next step', s.stepForwardJob())?.then((moved) => {
+        if (!moved && get().playing) pause();
+        if (!moved) notify('info', 'Nothing is left to happen: act on the cluster to go on.');
+      }) ?? null,
+    );
+  },
+
+  stepBack(): void {
+    const s = get().session;
+    if (!s || current) return;
+    s.stepBack();
+    publish();
+  },
+
+  seek(i: number): void {
+    const s = get().session;
+    if (!s) return;
+    quietly(runJob('Computing steps', s.seekJob(i)));
+  },
+
+  home(): void {
+    cmd.seek(-1);
+  },
+
+  end(): void {
+    const s = get().session;
+    if (!s) return;
+    cmd.seek(s.events.length - 1);
+  },
+
+  /** Back to where the sandbox starts; the actions and the trace are kept. */
+  reset(): void {
+    const s = get().session;
+    if (!s || current) return;
+    pause();
+    s.reset();
+    publish();
+  },
+
+  runUntil(cond: StopCondition, label: string): void {
+    const s = get().session;
+    if (!s) return;
+    pause();
+    quietly(
+      runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
+        if (found === null) notify('info', `Ran to the end without reaching "${label}".`);
+      }) ?? null,
+    );
+  },
+
+  setLevel(level: Level): void {
+    const s = get().session;
+    if (!s) {
+      set({ level });
+      return;
+    }
+    s.setLevel(level);
+    publish();
+  },
+
+  /** Performs an action at the cursor; resolves with its result, or null when refused. */
+  async perform(action: SessionAction): Promise<PerformResult | null> {
+    const st = get();
+    const s = st.session;
+    const engine = st.engine;
+    if (!s || !engine) return null;
+    pause();
+    const problems = engine.actionProblems(action);
+    if (problems.length) {
+      notify('error', problems.join('; '));
+      return null;
+    }
+    const p = runJob(`Replaying to apply: ${engine.describeAction(action)}`, s.performJob(action));
+    if (!p) {
+      notify('warning', 'Wait for the current computation to finish, or stop it.');
+      return null;
+    }
+    try {
+      const r = await p;
+      if (r.error) notify('warning', `${engine.describeAction(action)}: ${r.error}`);
+      return r;
+    } catch (e) {
+      if (!(e instanceof Cancelled)) notify('error', (e as Error).message);
+      return null;
+    }
+  },
+
+  /** Discards everything: the default sandbox again. */
+  newSandbox(): void {
+    const { session: s, engine } = get();
+    if (!s || !engine) return;
+    pause();
+    set({ selectedPod: null, selectedFile: null });
+    quietly(
+      runJob(
+        'Opening a new sandbox',
+        s.replaceJob(
+          engine.DEFAULT_CLUSTER,
+          1,
+          [{ step: 0, action: { do: 'createPod', name: engine.SANDBOX_POD } }],
+          -2,
+        ),
+      )?.then(() => {
+        s.reset();
+        publish();
+      }) ?? null,
+    );
+  },
+
+  /**
+   * Rebuilds the cluster with a node's containerd linked against another libcni version: the
+   * actions are replayed on the new cluster, up to the same step.
+   */
+  setLibcni(node: string, libcni: '1.1' | '1.2'): void {
+    const s = get().session;
+    if (!s) return;
+    pause();
+    const spec = {
+      nodes: s.spec.nodes.map((n) =>
+        n.name === node ? { ...n, containerd: { ...n.containerd, libcni } } : n,
+      ),
+    };
+    quietly(
+      runJob(
+        `Replaying with libcni ${libcni} on ${node}`,
+        s.replaceJob(spec, s.seed, s.loggedActions(), s.cursor),
+      ),
+    );
+  },
+
+  togglePlay(): void {
+    if (get().playing) pause();
+    else play();
+  },
+
+  setSpeed(speed: number): void {
+    set({ speed });
+    if (get().playing) {
+      pause();
+      play();
+    }
+  },
+};
+
+let timer: ReturnType<typeof setInterval> | null = null;
+
+function play(): void {
+  if (!get().session || timer) return;
+  set({ playing: true });
+  timer = setInterval(() => {
+    if (!current) cmd.stepForward();
+  }, 1000 / get().speed);
+}
+
+export function pause(): void {
+  if (timer) clearInterval(timer);
+  timer = null;
+  if (get().playing) set({ playing: false });
+}
+
+export function setTheme(theme: Theme): void {
+  set({ theme });
+  try {
+    if (theme === 'system') localStorage.removeItem(THEME_KEY);
+    else localStorage.setItem(THEME_KEY, theme);
+  } catch {
+    // Storage may be unavailable (private mode): the theme lasts for this page only.
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up and persistence
+
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+function scheduleSave(): void {
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, 400);
+}
+
+/** Writes the sandbox to localStorage now (also on pagehide, so a reload keeps the last step). */
+export function saveNow(): void {
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = null;
+  const { session: s, engine, phase } = get();
+  if (!s || !engine || phase !== 'ready') return;
+  try {
+    localStorage.setItem(STORAGE_KEY, engine.serializeSession(s));
+  } catch {
+    // Full or unavailable storage: the sandbox lasts for this page only.
+  }
+}
+
+/** Creates the session once the engine chunk has arrived: the saved sandbox, or a new one. */
+export async function start(engine: EngineModule): Promise<void> {
+  const session = engine.newSandbox();
+  set({ engine, session });
+  let saved: string | null;
+  try {
+    saved = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    saved = null;
+  }
+  if (saved !== null) {
+    const parsed = engine.parseSavedSession(saved);
+    if (!parsed.ok) {
+      try {
+        localStorage.setItem(CORRUPT_KEY, saved);
+        localStorage.removeItem(STORAGE_KEY);
+      } catch {
+        // Nothing more to do: the fresh sandbox below replaces it at the next save.
+      }
+      notify(
+        'warning',
+        `Your saved sandbox could not be restored (${parsed.errors[0]}). A fresh sandbox was opened; the damaged copy is kept in this browser's storage under "${CORRUPT_KEY}".`,
+      );
+    } else {
+      try {
+        const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
+        const report = job ? await job : { warnings: [] };
+        for (const w of report.warnings.slice(0, 3)) notify('warning', `Restored sandbox: ${w}`);
+      } catch (e) {
+        notify(
+          'warning',
+          `Your saved sandbox could not be replayed (${(e as Error).message}). A fresh sandbox was opened.`,
+        );
+        set({ session: engine.newSandbox() });
+      }
+    }
+  }
+  set({ phase: 'ready' });
+  publish();
+  window.addEventListener('pagehide', saveNow);
+}
+
+export function failedToLoad(e: unknown): void {
+  set({ phase: 'failed', loadError: e instanceof Error ? e.message : String(e) });
+}
