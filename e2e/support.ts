@@ -22,7 +22,7 @@ export async function openApp(page: Page): Promise<void> {
 /** The app saves the sandbox in localStorage: tests leave none behind. */
 export async function clearSavedState(page: Page): Promise<void> {
   if (page.isClosed() || !page.url().startsWith('http')) return;
-  await page.evaluate(() => localStorage.clear()).catch(() => undefined);
+  await page.evaluate('localStorage.clear()').catch(() => undefined);
 }
 
 export function stepCounter(page: Page) {
