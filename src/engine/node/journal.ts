@@ -70,6 +70,12 @@ export function writeLog(
   });
 }
 
+/** The `journalctl` line of a `log` event: journald's prefix and the daemon's line. */
+export function journalLine(e: TraceEvent): string {
+  const p = e.payload as unknown as LogPayload;
+  return `${journalTime(e.time)} ${e.node} ${p.unit}[${p.pid}]: ${p.line}`;
+}
+
 /** `journalctl` lines of a node from the trace up to (and including) event `upTo`. */
 export function journalLines(
   events: readonly TraceEvent[],
@@ -83,7 +89,7 @@ export function journalLines(
     if (e.kind !== 'log' || e.node !== node) continue;
     const p = e.payload as unknown as LogPayload;
     if (units && !units.includes(p.unit)) continue;
-    out.push(`${journalTime(e.time)} ${node} ${p.unit}[${p.pid}]: ${p.line}`);
+    out.push(journalLine(e));
   }
   return out;
 }

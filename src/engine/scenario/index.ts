@@ -36,3 +36,4 @@ export {
   type ClusterReport,
   type NodeReport,
 } from './report';
+export { seekView, stateAt, traceIndex, TraceIndex, type SeekView, type TraceCounts } from './seek';

@@ -8,12 +8,13 @@ import * as vfs from '../fs/vfs';
 import { linksOf } from '../kernel/kernel';
 import { kubectlGetPods, podRows, type PodRow } from '../cluster/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
-import { journalLines } from '../node/journal';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
-import { isErrorEvent } from './condition';
 import { formatDuration } from './duration';
 import type { RunSummary } from './run';
+import { stateAt, traceIndex, type TraceCounts } from './seek';
+
+export { stateAt, type TraceCounts };
 
 export interface SandboxInfo {
   id: string;
@@ -47,14 +48,6 @@ export interface NodeReport {
   journal: string[];
 }
 
-export interface TraceCounts {
-  events: number;
-  byKind: Record<string, number>;
-  byLevel: Record<string, number>;
-  /** Failures: plugins exiting non-zero or killed, failed libcni and CRI calls. */
-  errors: number;
-}
-
 export interface ClusterReport {
   /** The step shown (index of the last event included), -1 before any event. */
   step: number;
@@ -65,18 +58,9 @@ export interface ClusterReport {
   findings: AuditFinding[];
 }
 
+/** Counts of the trace's events up to and including `upTo` (default: all). */
 export function traceCounts(events: readonly TraceEvent[], upTo = events.length - 1): TraceCounts {
-  const byKind: Record<string, number> = {};
-  const byLevel: Record<string, number> = {};
-  let errors = 0;
-  const n = Math.min(upTo + 1, events.length);
-  for (let i = 0; i < n; i++) {
-    const e = events[i]!;
-    byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
-    byLevel[e.level] = (byLevel[e.level] ?? 0) + 1;
-    if (isErrorEvent(e)) errors++;
-  }
-  return { events: n, byKind, byLevel, errors };
+  return traceIndex(events).counts(upTo);
 }
 
 function dirFiles(fs: vfs.FsState, dir: string): string[] {
@@ -137,14 +121,8 @@ function nodeReport(
     ipamCapacity: capacity,
     cacheFiles: dirFiles(n.fs, '/var/lib/cni/results'),
     findings,
-    journal: journal > 0 ? journalLines(events, name, upTo).slice(-journal) : [],
+    journal: journal > 0 ? traceIndex(events).journal(name, upTo, { last: journal }) : [],
   };
-}
-
-/** The world after event `step`; at the last event, now (the clock may have moved on). */
-export function stateAt(c: Cluster, step: number): WorldState {
-  if (step >= c.events.length - 1) return c.sim.state;
-  return c.sim.states[step] ?? c.sim.initial;
 }
 
 /**
