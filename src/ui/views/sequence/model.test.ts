@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../../../engine/cluster/cluster';
+import type { TraceEvent } from '../../../engine/trace/trace';
+import { buildWindow, escapeMermaid, lastAtOrBefore, visibleSeqs, windowFor } from './model';
+
+function onePod(): Cluster {
+  const c = new Cluster(undefined, { seed: 1 });
+  c.createPod({ name: 'web-0' });
+  c.runFor(5_000_000);
+  return c;
+}
+
+describe('sequence model', () => {
+  const c = onePod();
+  const events = c.sim.events;
+
+  it('shows fewer messages at lower detail levels, and never journal lines', () => {
+    const all = visibleSeqs(events, 'kernel');
+    const cni = visibleSeqs(events, 'cni');
+    const cluster = visibleSeqs(events, 'cluster');
+    expect(all.length).toBeGreaterThan(cni.length);
+    expect(cni.length).toBeGreaterThan(cluster.length);
+    expect(all.every((s) => events[s]!.kind !== 'log')).toBe(true);
+    expect(cluster.every((s) => events[s]!.level === 'cluster')).toBe(true);
+  });
+
+  it('filters one node and keeps the events of no node', () => {
+    const n2 = visibleSeqs(events, 'kernel', 'node-2');
+    expect(n2.every((s) => events[s]!.node !== 'node-1')).toBe(true);
+    expect(n2.some((s) => events[s]!.node === null)).toBe(true);
+  });
+
+  it('moves its window only every half window, keeping the current message inside', () => {
+    const vis = visibleSeqs(events, 'kernel');
+    const keys = new Set<string>();
+    for (let step = 0; step < events.length; step++) {
+      const w = windowFor(vis, step, 40);
+      expect(w.end - w.start).toBe(Math.min(40, vis.length));
+      if (w.current !== null) {
+        const pos = vis.indexOf(w.current);
+        expect(pos).toBeGreaterThanOrEqual(w.start);
+        expect(pos).toBeLessThan(w.end);
+        expect(w.current).toBeLessThanOrEqual(step);
+      }
+      keys.add(`${w.start}`);
+    }
+    expect(keys.size).toBeLessThanOrEqual(Math.ceil(vis.length / 20) + 1);
+  });
+
+  it('highlights the last shown message when the current step is folded away', () => {
+    const vis = visibleSeqs(events, 'cni');
+    const kernelStep = events.find((e) => e.kind === 'kernel' && e.source === 'bridge')!.seq;
+    const w = windowFor(vis, kernelStep);
+    expect(w.current).toBe(vis[lastAtOrBefore(vis, kernelStep)]);
+    expect(events[w.current!]!.level).not.toBe('kernel');
+  });
+
+  it('has kubelet, containerd, libcni, the plugins, kernel and fs as participants, in order', () => {
+    const seqs = events.filter((e) => e.node === 'node-1' || e.node === null).map((e) => e.seq);
+    const win = buildWindow(events, seqs);
+    const actors = win.participants.map((p) => p.actor);
+    for (const a of [
+      'kubelet',
+      'containerd',
+      'libcni',
+      'bridge',
+      'host-local',
+      'portmap',
+      'kernel',
+      'fs',
+    ])
+      expect(actors).toContain(a);
+    const at = (a: string) => actors.indexOf(a);
+    expect(at('kubelet')).toBeLessThan(at('containerd'));
+    expect(at('containerd')).toBeLessThan(at('libcni'));
+    expect(at('libcni')).toBeLessThan(at('bridge'));
+    expect(at('bridge')).toBeLessThan(at('kernel'));
+    expect(at('kernel')).toBeLessThan(at('fs'));
+    // One message per event, replies dashed.
+    expect(win.messages).toHaveLength(seqs.length);
+    expect(win.source).toContain('-->>');
+    expect(win.source.split('\n')[0]).toBe('sequenceDiagram');
+  });
+
+  it('labels participants with their node when the window spans two nodes', () => {
+    const win = buildWindow(
+      events,
+      events.slice(0, 16).map((e) => e.seq),
+    );
+    expect(win.participants.map((p) => p.label)).toContain('kubelet (node-2)');
+  });
+
+  it('escapes every character Mermaid or HTML could interpret', () => {
+    const evil = 'a;b#c<script>alert(1)</script>&"\'`{x}|%%\nend';
+    const esc = escapeMermaid(evil);
+    expect(esc.replace(/#\d+;/g, '')).not.toMatch(/[#;<>&"'`{}|%\n]/);
+    expect(esc.replace(/#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))).toBe(
+      evil.replace('\n', ' '),
+    );
+    const ev: TraceEvent = {
+      seq: 0,
+      time: 0,
+      node: 'n;1',
+      source: 'x<img src=x onerror=alert(1)>',
+      target: 'kernel',
+      kind: 'kernel',
+      level: 'kernel',
+      summary: evil,
+      payload: {},
+      error: 'boom; <b>bad</b>',
+    };
+    const win = buildWindow([ev], [0]);
+    const body = win.source.split('\n').slice(1).join('\n');
+    expect(body.replace(/#\d+;/g, '')).not.toMatch(/[#<>;&]/);
+    expect(win.source).toContain('-x');
+  });
+});
