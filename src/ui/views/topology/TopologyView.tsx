@@ -1,0 +1,440 @@
+/**
+ * The topology: each node's host namespace (bridges, host ends of veth pairs, addresses) and its
+ * pods' namespaces (their ends of the pairs), with what the current step changed highlighted and
+ * a namespace's routes shown on hover or focus. Zoom and pan with d3-zoom.
+ *
+ * The layout is computed once per structural change (model.ts); the SVG is React components
+ * memoised on the kernel's objects, which the world shares between steps when they did not
+ * change, so a step re-renders only the few cells it touched.
+ */
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { select } from 'd3-selection';
+import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
+import type { Link, Netns } from '../../../engine/kernel/types';
+import type { SessionView } from '../../../engine/session/view';
+import type { Level } from '../../../engine/trace/trace';
+import {
+  StructureCache,
+  addrText,
+  kernelChanges,
+  LayoutCache,
+  linkState,
+  routesText,
+  type Box,
+  type CellLayout,
+} from './model';
+import './topology.css';
+
+/** What the view reads of the session (a SessionView has it all). */
+export type TopologySession = Pick<SessionView, 'stateAt'>;
+
+export interface TopologyViewProps {
+  session: TopologySession;
+  step: number;
+  level?: Level;
+  onSelectStep(i: number): void;
+}
+
+function clipText(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+function parseNames(s: string): Record<number, string> {
+  const out: Record<number, string> = {};
+  for (const part of s ? s.split(',') : []) {
+    const eq = part.indexOf('=');
+    out[Number(part.slice(0, eq))] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+const LinkChip = memo(function LinkChip({
+  link,
+  box,
+  changed,
+  host,
+  master,
+}: {
+  link: Link;
+  box: Box;
+  changed: boolean;
+  host: boolean;
+  master: string | null;
+}) {
+  const state = linkState(link);
+  const addrs = addrText(link);
+  const sub = [state, ...(master ? [`master ${master}`] : []), ...addrs].join(' · ');
+  const cls = [
+    'topo-chip',
+    `topo-${link.kind}`,
+    host ? 'topo-hostend' : '',
+    state === 'DOWN' ? 'is-down' : '',
+    changed ? 'is-changed' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <g className={cls} transform={`translate(${box.x},${box.y})`}>
+      <title>{`${link.name} (${link.kind}, ifindex ${link.ifindex}) ${sub}`}</title>
+      <rect width={box.w} height={box.h} rx={4} />
+      <text x={6} y={13} className="topo-chip-name">
+        {clipText(link.name, 20)}
+        <tspan className="topo-chip-kind"> {link.kind}</tspan>
+      </text>
+      <text x={6} y={27} className="topo-chip-sub">
+        {clipText(sub, 26)}
+      </text>
+    </g>
+  );
+});
+
+/** One pod: the host ends of its veths (host namespace) above its namespace box. */
+const PodCell = memo(
+  function PodCell({
+    cell,
+    ns,
+    hostLinks,
+    hostNames,
+    changed,
+    node,
+    onHover,
+  }: {
+    cell: CellLayout;
+    ns: Netns | undefined;
+    hostLinks: readonly (Link | undefined)[];
+    /** Names of host bridges by ifindex, "3=cni0,7=br1" (for the "master" text). */
+    hostNames: string;
+    /** Changed keys inside this cell, joined: a string so that memo compares it cheaply. */
+    changed: string;
+    node: string;
+    onHover(key: string | null): void;
+  }) {
+    if (!ns) return null;
+    const bridges = parseNames(hostNames);
+    const changedSet = new Set(changed ? changed.split(' ') : []);
+    const nsKey = `${node}/${ns.id}`;
+    const label = cell.ns.pod ?? cell.ns.mounts[0]?.split('/').pop() ?? `${ns.id} (no mount)`;
+    const links = Object.values(ns.links);
+    const lines: Array<{ x1: number; y1: number; x2: number; y2: number }> = [];
+    cell.peers.forEach((p, i) => {
+      const l = hostLinks[i];
+      if (!l?.peer) return;
+      const j = links.findIndex((x) => x.ifindex === l.peer!.ifindex);
+      const slot = cell.slots[j];
+      if (!slot) return;
+      lines.push({
+        x1: p.box.x + p.box.w / 2,
+        y1: p.box.y + p.box.h,
+        x2: slot.x + slot.w / 2,
+        y2: slot.y,
+      });
+    });
+    return (
+      <g className="topo-cell">
+        {lines.map((ln, i) => (
+          <line key={i} className="topo-pair" {...ln} />
+        ))}
+        {cell.peers.map((p, i) => {
+          const l = hostLinks[i];
+          return l ? (
+            <LinkChip
+              key={p.ifindex}
+              link={l}
+              box={p.box}
+              host
+              master={l.master !== null ? (bridges[l.master] ?? String(l.master)) : null}
+              changed={changedSet.has(`${node}/root/${l.ifindex}`)}
+            />
+          ) : null;
+        })}
+        <g
+          className={`topo-ns topo-podns${changedSet.has(nsKey) ? ' is-changed' : ''}`}
+          tabIndex={0}
+          role="group"
+          aria-label={`Pod namespace ${label}: ${links
+            .map((l) => `${l.name} ${addrText(l).join(' ')}`)
+            .join(', ')}`}
+          onMouseEnter={() => onHover(nsKey)}
+          onMouseLeave={() => onHover(null)}
+          onFocus={() => onHover(nsKey)}
+          onBlur={() => onHover(null)}
+        >
+          <rect
+            x={cell.nsBox.x}
+            y={cell.nsBox.y}
+            width={cell.nsBox.w}
+            height={cell.nsBox.h}
+            rx={6}
+          />
+          <text x={cell.nsBox.x + 8} y={cell.nsBox.y + 17} className="topo-ns-label">
+            {clipText(label, 24)}
+          </text>
+        </g>
+        {links.map((l, j) => {
+          const slot = cell.slots[j];
+          return slot ? (
+            <LinkChip
+              key={l.ifindex}
+              link={l}
+              box={slot}
+              host={false}
+              master={null}
+              changed={changedSet.has(`${nsKey}/${l.ifindex}`)}
+            />
+          ) : null;
+        })}
+      </g>
+    );
+  },
+  (a, b) =>
+    a.cell === b.cell &&
+    a.ns === b.ns &&
+    a.changed === b.changed &&
+    a.node === b.node &&
+    a.onHover === b.onHover &&
+    a.hostNames === b.hostNames &&
+    a.hostLinks.length === b.hostLinks.length &&
+    a.hostLinks.every((l, i) => l === b.hostLinks[i]),
+);
+
+export default function TopologyView({ session, step }: TopologyViewProps) {
+  // Step -1 is the world before the first event.
+  const state = session.stateAt(step);
+  const prev = step >= 0 ? session.stateAt(step - 1) : undefined;
+
+  const [cache] = useState(() => new StructureCache());
+  // Structure and layout: recomputed only when namespaces or links come or go.
+  const structure = useMemo(() => (state ? cache.get(state) : null), [cache, state]);
+  const [layouts] = useState(() => new LayoutCache());
+  const lay = useMemo(() => (structure ? layouts.get(structure) : null), [layouts, structure]);
+  const changes = useMemo(() => (state ? kernelChanges(prev, state) : null), [prev, state]);
+
+  const [hovered, setHovered] = useState<string | null>(null);
+  const svgRef = useRef<SVGSVGElement>(null);
+  const gRef = useRef<SVGGElement>(null);
+  const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const titleId = useId();
+
+  // d3-zoom writes the transform to the DOM directly: zooming never re-renders React.
+  useEffect(() => {
+    const svg = svgRef.current;
+    const g = gRef.current;
+    if (!svg || !g) return;
+    const z = zoom<SVGSVGElement, unknown>()
+      .scaleExtent([0.1, 4])
+      .on('zoom', (ev: { transform: { k: number; toString(): string } }) => {
+        g.setAttribute('transform', ev.transform.toString());
+        // Zoomed far out, the chips' texts are unreadable: not drawing them keeps a 110-pod
+        // node cheap to paint. Their <title>s and the namespaces' labels stay.
+        svg.classList.toggle('is-far', ev.transform.k < 0.45);
+      });
+    zoomRef.current = z;
+    select(svg).call(z);
+    return () => {
+      select(svg).on('.zoom', null);
+      zoomRef.current = null;
+    };
+  }, []);
+
+  const fit = () => {
+    const svg = svgRef.current;
+    const z = zoomRef.current;
+    if (!svg || !z || !lay || lay.width === 0) return;
+    const w = svg.clientWidth || 800;
+    const h = svg.clientHeight || 500;
+    const k = Math.min(1.5, Math.max(0.1, Math.min((w - 20) / lay.width, (h - 20) / lay.height)));
+    select(svg).call(z.transform, zoomIdentity.translate(10, 10).scale(k));
+  };
+  const zoomBy = (f: number) => {
+    const svg = svgRef.current;
+    const z = zoomRef.current;
+    if (svg && z) select(svg).call(z.scaleBy, f);
+  };
+
+  // Fit when the layout's size changes (a node or a row of pods appeared), not on every step.
+  const layW = lay?.width ?? 0;
+  const layH = lay?.height ?? 0;
+  const fitRef = useRef(fit);
+  useEffect(() => {
+    fitRef.current = fit;
+  });
+  useEffect(() => {
+    fitRef.current();
+  }, [layW, layH]);
+
+  // Changed keys per cell ("node/root/<ifindex>" for host ends), as stable strings.
+  const perCell = useMemo(() => {
+    const out = new Map<string, string>();
+    if (!lay || !changes || !state) return out;
+    for (const nl of lay.nodes) {
+      const root = nl.node.root;
+      for (const c of nl.cells) {
+        const keys: string[] = [];
+        const nsKey = `${nl.node.name}/${c.ns.id}`;
+        for (const k of changes.changed) {
+          if (k === nsKey || k.startsWith(`${nsKey}/`)) keys.push(k);
+        }
+        for (const p of c.peers) {
+          if (changes.changed.has(`${nl.node.name}/${root}/${p.ifindex}`))
+            keys.push(`${nl.node.name}/root/${p.ifindex}`);
+        }
+        if (keys.length) out.set(nsKey, keys.join(' '));
+      }
+    }
+    return out;
+  }, [lay, changes, state]);
+
+  // Bridge names by ifindex per node, as a string ("3=cni0") so that cells compare it by value.
+  const hostNamesByNode = new Map<string, string>();
+  if (state && lay) {
+    for (const nl of lay.nodes) {
+      const root = state.nodes[nl.node.name]!.kernel.netns[nl.node.root]!;
+      const parts: string[] = [];
+      for (const i of nl.node.hostLinks) {
+        const l = root.links[i];
+        if (l?.kind === 'bridge') parts.push(`${i}=${l.name}`);
+      }
+      hostNamesByNode.set(nl.node.name, parts.join(','));
+    }
+  }
+
+  const hoveredRoutes = useMemo(() => {
+    if (!hovered || !state) return null;
+    const [node, nsId] = hovered.split('/') as [string, string];
+    const ns = state.nodes[node]?.kernel.netns[nsId];
+    if (!ns) return null;
+    return { title: hovered, routes: routesText(ns) };
+  }, [hovered, state]);
+
+  if (!state || !lay || !changes) {
+    return (
+      <section className="topo-view" aria-label="Topology">
+        <p>No state to show yet.</p>
+      </section>
+    );
+  }
+
+  const podCount = lay.nodes.reduce((a, n) => a + n.cells.length, 0);
+
+  return (
+    <section className="topo-view" aria-label="Topology">
+      <div className="topo-toolbar">
+        <p className="topo-summary">
+          {lay.nodes.length} node{lay.nodes.length === 1 ? '' : 's'}, {podCount} pod namespace
+          {podCount === 1 ? '' : 's'}
+          {changes.changed.size > 0 || changes.removed.length > 0
+            ? ` · step ${step} changed ${changes.changed.size} object${changes.changed.size === 1 ? '' : 's'}`
+            : ''}
+          {changes.removed.length > 0 ? `, removed ${changes.removed.slice(0, 3).join(', ')}` : ''}
+          {changes.removed.length > 3 ? ` and ${changes.removed.length - 3} more` : ''}
+        </p>
+        <div className="topo-buttons">
+          <button type="button" onClick={() => zoomBy(1.25)} aria-label="Zoom in">
+            +
+          </button>
+          <button type="button" onClick={() => zoomBy(0.8)} aria-label="Zoom out">
+            −
+          </button>
+          <button type="button" onClick={fit}>
+            Fit
+          </button>
+        </div>
+      </div>
+      <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
+        <title id={titleId}>
+          Network topology: nodes, host and pod namespaces, bridges and veth pairs
+        </title>
+        <g ref={gRef}>
+          {lay.nodes.map((nl) => {
+            const kernel = state.nodes[nl.node.name]!.kernel;
+            const root = kernel.netns[nl.node.root]!;
+            const hostKey = `${nl.node.name}/${root.id}`;
+            const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
+            const bridges = parseNames(hostNames);
+            return (
+              <g key={nl.node.name} className="topo-node">
+                <rect
+                  className="topo-node-frame"
+                  x={nl.box.x}
+                  y={nl.box.y}
+                  width={nl.box.w}
+                  height={nl.box.h}
+                  rx={8}
+                />
+                <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
+                  {nl.node.name}
+                </text>
+                <g
+                  className={`topo-ns topo-hostns${changes.changed.has(hostKey) ? ' is-changed' : ''}`}
+                  tabIndex={0}
+                  role="group"
+                  aria-label={`Host namespace of ${nl.node.name}`}
+                  onMouseEnter={() => setHovered(hostKey)}
+                  onMouseLeave={() => setHovered(null)}
+                  onFocus={() => setHovered(hostKey)}
+                  onBlur={() => setHovered(null)}
+                >
+                  <rect
+                    x={nl.hostBox.x}
+                    y={nl.hostBox.y}
+                    width={nl.hostBox.w}
+                    height={nl.hostBox.h}
+                    rx={6}
+                  />
+                  <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
+                    host namespace
+                  </text>
+                </g>
+                {nl.hostChips.map((c) => {
+                  const l = root.links[c.ifindex];
+                  return l ? (
+                    <LinkChip
+                      key={c.ifindex}
+                      link={l}
+                      box={c.box}
+                      host
+                      master={l.master !== null ? (bridges[l.master] ?? null) : null}
+                      changed={changes.changed.has(`${hostKey}/${c.ifindex}`)}
+                    />
+                  ) : null;
+                })}
+                {nl.cells.map((c) => (
+                  <PodCell
+                    key={c.ns.id}
+                    cell={c}
+                    ns={kernel.netns[c.ns.id]}
+                    hostLinks={c.peers.map((p) => root.links[p.ifindex])}
+                    hostNames={hostNames}
+                    changed={perCell.get(`${nl.node.name}/${c.ns.id}`) ?? ''}
+                    node={nl.node.name}
+                    onHover={setHovered}
+                  />
+                ))}
+              </g>
+            );
+          })}
+        </g>
+      </svg>
+      <div className="topo-routes" aria-live="polite">
+        {hoveredRoutes ? (
+          <>
+            <h3>Routes of {hoveredRoutes.title}</h3>
+            {hoveredRoutes.routes.length === 0 ? (
+              <p>No routes.</p>
+            ) : (
+              <ul>
+                {hoveredRoutes.routes.map((r, i) => (
+                  <li key={i}>
+                    <code>{r}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        ) : (
+          <p className="topo-hint">Hover or focus a namespace to see its routes.</p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../../../engine/cluster/cluster';
+import {
+  LayoutCache,
+  StructureCache,
+  kernelChanges,
+  layout,
+  routesText,
+  structureOf,
+} from './model';
+
+const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
+
+function run(pods: number, spec = ONE_NODE): Cluster {
+  const c = new Cluster(spec, { seed: 1 });
+  for (let i = 0; i < pods; i++) c.createPod({ name: `web-${i}` });
+  c.runFor(20_000_000);
+  return c;
+}
+
+describe('topology model', () => {
+  const c = run(2);
+  const states = c.sim.states;
+  const last = states[states.length - 1]!;
+
+  it('puts the host ends of veths in the host namespace and their peers in the pods', () => {
+    const s = structureOf(last);
+    expect(s.nodes).toHaveLength(1);
+    const n = s.nodes[0]!;
+    expect(n.pods.map((p) => p.pod)).toEqual(['default/web-0', 'default/web-1']);
+    const root = last.nodes['node-1']!.kernel.netns[n.root]!;
+    expect(n.hostLinks.map((i) => root.links[i]!.name)).toEqual(['lo', 'cni0']);
+    for (const p of n.pods) {
+      expect(p.hostPeers).toHaveLength(1);
+      const veth = root.links[p.hostPeers[0]!]!;
+      expect(veth.kind).toBe('veth');
+      expect(veth.peer!.ns).toBe(p.id);
+      expect(p.mounts[0]).toMatch(/^\/var\/run\/netns\/cni-/);
+    }
+  });
+
+  it('marks exactly what a kernel step changed', () => {
+    const addr = c.events.find(
+      (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
+    )!;
+    const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
+    const n = structureOf(states[addr.seq]!).nodes[0]!;
+    const podNs = n.pods[0]!.id;
+    const eth0 = Object.values(states[addr.seq]!.nodes['node-1']!.kernel.netns[podNs]!.links).find(
+      (l) => l.name === 'eth0',
+    )!;
+    expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
+    // Bringing eth0 up adds its prefix route: the namespace changed too.
+    const up = c.events.find(
+      (e) => e.seq > addr.seq && e.kind === 'kernel' && /link set eth0 up/.test(e.summary),
+    )!;
+    const ch2 = kernelChanges(states[up.seq - 1], states[up.seq]!);
+    expect(ch2.changed).toContain(`node-1/${podNs}`);
+    expect(ch2.changed).toContain(`node-1/${podNs}/${eth0.ifindex}`);
+    // An event that touches no kernel changes nothing.
+    const api = c.events.find((e) => e.kind === 'api' && e.seq > 0)!;
+    expect(kernelChanges(states[api.seq - 1], states[api.seq]!).changed.size).toBe(0);
+  });
+
+  it('tells what a deletion removed', () => {
+    const d = run(1);
+    d.deletePod('web-0');
+    d.runFor(5_000_000);
+    const del = d.events.find((e) => e.kind === 'kernel' && /link del/.test(e.summary));
+    expect(del).toBeDefined();
+    const ch = kernelChanges(d.sim.states[del!.seq - 1], d.sim.states[del!.seq]!);
+    expect(ch.removed.join(' ')).toMatch(/eth0|veth/);
+  });
+
+  it('recomputes the structure only when namespaces or links come or go', () => {
+    const cache = new StructureCache();
+    let changes = 0;
+    let prev = null as unknown;
+    for (const s of states) {
+      const st = cache.get(s);
+      if (st !== prev) changes++;
+      prev = st;
+      expect(st.key).toBe(structureOf(s).key);
+    }
+    expect(changes).toBeLessThan(states.length / 10);
+  });
+
+  it('lays out 110 pods in a grid without overlaps', () => {
+    const big = run(110);
+    const s = structureOf(big.sim.state);
+    expect(s.nodes[0]!.pods).toHaveLength(110);
+    const l = layout(s);
+    const cells = l.nodes[0]!.cells;
+    for (let i = 1; i < cells.length; i++) {
+      const a = cells[i - 1]!.box;
+      const b = cells[i]!.box;
+      const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+      expect(apart).toBe(true);
+    }
+    // Stepping through all 110 pods' events: the cache gives a structure per step quickly.
+    const cache = new StructureCache();
+    const t1 = performance.now();
+    for (const st of big.sim.states) cache.get(st);
+    const perStep = (performance.now() - t1) / big.sim.states.length;
+    expect(perStep).toBeLessThan(5);
+  }, 120_000);
+
+  it('keeps the layout objects of the cells that did not move when a pod comes', () => {
+    const d = run(5);
+    const sc = new StructureCache();
+    const lc = new LayoutCache();
+    const before = lc.get(sc.get(d.sim.state));
+    expect(lc.get(sc.get(d.sim.state))).toBe(before);
+    d.createPod({ name: 'web-5' });
+    d.runFor(5_000_000);
+    const after = lc.get(sc.get(d.sim.state));
+    expect(after).not.toBe(before);
+    expect(after.nodes[0]!.cells).toHaveLength(6);
+    for (let i = 0; i < 5; i++) expect(after.nodes[0]!.cells[i]).toBe(before.nodes[0]!.cells[i]);
+  });
+
+  it('prints routes as ip route does', () => {
+    const n = structureOf(last).nodes[0]!;
+    const ns = last.nodes['node-1']!.kernel.netns[n.pods[0]!.id]!;
+    expect(routesText(ns)).toEqual(
+      expect.arrayContaining([
+        'default via 10.244.1.1 dev eth0',
+        expect.stringMatching(
+          /^10\.244\.1\.0\/24 dev eth0 proto kernel scope link src 10\.244\.1\.\d+$/,
+        ),
+      ]),
+    );
+  });
+});

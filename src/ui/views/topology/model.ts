@@ -1,0 +1,426 @@
+/**
+ * What the topology shows, as pure functions of world states: per node the host namespace with
+ * its links (bridges, host ends of veth pairs), the pods' namespaces with theirs, what changed
+ * between two steps, and a layout.
+ *
+ * The layout depends only on the structure (which namespaces exist, which links each holds and
+ * which veth ends face each other), so it is computed again only when that changes, not at every
+ * step. Everything here relies on the world being immutable with structural sharing: an object
+ * that did not change between two states is the same object, so "what changed" is a walk of
+ * identity comparisons.
+ */
+import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
+import type { NodeState, WorldState } from '../../../engine/sim/world';
+
+export interface PodNs {
+  /** Namespace id (ns4026532097). */
+  id: string;
+  /** Bind mount path(s) under /var/run/netns, if any. */
+  mounts: string[];
+  /** The pod whose sandbox owns it (namespace/name), if containerd knows. */
+  pod: string | null;
+  /** ifindexes of the links in the host namespace whose veth peer is in this namespace. */
+  hostPeers: number[];
+}
+
+export interface NodeStructure {
+  name: string;
+  root: string;
+  /** Host links that are not the host end of a pod's veth (lo, cni0, ...), by ifindex. */
+  hostLinks: number[];
+  pods: PodNs[];
+  /** Largest number of links in one pod namespace (sizes the cells). */
+  podLinks: number;
+}
+
+export interface Structure {
+  /** Equal keys: equal layouts. */
+  key: string;
+  nodes: NodeStructure[];
+}
+
+/** Namespace ids by mount path, and the pod that owns each mounted namespace. */
+function podsOf(node: NodeState): Map<string, string> {
+  const byNs = new Map<string, string>();
+  const k = node.kernel;
+  for (const sb of Object.values(node.containerd?.sandboxes ?? {})) {
+    const id = k.mounts[sb.netns];
+    if (id) byNs.set(id, `${sb.pod.namespace}/${sb.pod.name}`);
+  }
+  return byNs;
+}
+
+/**
+ * The structure of one node's network: namespaces in creation order, the host links, and which
+ * host veth ends lead into which namespace.
+ */
+export function nodeStructure(node: NodeState, owners?: Map<string, string>): NodeStructure {
+  const k = node.kernel;
+  const root = k.netns[k.root]!;
+  const pods = owners ?? podsOf(node);
+  const mountsOf = new Map<string, string[]>();
+  for (const [path, id] of Object.entries(k.mounts)) {
+    const l = mountsOf.get(id);
+    if (l) l.push(path);
+    else mountsOf.set(id, [path]);
+  }
+  const others = Object.values(k.netns)
+    .filter((n) => n.id !== k.root)
+    .sort((a, b) => a.inode - b.inode);
+  const index = new Map<string, PodNs>();
+  const podNs: PodNs[] = others.map((n) => {
+    const p: PodNs = {
+      id: n.id,
+      mounts: (mountsOf.get(n.id) ?? []).sort(),
+      pod: pods.get(n.id) ?? null,
+      hostPeers: [],
+    };
+    index.set(n.id, p);
+    return p;
+  });
+  const hostLinks: number[] = [];
+  for (const l of Object.values(root.links)) {
+    const target = l.peer && l.peer.ns !== k.root ? index.get(l.peer.ns) : undefined;
+    if (target) target.hostPeers.push(l.ifindex);
+    else hostLinks.push(l.ifindex);
+  }
+  let podLinks = 1;
+  for (const n of others) podLinks = Math.max(podLinks, Object.keys(n.links).length);
+  return { name: node.name, root: k.root, hostLinks, pods: podNs, podLinks };
+}
+
+function structureKey(nodes: NodeStructure[]): string {
+  return nodes
+    .map(
+      (n) =>
+        `${n.name}|${n.hostLinks.join(',')}|${n.podLinks}|${n.pods
+          .map((p) => `${p.id}:${p.hostPeers.join('.')}:${p.pod ?? ''}`)
+          .join(';')}`,
+    )
+    .join('\n');
+}
+
+export function structureOf(state: WorldState): Structure {
+  const nodes = Object.values(state.nodes)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((n) => nodeStructure(n));
+  return { key: structureKey(nodes), nodes };
+}
+
+/**
+ * Caches structures by the objects they are computed from: a node whose namespaces, mounts and
+ * sandboxes are the same objects as last time has the same structure, so stepping through
+ * events that only change addresses, flags or files costs a few comparisons.
+ */
+export class StructureCache {
+  private readonly perNode = new Map<
+    string,
+    { netns: unknown; mounts: unknown; sandboxes: unknown; s: NodeStructure; linkSets: unknown[] }
+  >();
+  private last: Structure | null = null;
+
+  get(state: WorldState): Structure {
+    const names = Object.keys(state.nodes).sort();
+    let changed = this.last === null || this.last.nodes.length !== names.length;
+    const nodes = names.map((name, i) => {
+      const node = state.nodes[name]!;
+      const k = node.kernel;
+      const prev = this.perNode.get(name);
+      const sandboxes = node.containerd?.sandboxes;
+      if (prev && prev.mounts === k.mounts && prev.sandboxes === sandboxes) {
+        if (prev.netns === k.netns) return prev.s;
+        // Same namespaces and same link sets in each: only link contents changed.
+        const nss = Object.values(k.netns);
+        if (nss.length === prev.linkSets.length / 2 && sameLinkSets(nss, prev.linkSets)) {
+          prev.netns = k.netns;
+          return prev.s;
+        }
+      }
+      const s = nodeStructure(node);
+      const old = this.last?.nodes[i];
+      const reuse = old && old.name === name && structureKey([old]) === structureKey([s]);
+      const keep = reuse ? old : s;
+      this.perNode.set(name, {
+        netns: k.netns,
+        mounts: k.mounts,
+        sandboxes,
+        s: keep,
+        linkSets: linkSetsOf(Object.values(k.netns)),
+      });
+      if (!reuse) changed = true;
+      return keep;
+    });
+    if (!changed && this.last) return this.last;
+    this.last = { key: structureKey(nodes), nodes };
+    return this.last;
+  }
+}
+
+/** [id, link-set signature, ...] for each namespace. */
+function linkSetsOf(nss: Netns[]): unknown[] {
+  const out: unknown[] = [];
+  for (const n of nss) out.push(n.id, linkSig(n));
+  return out;
+}
+
+function linkSig(n: Netns): string {
+  let s = '';
+  for (const l of Object.values(n.links)) s += `${l.ifindex}${l.peer ? `>${l.peer.ns}` : ''},`;
+  return s;
+}
+
+function sameLinkSets(nss: Netns[], sets: unknown[]): boolean {
+  for (let i = 0; i < nss.length; i++) {
+    const n = nss[i]!;
+    if (sets[2 * i] !== n.id || sets[2 * i + 1] !== linkSig(n)) return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes between two steps
+
+export interface Changes {
+  /** Keys `node/nsId` and `node/nsId/ifindex` of what was added or changed. */
+  changed: Set<string>;
+  /** Readable descriptions of what disappeared. */
+  removed: string[];
+}
+
+export const NO_CHANGES: Changes = { changed: new Set(), removed: [] };
+
+function diffNs(node: string, a: Netns | undefined, b: Netns, out: Changes): void {
+  if (a === b) return;
+  const nsKey = `${node}/${b.id}`;
+  if (!a || a.routes !== b.routes || a.sysctl !== b.sysctl || a.iptables !== b.iptables)
+    out.changed.add(nsKey);
+  if (!a) out.changed.add(nsKey);
+  if (a?.links === b.links) return;
+  for (const l of Object.values(b.links)) {
+    if (a?.links[l.ifindex] !== l) out.changed.add(`${nsKey}/${l.ifindex}`);
+  }
+  if (a) {
+    for (const l of Object.values(a.links)) {
+      if (!b.links[l.ifindex]) out.removed.push(`${l.name} (${node}, ${a.id})`);
+    }
+  }
+}
+
+/** What the kernels of `cur` have that differs from `prev` (links, addresses, routes, namespaces). */
+export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Changes {
+  if (!prev || prev === cur) return prev ? NO_CHANGES : { changed: new Set(), removed: [] };
+  const out: Changes = { changed: new Set(), removed: [] };
+  for (const [name, node] of Object.entries(cur.nodes)) {
+    const before: KernelState | undefined = prev.nodes[name]?.kernel;
+    const k = node.kernel;
+    if (before === k) continue;
+    if (before?.netns === k.netns && before.mounts === k.mounts) continue;
+    for (const ns of Object.values(k.netns)) diffNs(name, before?.netns[ns.id], ns, out);
+    if (before) {
+      for (const ns of Object.values(before.netns)) {
+        if (!k.netns[ns.id]) out.removed.push(`namespace ${ns.id} (${name})`);
+      }
+      if (before.mounts !== k.mounts) {
+        for (const [p, id] of Object.entries(k.mounts))
+          if (before.mounts[p] !== id) out.changed.add(`${name}/${id}`);
+      }
+    }
+  }
+  return out.changed.size === 0 && out.removed.length === 0 ? NO_CHANGES : out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texts
+
+export function addrText(l: Link): string[] {
+  return l.addrs.map((a) => `${a.local}/${a.prefix}`);
+}
+
+/** A route as `ip route` prints it (without the table's dump order). */
+export function routeText(ns: Netns, r: Route): string {
+  const dst =
+    r.prefix === 0
+      ? 'default'
+      : r.prefix === (r.family === 4 ? 32 : 128)
+        ? r.dst
+        : `${r.dst}/${r.prefix}`;
+  const dev = ns.links[r.dev]?.name ?? `if${r.dev}`;
+  const parts = [dst];
+  if (r.gateway) parts.push(`via ${r.gateway}`);
+  parts.push(`dev ${dev}`);
+  if (r.protocol !== 'boot') parts.push(`proto ${r.protocol}`);
+  if (r.scope !== 'universe') parts.push(`scope ${r.scope}`);
+  if (r.prefsrc) parts.push(`src ${r.prefsrc}`);
+  if (r.metric) parts.push(`metric ${r.metric}`);
+  return parts.join(' ');
+}
+
+export function routesText(ns: Netns): string[] {
+  return ns.routes.map((r) => routeText(ns, r));
+}
+
+export function linkState(l: Link): string {
+  return l.adminUp ? (l.operstate === 'UNKNOWN' ? 'UP' : l.operstate) : 'DOWN';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export const CHIP_W = 150;
+export const CHIP_H = 34;
+const GAP = 10;
+const PAD = 12;
+const HEADER = 28;
+
+export interface CellLayout {
+  ns: PodNs;
+  box: Box;
+  /** The pod namespace's box inside the cell (below the host ends of its veths). */
+  nsBox: Box;
+  /** Host veth ends: ifindex and box (they sit in the host namespace, above the pod box). */
+  peers: Array<{ ifindex: number; box: Box }>;
+  /** Chip slots inside the pod namespace box. */
+  slots: Box[];
+}
+
+export interface NodeLayout {
+  node: NodeStructure;
+  box: Box;
+  hostBox: Box;
+  hostChips: Array<{ ifindex: number; box: Box }>;
+  cells: CellLayout[];
+}
+
+export interface Layout {
+  key: string;
+  width: number;
+  height: number;
+  nodes: NodeLayout[];
+}
+
+/**
+ * Columns of the pod grid: a few fixed widths, so that a new pod rarely moves the others (cells
+ * that keep their place keep their layout objects, and are not drawn again).
+ */
+export function columnsFor(n: number): number {
+  if (n <= 4) return Math.max(1, n);
+  if (n <= 16) return 4;
+  if (n <= 36) return 6;
+  return 10;
+}
+
+function sameBox(a: Box, b: Box): boolean {
+  return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+}
+
+function sameCell(a: CellLayout, b: CellLayout): boolean {
+  return (
+    a.ns.id === b.ns.id &&
+    a.ns.pod === b.ns.pod &&
+    a.ns.mounts.join() === b.ns.mounts.join() &&
+    a.ns.hostPeers.join() === b.ns.hostPeers.join() &&
+    sameBox(a.box, b.box) &&
+    sameBox(a.nsBox, b.nsBox) &&
+    a.slots.length === b.slots.length &&
+    (a.slots.length === 0 || sameBox(a.slots[0]!, b.slots[0]!))
+  );
+}
+
+/**
+ * `next` with the cell objects of `prev` wherever a cell did not move or change: the views
+ * memoise cells on these objects, so after a pod comes or goes only the cells that moved are
+ * drawn again.
+ */
+export function reuseLayout(prev: Layout | null, next: Layout): Layout {
+  if (!prev) return next;
+  const old = new Map<string, CellLayout>();
+  for (const n of prev.nodes) for (const c of n.cells) old.set(`${n.node.name}/${c.ns.id}`, c);
+  return {
+    ...next,
+    nodes: next.nodes.map((n) => ({
+      ...n,
+      cells: n.cells.map((c) => {
+        const o = old.get(`${n.node.name}/${c.ns.id}`);
+        return o && sameCell(o, c) ? o : c;
+      }),
+    })),
+  };
+}
+
+/** Lays nodes out side by side; in each, host links in rows, then the pods in a grid. */
+export function layout(s: Structure): Layout {
+  let x = 0;
+  let height = 0;
+  const nodes: NodeLayout[] = [];
+  for (const n of s.nodes) {
+    const maxPeers = Math.max(1, ...n.pods.map((p) => p.hostPeers.length));
+    const cols = columnsFor(n.pods.length);
+    const cellW = CHIP_W + 2 * PAD;
+    const nsH = HEADER + n.podLinks * (CHIP_H + 6) + PAD;
+    const cellH = maxPeers * (CHIP_H + 6) + 18 + nsH;
+    const gridW = cols * cellW + (cols - 1) * GAP;
+    const hostCols = Math.max(1, Math.floor((gridW + GAP) / (CHIP_W + GAP)));
+    const width = Math.max(gridW, 2 * CHIP_W + GAP) + 2 * PAD;
+    const hostRows = Math.max(1, Math.ceil(n.hostLinks.length / hostCols));
+    const hostY = HEADER + PAD;
+    const hostChips = n.hostLinks.map((ifindex, i) => ({
+      ifindex,
+      box: {
+        x: x + PAD + 6 + (i % hostCols) * (CHIP_W + GAP),
+        y: hostY + HEADER + Math.floor(i / hostCols) * (CHIP_H + GAP),
+        w: CHIP_W,
+        h: CHIP_H,
+      },
+    }));
+    const gridY = hostY + HEADER + hostRows * (CHIP_H + GAP) + GAP;
+    const cells: CellLayout[] = n.pods.map((ns, i) => {
+      const cx = x + PAD + (i % cols) * (cellW + GAP);
+      const cy = gridY + Math.floor(i / cols) * (cellH + GAP);
+      const peers = ns.hostPeers.map((ifindex, j) => ({
+        ifindex,
+        box: { x: cx + PAD, y: cy + j * (CHIP_H + 6), w: CHIP_W, h: CHIP_H },
+      }));
+      const nsBox = { x: cx, y: cy + maxPeers * (CHIP_H + 6) + 18, w: cellW, h: nsH };
+      const slots = Array.from({ length: n.podLinks }, (_, j) => ({
+        x: cx + PAD,
+        y: nsBox.y + HEADER + j * (CHIP_H + 6),
+        w: CHIP_W,
+        h: CHIP_H,
+      }));
+      return { ns, box: { x: cx, y: cy, w: cellW, h: cellH }, nsBox, peers, slots };
+    });
+    const rows = Math.ceil(n.pods.length / cols);
+    const hostH = gridY + rows * (cellH + GAP) - hostY;
+    const nodeH = hostY + hostH + PAD;
+    nodes.push({
+      node: n,
+      box: { x, y: 0, w: width, h: nodeH },
+      hostBox: { x: x + 6, y: hostY, w: width - 12, h: hostH },
+      hostChips,
+      cells,
+    });
+    height = Math.max(height, nodeH);
+    x += width + 3 * GAP;
+  }
+  return { key: s.key, width: Math.max(0, x - 3 * GAP), height, nodes };
+}
+
+/** Layouts of successive structures, reusing the cells that did not move (see reuseLayout). */
+export class LayoutCache {
+  private last: Layout | null = null;
+  private from: Structure | null = null;
+
+  get(s: Structure): Layout {
+    if (this.last && this.from === s) return this.last;
+    this.last = reuseLayout(this.last, layout(s));
+    this.from = s;
+    return this.last;
+  }
+}
