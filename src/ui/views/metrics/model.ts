@@ -1,0 +1,316 @@
+/**
+ * Metrics over the steps, per node: pods, IPAM reservations in use (and the range's capacity),
+ * orphan host veths and leaked IPs — the numbers of the cluster's audit (cluster.ts `audit`),
+ * computed for every step of a trace.
+ *
+ * Running the audit on every state costs ~8 ms with 110 pods: 80 s for a 10,000-step trace. This
+ * index instead walks the states once, in order, and recomputes a node's numbers only when one of
+ * the objects they are made of changed — the world is immutable with structural sharing, so "did
+ * the host's links change" is one comparison. It keeps only the steps where a number changed
+ * (the series are step functions) and extends itself as the trace grows.
+ */
+import type { Netns } from '../../../engine/kernel/types';
+import type { ActorRecord, WorldState } from '../../../engine/sim/world';
+import type { ContainerdState } from '../../../engine/runtime/types';
+import type { FsState } from '../../../engine/fs/vfs';
+
+export interface NodeMetrics {
+  pods: number;
+  /** host-local reservations (files in /var/lib/cni/networks/<net>/ but the lock and last_reserved_ip). */
+  reservations: number;
+  /** Addresses host-local can hand out in the node's pod range, if it is known. */
+  capacity: number | null;
+  /** Host ends of veths whose pod end is in a namespace no live sandbox owns. */
+  orphanVeths: number;
+  /** Reservations held by a container id that is no sandbox containerd knows. */
+  leakedIps: number;
+}
+
+export const METRIC_KEYS = ['pods', 'reservations', 'orphanVeths', 'leakedIps'] as const;
+export type MetricKey = (typeof METRIC_KEYS)[number];
+
+export const METRIC_LABELS: Record<MetricKey, string> = {
+  pods: 'pods',
+  reservations: 'IPAM used',
+  orphanVeths: 'orphan veths',
+  leakedIps: 'leaked IPs',
+};
+
+export interface Point extends NodeMetrics {
+  step: number;
+}
+
+const NETS_DIR = '/var/lib/cni/networks';
+const INFLIGHT = new Set(['settingUpNetwork', 'cleaningUp', 'startingPause']);
+
+interface Inflight {
+  ids: Set<string>;
+  netns: Set<string>;
+  key: string;
+}
+
+const NO_INFLIGHT: Inflight = { ids: new Set(), netns: new Set(), key: '' };
+
+/** Sandboxes being set up or cleaned up, per node (they own their namespace and files). */
+export function inflightOf(actors: Record<string, ActorRecord>): Map<string, Inflight> {
+  const out = new Map<string, Inflight>();
+  for (const a of Object.values(actors)) {
+    if (a.machine !== 'sandbox' || !INFLIGHT.has(String(a.value))) continue;
+    const ctx = a.context as { node: string; id: string; netns: string };
+    let f = out.get(ctx.node);
+    if (!f) out.set(ctx.node, (f = { ids: new Set(), netns: new Set(), key: '' }));
+    f.ids.add(ctx.id);
+    f.netns.add(ctx.netns);
+  }
+  for (const f of out.values()) f.key = [...f.ids].sort().join(',');
+  return out;
+}
+
+export function podsPerNode(state: WorldState): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of Object.values(state.api?.pods ?? {}))
+    out.set(p.spec.nodeName, (out.get(p.spec.nodeName) ?? 0) + 1);
+  return out;
+}
+
+export function orphanVeths(
+  root: Netns,
+  mounts: Record<string, string>,
+  c: ContainerdState,
+  inflight: Inflight,
+): number {
+  const liveNs = new Set<string>();
+  for (const s of Object.values(c.sandboxes)) {
+    if (s.state !== 'SANDBOX_READY') continue;
+    const id = mounts[s.netns];
+    if (id) liveNs.add(id);
+  }
+  for (const p of inflight.netns) {
+    const id = mounts[p];
+    if (id) liveNs.add(id);
+  }
+  let n = 0;
+  for (const l of Object.values(root.links)) {
+    if (l.kind !== 'veth' || !l.peer || l.peer.ns === root.id) continue;
+    if (!liveNs.has(l.peer.ns)) n++;
+  }
+  return n;
+}
+
+/** The network directories' listings (their identities tell whether a reservation changed). */
+function netDirs(fs: FsState): unknown[] {
+  const top = fs.dirs[NETS_DIR];
+  if (!top) return [];
+  const out: unknown[] = [top];
+  for (const [name, e] of Object.entries(top)) {
+    if (e.kind === 'dir') out.push(fs.dirs[`${NETS_DIR}/${name}`]);
+  }
+  return out;
+}
+
+export function reservationsOf(
+  fs: FsState,
+  c: ContainerdState,
+  inflight: Inflight,
+): { reservations: number; leakedIps: number } {
+  const top = fs.dirs[NETS_DIR];
+  let reservations = 0;
+  let leakedIps = 0;
+  if (!top) return { reservations, leakedIps };
+  for (const [net, e] of Object.entries(top)) {
+    if (e.kind !== 'dir') continue;
+    const dir = fs.dirs[`${NETS_DIR}/${net}`] ?? {};
+    for (const [f, fe] of Object.entries(dir)) {
+      if (f === 'lock' || f.startsWith('last_reserved_ip') || fe.kind !== 'file') continue;
+      reservations++;
+      const owner = fe.data.split(/\r?\n/)[0]!.trim();
+      if (!c.sandboxes[owner] && !inflight.ids.has(owner)) leakedIps++;
+    }
+  }
+  return { reservations, leakedIps };
+}
+
+export function capacityOf(c: ContainerdState): number | null {
+  const net = c.cni.networks.find((n) => n.ifName === 'eth0');
+  if (!net) return null;
+  const m = /"subnet"\s*:\s*"[0-9.]+\/(\d+)"/.exec(net.bytes);
+  if (!m) return null;
+  return Math.max(0, 2 ** (32 - Number(m[1])) - 3);
+}
+
+/** The metrics of every node of one state, computed from scratch (the reference for the index). */
+export function metricsOf(state: WorldState): Map<string, NodeMetrics> {
+  const out = new Map<string, NodeMetrics>();
+  const pods = podsPerNode(state);
+  const inflight = inflightOf(state.actors);
+  for (const [name, n] of Object.entries(state.nodes)) {
+    const c = n.containerd;
+    if (!c) continue;
+    const f = inflight.get(name) ?? NO_INFLIGHT;
+    const k = n.kernel;
+    out.set(name, {
+      pods: pods.get(name) ?? 0,
+      ...reservationsOf(n.fs, c, f),
+      capacity: capacityOf(c),
+      orphanVeths: orphanVeths(k.netns[k.root]!, k.mounts, c, f),
+    });
+  }
+  return out;
+}
+
+interface NodeMemo {
+  resInputs: unknown[];
+  res: { reservations: number; leakedIps: number };
+  vethInputs: unknown[];
+  veths: number;
+  networks: unknown;
+  capacity: number | null;
+}
+
+function sameInputs(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function samePoint(a: NodeMetrics, b: NodeMetrics): boolean {
+  return (
+    a.pods === b.pods &&
+    a.reservations === b.reservations &&
+    a.capacity === b.capacity &&
+    a.orphanVeths === b.orphanVeths &&
+    a.leakedIps === b.leakedIps
+  );
+}
+
+/**
+ * Metrics of every step of a trace, extended incrementally: `update(states)` processes only the
+ * states it has not seen (and starts over if the trace is not the one it indexed).
+ */
+export class MetricsIndex {
+  private seen: WorldState[] = [];
+  private readonly memo = new Map<string, NodeMemo>();
+  private readonly points = new Map<string, Point[]>();
+  private podsRef: unknown = undefined;
+  private pods = new Map<string, number>();
+  private actorsRef: unknown = undefined;
+  private inflight = new Map<string, Inflight>();
+  /** Increases whenever a point is added: views memoise on it. */
+  version = 0;
+  /** States processed so far. */
+  get length(): number {
+    return this.seen.length;
+  }
+
+  private reset(): void {
+    this.seen = [];
+    this.memo.clear();
+    this.points.clear();
+    this.podsRef = undefined;
+    this.actorsRef = undefined;
+    this.version++;
+  }
+
+  /** Indexes `states[0..count)` (the whole array by default). */
+  update(states: readonly WorldState[], count = states.length): void {
+    const n = this.seen.length;
+    if (n > 0 && (count < n || states[n - 1] !== this.seen[n - 1] || states[0] !== this.seen[0]))
+      this.reset();
+    for (let i = this.seen.length; i < count; i++) this.add(i, states[i]!);
+  }
+
+  private add(step: number, s: WorldState): void {
+    this.seen.push(s);
+    const podsNow = s.api?.pods;
+    if (podsNow !== this.podsRef) {
+      this.podsRef = podsNow;
+      this.pods = podsPerNode(s);
+    }
+    if (s.actors !== this.actorsRef) {
+      this.actorsRef = s.actors;
+      this.inflight = inflightOf(s.actors);
+    }
+    for (const [name, node] of Object.entries(s.nodes)) {
+      const c = node.containerd;
+      if (!c) continue;
+      const f = this.inflight.get(name) ?? NO_INFLIGHT;
+      const k = node.kernel;
+      const root = k.netns[k.root]!;
+      let m = this.memo.get(name);
+      const resInputs = [c.sandboxes, f.key, ...netDirs(node.fs)];
+      const vethInputs = [root.links, k.mounts, c.sandboxes, f.key];
+      if (!m) {
+        m = {
+          resInputs,
+          res: reservationsOf(node.fs, c, f),
+          vethInputs,
+          veths: orphanVeths(root, k.mounts, c, f),
+          networks: c.cni.networks,
+          capacity: capacityOf(c),
+        };
+        this.memo.set(name, m);
+      } else {
+        if (!sameInputs(m.resInputs, resInputs)) {
+          m.resInputs = resInputs;
+          m.res = reservationsOf(node.fs, c, f);
+        }
+        if (!sameInputs(m.vethInputs, vethInputs)) {
+          m.vethInputs = vethInputs;
+          m.veths = orphanVeths(root, k.mounts, c, f);
+        }
+        if (m.networks !== c.cni.networks) {
+          m.networks = c.cni.networks;
+          m.capacity = capacityOf(c);
+        }
+      }
+      const p: Point = {
+        step,
+        pods: this.pods.get(name) ?? 0,
+        reservations: m.res.reservations,
+        leakedIps: m.res.leakedIps,
+        capacity: m.capacity,
+        orphanVeths: m.veths,
+      };
+      let list = this.points.get(name);
+      if (!list) this.points.set(name, (list = []));
+      const last = list[list.length - 1];
+      if (!last || !samePoint(last, p)) {
+        list.push(p);
+        this.version++;
+      }
+    }
+  }
+
+  nodes(): string[] {
+    return [...this.points.keys()].sort();
+  }
+
+  /** The steps where a node's numbers changed (the first step included). */
+  series(node: string): readonly Point[] {
+    return this.points.get(node) ?? [];
+  }
+
+  /** A node's numbers at `step` (the last change at or before it). */
+  at(node: string, step: number): Point | null {
+    const list = this.points.get(node);
+    if (!list || list.length === 0) return null;
+    let lo = 0;
+    let hi = list.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]!.step <= step) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found >= 0 ? list[found]! : null;
+  }
+
+  /** Steps at which anything changed on any node, ascending (for "previous / next change"). */
+  changeSteps(): number[] {
+    const s = new Set<number>();
+    for (const list of this.points.values()) for (const p of list) s.add(p.step);
+    return [...s].sort((a, b) => a - b);
+  }
+}
