@@ -38,7 +38,7 @@ import { containerdMachine, sandboxMachine } from '../runtime/machines';
 import type { ContainerdSettings } from '../runtime/types';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
-import { Shell, type RunResult } from '../shell';
+import { Shell, type ClusterHooks, type RunResult } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
@@ -154,7 +154,7 @@ interface NodeRuntime {
   kubelet: Kubelet;
 }
 
-export class Cluster {
+export class Cluster implements ClusterHooks {
   readonly sim: Simulation;
   readonly sched: Scheduler;
   readonly host: MachineHost;
@@ -389,6 +389,23 @@ export class Cluster {
     });
   }
 
+  /** `systemctl stop UNIT`: the daemon stops (containerd as when it dies: pods keep running). */
+  stopUnit(node: string, unit: 'kubelet' | 'containerd'): void {
+    const rt = this.rt(node);
+    if (unit === 'kubelet') return rt.kubelet.stop();
+    rt.containerd.crash();
+    rt.kubelet.noticeRuntimeChange();
+  }
+
+  /** `systemctl start UNIT`. */
+  startUnit(node: string, unit: 'kubelet' | 'containerd'): void {
+    const rt = this.rt(node);
+    if (unit === 'kubelet') return rt.kubelet.start();
+    rt.containerd.start();
+    rt.kubelet.noticeRuntimeChange();
+    this.relistSoon(node);
+  }
+
   /**
    * Reboot: every process and everything in memory or on tmpfs is gone (network namespaces and
    * their links, cni0, iptables rules, sysctls, /run); /var/lib (IPAM reservations, result
@@ -455,7 +472,7 @@ export class Cluster {
   shell(node: string, line: string): RunResult {
     this.rt(node);
     const before = this.confSnapshot(node);
-    const r = new Shell(this.sim, node, { actor: 'operator' }).run(line);
+    const r = new Shell(this.sim, node, { actor: 'operator', cluster: this }).run(line);
     this.afterEnv(node, before);
     return r;
   }

@@ -1,12 +1,15 @@
 /**
- * The commands a node's shell knows by default. Later issues register more (read commands such
- * as `ip link show`, `ls`, `iptables-save`) with `CommandRegistry.register`.
+ * The commands a node's shell knows by default (more can be added with
+ * `CommandRegistry.register`). docs/shell.md lists them with their options.
  */
 import { BUILTIN_COMMANDS } from './commands/builtins';
+import { CNITOOL_COMMANDS } from './commands/cnitool';
 import { FILE_COMMANDS } from './commands/files';
-import { IP_COMMANDS } from './commands/ip';
 import { GREP_COMMANDS } from './commands/grep';
+import { IP_COMMANDS } from './commands/ip';
 import { JQ_COMMANDS } from './commands/jq';
+import { K8S_COMMANDS } from './commands/k8s';
+import { MISC_COMMANDS } from './commands/misc';
 import { NETREAD_COMMANDS } from './commands/netread';
 import { PRINTF_COMMANDS } from './commands/printf';
 import { READER_COMMANDS } from './commands/readers';
@@ -28,5 +31,8 @@ export function defaultCommands(): CommandRegistry {
     ...NETREAD_COMMANDS,
     ...READER_COMMANDS,
     ...GREP_COMMANDS,
+    ...K8S_COMMANDS,
+    ...CNITOOL_COMMANDS,
+    ...MISC_COMMANDS,
   ]);
 }
