@@ -43,6 +43,27 @@ describe('running a scenario', () => {
     expect(r.cluster.sched.nextDueAt()).toBe(null);
   });
 
+  it('times in seconds, and a wait that counts from the condition before it', () => {
+    const r = ok(
+      runScenario({
+        version: 1,
+        nodes: ONE,
+        actions: [
+          { do: 'createPod', name: 'web-0', at: 2.5 },
+          { do: 'wait', for: '10s', after: 'pod-running:web-0' },
+          { do: 'deletePod', pod: 'web-0' },
+        ],
+      }),
+    );
+    const [create, wait, del] = r.summary.actions;
+    expect(create!.time).toBe(2_500_000);
+    expect(wait!.waited).toMatch(
+      /^"pod-running:web-0" held at 3\.\d+s; "time:13\.\d+s" held at 13\.\d+s$/,
+    );
+    expect(del!.time).toBeGreaterThan(13_000_000);
+    expect(del!.time).toBeLessThan(14_000_000);
+  });
+
   it('a wait that cannot be met ends the run there, unless the action is optional', () => {
     const stalled = ok(
       runScenario({

@@ -203,16 +203,13 @@ class Runner {
   readonly actions: ActionReport[] = [];
   readonly ops: PendingOp[] = [];
   stop: RunSummary['stop'] | null = null;
-  private readonly startEvents: number;
 
   constructor(
     readonly c: Cluster,
     readonly global: Watch | null,
     readonly maxEvents: number,
     readonly maxTime: number,
-  ) {
-    this.startEvents = 0;
-  }
+  ) {}
 
   private get now(): number {
     return this.c.now;
@@ -250,7 +247,7 @@ class Runner {
   }
 
   private limitsHit(): boolean {
-    if (this.c.events.length - this.startEvents >= this.maxEvents) {
+    if (this.c.events.length >= this.maxEvents) {
       this.halt('event-limit', `stopped after ${this.maxEvents} events (limits.events)`);
       return true;
     }
@@ -471,28 +468,31 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
     const a = actions[i]!;
     const rep = report(i, a);
     r.actions.push(rep);
-    // The wait before the action.
-    let wait: { cond: string; deadline: number } | null = null;
-    if (a.at !== undefined) wait = { cond: `time:${a.at}`, deadline: Infinity };
-    if (a.after !== undefined)
-      wait = { cond: a.after, deadline: r.c.now + (us(a.timeout) ?? DEFAULT_WAIT_US) };
+    // The waits before the action: its `at` or `after`, then a `wait` or `runUntil` itself.
+    // Each condition is made when its wait begins (a `wait` counts from there).
+    const waits: Array<{ cond: () => string; timeout: number }> = [];
+    const timeout = us(a.timeout) ?? DEFAULT_WAIT_US;
+    if (a.at !== undefined) waits.push({ cond: () => `time:${us(a.at)}us`, timeout: Infinity });
+    if (a.after !== undefined) waits.push({ cond: () => a.after!, timeout });
     if (a.do === 'wait')
-      wait = { cond: `time:${r.c.now + (us(a.for) ?? 0)}us`, deadline: Infinity };
-    const waits = wait ? [wait] : [];
-    if (a.do === 'runUntil')
-      waits.push({ cond: a.until, deadline: Infinity /* set when it starts */ });
+      waits.push({ cond: () => `time:${r.c.now + (us(a.for) ?? 0)}us`, timeout: Infinity });
+    if (a.do === 'runUntil') waits.push({ cond: () => a.until, timeout });
     let carryOn = true;
-    for (const [k, w] of waits.entries()) {
-      const cond = parseCondition(w.cond);
-      if (!cond.ok) continue; // validated already
+    const waited: string[] = [];
+    for (const w of waits) {
+      const cond = parseCondition(w.cond());
+      if (!cond.ok) {
+        // Validated already; a bug if it happens.
+        rep.error = `${w.cond()}: ${cond.error}`;
+        carryOn = false;
+        break;
+      }
       const start = r.c.now;
-      const deadline =
-        a.do === 'runUntil' && k === waits.length - 1
-          ? start + (us(a.timeout) ?? DEFAULT_WAIT_US)
-          : w.deadline;
+      const deadline = start + w.timeout;
       const watch = new Watch(cond.value, r.c.events.length);
       const end = r.runUntil(watch, deadline);
-      rep.waited = r.waitText(watch, end, deadline, start);
+      waited.push(r.waitText(watch, end, deadline, start));
+      rep.waited = waited.join('; ');
       if (end === 'met') continue;
       if (end === 'halt' || !a.optional) {
         if (end !== 'halt') r.halt(end, `actions[${i}] (${rep.text}): ${rep.waited}`);
