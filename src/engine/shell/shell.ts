@@ -14,6 +14,7 @@
  */
 import { castDraft, produce, type Draft } from 'immer';
 import * as vfs from '../fs/vfs';
+import * as K from '../kernel/kernel';
 import type { RandomSource } from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { settle } from '../node/setup';
@@ -208,7 +209,13 @@ interface VarEntry {
 /** A file descriptor's destination while a command runs. */
 type FdTarget =
   | { kind: 'sink'; sink: Sink }
-  | { kind: 'file'; path: string; chunks: string[] }
+  | {
+      kind: 'file';
+      path: string;
+      chunks: string[];
+      /** A /proc/sys file: writing it sets that sysctl of the namespace. */
+      sysctl?: { netns: string; key: string };
+    }
   | { kind: 'null' };
 
 export class Shell implements ShellState {
@@ -641,6 +648,7 @@ export class Shell implements ShellState {
         return this.dispatch(argv, env, io2, frame2, true);
       },
       cmd.text,
+      argv[0],
     );
   }
 
@@ -685,6 +693,8 @@ export class Shell implements ShellState {
     frame: Frame,
     body: (io: IO, frame: Frame) => number,
     source = summary,
+    /** The command, for the message of a failed write (`bash: echo: write error: ...`). */
+    writer?: string,
   ): number {
     const own = frame.tx === null;
     const tx = frame.tx ?? this.newTx(summary, source);
@@ -732,7 +742,7 @@ export class Shell implements ShellState {
         continue;
       }
       if (r.op === '<' || r.op === '<>') {
-        const read = this.readForRedirect(target, tx);
+        const read = this.readForRedirect(target, tx, inner.netns);
         if (typeof read !== 'string') {
           io.err(`${this.prefix()}${target}: ${STRERROR[read.errno]}\n`);
           failed = true;
@@ -747,7 +757,7 @@ export class Shell implements ShellState {
       }
       // Output: >, >|, >>, &>, &>>, >& FILE.
       const append = r.op === '>>' || r.op === '&>>';
-      const opened = this.openForWrite(target, append, tx);
+      const opened = this.openForWrite(target, append, tx, inner.netns);
       if (typeof opened === 'string') {
         io.err(`${this.prefix()}${target}: ${opened}\n`);
         failed = true;
@@ -775,6 +785,22 @@ export class Shell implements ShellState {
       for (const f of files) {
         const data = f.chunks.join('');
         if (data === '') continue;
+        if (f.sysctl) {
+          const { netns, key } = f.sysctl;
+          try {
+            tx.change((n) => K.sysctlSet(n.kernel as KernelState, netns, key, data), true);
+          } catch (e) {
+            if (!(e instanceof K.KernelError)) throw e;
+            const spec = writer !== undefined ? this.commands.get(writer) : undefined;
+            const who =
+              writer === undefined || spec?.builtin
+                ? `${this.prefix()}${writer ?? 'bash'}`
+                : writer;
+            io.err(`${who}: write error: ${STRERROR[e.errno] ?? 'Invalid argument'}\n`);
+            status = 1;
+          }
+          continue;
+        }
         try {
           tx.change((n) => {
             const fs = n.fs as vfs.FsState;
@@ -799,9 +825,13 @@ export class Shell implements ShellState {
   }
 
   /** Reads a file for `<`: its content, or the errno. */
-  private readForRedirect(path: string, tx: Tx): string | { errno: string } {
+  private readForRedirect(path: string, tx: Tx, netns: string): string | { errno: string } {
     if (path === '/dev/null') return '';
     const abs = resolvePath(this.cwd, path);
+    if (abs.startsWith('/proc/sys/')) {
+      const v = K.sysctlGet(tx.nodeState().kernel, netns, abs.slice(10).replace(/\//g, '.'));
+      if (v !== undefined) return v + '\n';
+    }
     const e = vfs.stat(tx.nodeState().fs, abs);
     if (!e) return { errno: 'ENOENT' };
     if (e.kind === 'dir') return { errno: 'EISDIR' };
@@ -813,9 +843,20 @@ export class Shell implements ShellState {
     path: string,
     append: boolean,
     tx: Tx,
+    netns: string,
   ): Extract<FdTarget, { kind: 'file' }> | null | string {
     if (path === '/dev/null') return null;
     const abs = resolvePath(this.cwd, path);
+    if (abs === '/proc/sys' || abs.startsWith('/proc/sys/')) {
+      // procfs: the sysctls of the command's namespace; nothing can be created there.
+      const k = tx.nodeState().kernel;
+      const key = abs.slice('/proc/sys/'.length).replace(/\//g, '.');
+      if (abs !== '/proc/sys' && K.sysctlGet(k, netns, key) !== undefined)
+        return { kind: 'file', path: abs, chunks: [], sysctl: { netns, key } };
+      const dir =
+        abs === '/proc/sys' || K.sysctlKeys(k, netns).some((x) => x.startsWith(key + '.'));
+      return STRERROR[dir ? 'EISDIR' : 'ENOENT']!;
+    }
     const fs = tx.nodeState().fs;
     const e = vfs.stat(fs, abs);
     if (e?.kind === 'dir') return STRERROR['EISDIR']!;

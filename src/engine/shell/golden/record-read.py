@@ -71,7 +71,15 @@ for x in ['ls', 'ls -a', 'ls -A', 'ls -1', 'ls -l', 'ls -la', 'ls -l d', 'ls -ld
           'find . -name', 'find f', 'find . -name .', "find . -name 'd*'",
           'cat /proc/sys/net/ipv4/ip_forward', 'head -c 1 /proc/sys/net/ipv4/ip_forward', 'cat /proc/sys/net/ipv4/conf/lo/forwarding',
           'cat /proc/sys/net/ipv4/nope', 'cat /proc/sys/net/ipv4', 'grep . /proc/sys/net/ipv4/ip_forward', 'cat /proc/sys/net/ipv6/conf/br0/disable_ipv6',
-          'cat /proc/sys/net/ipv4/conf/ve0/forwarding', 'cat /proc/sys/net/ipv4/conf/nope/forwarding']:
+          'cat /proc/sys/net/ipv4/conf/ve0/forwarding', 'cat /proc/sys/net/ipv4/conf/nope/forwarding',
+          'wc -l < /proc/sys/net/ipv4/ip_forward',
+          # Writes (each case puts the value back: the namespaces are set up once).
+          'echo 1 > /proc/sys/net/ipv4/ip_forward; cat /proc/sys/net/ipv4/ip_forward; echo 0 > /proc/sys/net/ipv4/ip_forward',
+          'echo abc > /proc/sys/net/ipv4/ip_forward; echo rc=$?; cat /proc/sys/net/ipv4/ip_forward',
+          'echo 1 > /proc/sys/net/ipv4/nope; echo rc=$?', 'echo 1 > /proc/sys/net/ipv4; echo rc=$?', 'echo > /proc/sys/net/ipv4/ip_forward',
+          "printf ' 1 ' > /proc/sys/net/ipv4/conf/br0/forwarding; cat /proc/sys/net/ipv4/conf/br0/forwarding; echo 0 > /proc/sys/net/ipv4/conf/br0/forwarding",
+          'echo 1 >> /proc/sys/net/ipv4/ip_forward; sysctl net.ipv4.ip_forward; sysctl -q -w net.ipv4.ip_forward=0',
+          'ip netns exec cnisim-sh2-u sh -c "echo 1 > /proc/sys/net/ipv4/ip_forward"; cat /proc/sys/net/ipv4/ip_forward; ip netns exec cnisim-sh2-u cat /proc/sys/net/ipv4/ip_forward; ip netns exec cnisim-sh2-u sysctl -q -w net.ipv4.ip_forward=0']:
     c('files', x)
 
 for x in ['ip link', 'ip link show', 'ip l', 'ip link show dev br0', 'ip link show br0', 'ip link show nope', 'ip link show dev', 'ip link show lo extra',
