@@ -104,6 +104,9 @@ const ChartSvg = memo(function ChartSvg({
   const desc = chart.states
     .map((s) => `${s.key}${count.get(s.key) ? ` (${count.get(s.key)} ${unit})` : ''}`)
     .join(', ');
+  // Small charts label every transition; larger ones only those out of the followed actor's
+  // state and the one just taken (all of them have a title on hover), or the labels pile up.
+  const allLabels = chart.edges.length <= 8;
   // Extra room below for back edges' arcs.
   const height = layout.height + 40;
   return (
@@ -139,9 +142,11 @@ const ChartSvg = memo(function ChartSvg({
           <g key={i} className={cls}>
             <title>{`${e.from} → ${e.to} on ${label}`}</title>
             <path d={p.d} markerEnd={`url(#${markerId}-a)`} />
-            <text x={p.lx} y={p.ly} textAnchor="middle">
-              {label.length > 24 ? `${label.slice(0, 23)}…` : label}
-            </text>
+            {(allLabels || isMove(e) || e.from === focus) && (
+              <text x={p.lx} y={p.ly} textAnchor="middle">
+                {label.length > 24 ? `${label.slice(0, 23)}…` : label}
+              </text>
+            )}
           </g>
         );
       })}
@@ -226,8 +231,8 @@ export default function MachinesView({ session, step }: MachinesViewProps) {
         )}
         <p className="mach-step" aria-live="polite">
           {move
-            ? `Step ${step}: ${move.actor} ${move.from ?? 'starts'} → ${move.to}${move.event ? ` on ${move.event}` : ''}`
-            : `Step ${step}: no state machine changed`}
+            ? `Step ${step + 1}: ${move.actor} ${move.from ?? 'starts'} → ${move.to}${move.event ? ` on ${move.event}` : ''}`
+            : `Step ${step + 1}: no state machine changed`}
         </p>
       </div>
       {kinds.map((c) => {

@@ -51,8 +51,9 @@ const Lines = memo(function Lines({
   yMax: number;
   version: number;
 }) {
+  // Steps are numbered from 1 on screen (as the app's controls do): x is that number.
   const x = scaleLinear()
-    .domain([0, Math.max(1, steps - 1)])
+    .domain([1, Math.max(2, steps)])
     .range([M.left, width - M.right]);
   const y = scaleLinear()
     .domain([0, yMax])
@@ -68,20 +69,23 @@ const Lines = memo(function Lines({
           </text>
         </g>
       ))}
-      {x.ticks(6).map((t) => (
-        <text
-          key={`x${t}`}
-          className="met-xtick"
-          x={x(t)}
-          y={HEIGHT - M.bottom + 14}
-          textAnchor="middle"
-        >
-          {t}
-        </text>
-      ))}
+      {x
+        .ticks(6)
+        .filter(Number.isInteger)
+        .map((t) => (
+          <text
+            key={`x${t}`}
+            className="met-xtick"
+            x={x(t)}
+            y={HEIGHT - M.bottom + 14}
+            textAnchor="middle"
+          >
+            {t}
+          </text>
+        ))}
       {METRIC_KEYS.map((k) => {
         const d = line<Point>()
-          .x((p) => x(p.step))
+          .x((p) => x(p.step + 1))
           .y((p) => y(p[k]))
           .curve(curveStepAfter)(ext);
         return d ? <path key={k} className={`met-line met-${k}`} d={d} /> : null;
@@ -120,14 +124,14 @@ export default function MetricsView({ session, step, onSelectStep }: MetricsView
 
   const cur = Math.max(0, Math.min(step, count - 1));
   const x = scaleLinear()
-    .domain([0, Math.max(1, count - 1)])
+    .domain([1, Math.max(2, count)])
     .range([M.left, width - M.right]);
   const prev = prevChange(changes, cur);
   const next = nextChange(changes, cur);
 
   const stepFromClick = (e: MouseEvent<SVGSVGElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
-    const s = Math.round(x.invert(e.clientX - r.left));
+    const s = Math.round(x.invert(e.clientX - r.left)) - 1;
     onSelectStep(Math.max(0, Math.min(count - 1, s)));
   };
 
@@ -177,7 +181,7 @@ export default function MetricsView({ session, step, onSelectStep }: MetricsView
               <figcaption>
                 <strong>{n}</strong>{' '}
                 <span className={at && (at.leakedIps > 0 || at.orphanVeths > 0) ? 'met-bad' : ''}>
-                  at step {cur}: {summary}
+                  at step {cur + 1}: {summary}
                 </span>
               </figcaption>
               <svg
@@ -185,7 +189,7 @@ export default function MetricsView({ session, step, onSelectStep }: MetricsView
                 width={width}
                 height={HEIGHT}
                 role="img"
-                aria-label={`${n} metrics over ${count} steps; at step ${cur}: ${summary}`}
+                aria-label={`${n} metrics over ${count} steps; at step ${cur + 1}: ${summary}`}
                 onClick={stepFromClick}
               >
                 <title>{`${n}: metrics over the steps (click to go to a step)`}</title>
@@ -198,8 +202,8 @@ export default function MetricsView({ session, step, onSelectStep }: MetricsView
                 />
                 <line
                   className="met-cursor"
-                  x1={x(cur)}
-                  x2={x(cur)}
+                  x1={x(cur + 1)}
+                  x2={x(cur + 1)}
                   y1={M.top}
                   y2={HEIGHT - M.bottom}
                 />

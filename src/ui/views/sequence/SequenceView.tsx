@@ -74,7 +74,8 @@ function decorate(host: HTMLElement, win: SequenceWindow): void {
       text.dataset['seq'] = seq;
       text.setAttribute('tabindex', '0');
       text.setAttribute('role', 'button');
-      text.setAttribute('aria-label', `Step ${m.seq}: ${m.plain}`);
+      // Steps are numbered from 1 on screen, as the app's controls do.
+      text.setAttribute('aria-label', `Step ${m.seq + 1}: ${m.plain}`);
       if (m.failed) text.classList.add('is-failed');
       // Full text on hover where the label was clipped.
       const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
@@ -296,7 +297,7 @@ export default function SequenceView({
         <p className="seq-range" aria-live="polite">
           {win.messages.length === 0
             ? 'No messages at this detail level yet.'
-            : `Steps ${first} to ${last} (${win.messages.length} messages, ${level} level)`}
+            : `Steps ${first! + 1} to ${last! + 1} (${win.messages.length} messages, ${level} level)`}
         </p>
         {nodes.length > 1 && (
           <label className="seq-node">

@@ -221,8 +221,9 @@ export function buildWindow(
   });
   const lines = ['sequenceDiagram'];
   if (messages.length > 0) {
-    const a = messages[0]!.seq;
-    const b = messages[messages.length - 1]!.seq;
+    // Steps are numbered from 1 on screen (the app's controls do so), seqs from 0.
+    const a = messages[0]!.seq + 1;
+    const b = messages[messages.length - 1]!.seq + 1;
     lines.push(`  accTitle: Sequence of steps ${a} to ${b}`);
     lines.push(
       `  accDescr: ${messages.length} messages between ${escapeMermaid(participants.map((p) => p.label).join(', '))}`,

@@ -323,7 +323,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           {lay.nodes.length} node{lay.nodes.length === 1 ? '' : 's'}, {podCount} pod namespace
           {podCount === 1 ? '' : 's'}
           {changes.changed.size > 0 || changes.removed.length > 0
-            ? ` · step ${step} changed ${changes.changed.size} object${changes.changed.size === 1 ? '' : 's'}`
+            ? ` · step ${step + 1} changed ${changes.changed.size} object${changes.changed.size === 1 ? '' : 's'}`
             : ''}
           {changes.removed.length > 0 ? `, removed ${changes.removed.slice(0, 3).join(', ')}` : ''}
           {changes.removed.length > 3 ? ` and ${changes.removed.length - 3} more` : ''}
