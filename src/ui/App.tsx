@@ -22,7 +22,11 @@ const FilesView = panel('FilesView');
 const JournalView = panel('JournalView');
 const ActionsView = panel('ActionsView');
 const ConfigView = panel('ConfigView');
-const SlotView = panel('SlotView');
+// The drawn views: one lazy chunk each, so Mermaid and D3 arrive only with the view that uses them.
+const SequenceView = lazy(() => import('./views/sequence/SequenceView'));
+const TopologyView = lazy(() => import('./views/topology/TopologyView'));
+const MachinesView = lazy(() => import('./views/machines/MachinesView'));
+const MetricsView = lazy(() => import('./views/metrics/MetricsView'));
 
 const LEFT_TABS: readonly TabDef<LeftTab>[] = [
   { key: 'trace', label: 'Steps' },
@@ -120,10 +124,10 @@ export function App() {
   const loadError = useApp((s) => s.loadError);
   const left: Record<LeftTab, ComponentType<PanelProps>> = {
     trace: TraceView,
-    sequence: SlotView,
-    topology: SlotView,
-    machines: SlotView,
-    metrics: SlotView,
+    sequence: SequenceView,
+    topology: TopologyView,
+    machines: MachinesView,
+    metrics: MetricsView,
   };
   const right: Record<RightTab, ComponentType<PanelProps>> = {
     pods: PodsView,
