@@ -241,20 +241,28 @@ export function isErrorEvent(e: TraceEvent): boolean {
   return (e.kind === 'libcni.return' || e.kind === 'cri') && p['ok'] === false;
 }
 
-/** Whether an event is a fault being injected (or firing). */
-export function isFaultEvent(e: TraceEvent, id: string | null): boolean {
+/** Fault ids by the trace step each was injected at (the runner knows; the trace may not). */
+export type FaultSteps = ReadonlyMap<number, string>;
+
+/**
+ * Whether an event is where a fault was injected: one the runner recorded in `faults`, or one
+ * whose payload names a fault.
+ */
+export function isFaultEvent(e: TraceEvent, id: string | null, faults?: FaultSteps): boolean {
+  const known = faults?.get(e.seq);
+  if (known !== undefined) return id === null || known === id;
   const f = e.payload['fault'];
   if (f === undefined || f === null) return false;
   const fid = typeof f === 'string' ? f : (f as { id?: unknown }).id;
   return id === null || fid === id;
 }
 
-function eventMatches(a: Atom, e: TraceEvent): boolean {
+function eventMatches(a: Atom, e: TraceEvent, faults?: FaultSteps): boolean {
   switch (a.kind) {
     case 'error':
       return isErrorEvent(e);
     case 'fault':
-      return isFaultEvent(e, a.id);
+      return isFaultEvent(e, a.id, faults);
     case 'plugin': {
       if (e.kind !== 'exec' || e.target !== a.name) return false;
       if (!a.command) return true;
@@ -315,6 +323,8 @@ export class Watch {
   constructor(
     readonly condition: Condition,
     fromEvent: number,
+    /** Where faults were injected, for `fault` atoms (filled as the run goes). */
+    private readonly faults?: FaultSteps,
   ) {
     this.seen = condition.any.map((all) => all.map(() => false));
     this.scanned = fromEvent;
@@ -328,7 +338,7 @@ export class Watch {
       all.forEach((a, j) => {
         if (!isEdgeAtom(a) || this.seen[i]![j]) return;
         for (let k = this.scanned; k < end; k++) {
-          if (eventMatches(a, events[k]!)) {
+          if (eventMatches(a, events[k]!, this.faults)) {
             this.seen[i]![j] = true;
             break;
           }
@@ -348,7 +358,8 @@ export class Watch {
       const e = events[k]!;
       this.condition.any.forEach((all, i) =>
         all.forEach((a, j) => {
-          if (isEdgeAtom(a) && !this.seen[i]![j] && eventMatches(a, e)) this.seen[i]![j] = true;
+          if (isEdgeAtom(a) && !this.seen[i]![j] && eventMatches(a, e, this.faults))
+            this.seen[i]![j] = true;
         }),
       );
       if (this.holds(states[k]!, k + 1, false)) return k;

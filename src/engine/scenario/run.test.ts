@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEvents } from '../cluster/apiserver';
 import { journalLines } from '../node/journal';
 import { clusterReport, formatReport, reportJson } from './report';
-import { runScenario, type ScenarioRun } from './run';
+import { runScenario, setFaultInjector, type ScenarioRun } from './run';
 
 const EXAMPLES = join(__dirname, '../../../scenarios');
 const example = (name: string) => readFileSync(join(EXAMPLES, `${name}.json`), 'utf8');
@@ -141,6 +141,49 @@ describe('running a scenario', () => {
       },
     ]);
     expect(r.summary.stop.reason).toBe('completed');
+  });
+
+  it('injects faults through the catalogue wired in, and a fault condition sees them', () => {
+    setFaultInjector(
+      (c, id, params) => {
+        if (id !== 'conf-gone') return { ok: false, error: `fault: no fault "${id}"` };
+        if (params['node'] === 'node-9') return { ok: false, error: 'params.node: no node node-9' };
+        const at = c.events.length;
+        c.removeFile('node-1', '/etc/cni/net.d/10-containerd-net.conflist');
+        return { ok: true, at };
+      },
+      () => ['conf-gone'],
+    );
+    try {
+      const s = {
+        version: 1,
+        nodes: ONE,
+        actions: [
+          { do: 'injectFault', fault: 'conf-gone', params: { node: 'node-9' } },
+          { do: 'wait', for: '1s' },
+          { do: 'injectFault', fault: 'conf-gone', params: { node: 'node-1' } },
+          { do: 'createPod', name: 'web-0' },
+        ],
+        end: { until: 'event:NetworkNotReady', timeout: '1m' },
+      };
+      const r = ok(runScenario(s, { until: 'fault:conf-gone' }));
+      expect(r.summary.actions.map((a) => [a.status, a.error ?? null])).toEqual([
+        ['failed', 'params.node: no node node-9'],
+        ['done', null],
+        ['done', null],
+        ['not-reached', null],
+      ]);
+      expect(r.summary.stop.reason).toBe('until');
+      expect(r.cluster.events[r.summary.stop.step]!.summary).toMatch(/^rm \/etc\/cni/);
+      const all = ok(runScenario(s));
+      expect(all.summary.stop.reason).toBe('completed');
+      expect(runScenario({ ...s, actions: [{ do: 'injectFault', fault: 'nope' }] })).toEqual({
+        ok: false,
+        errors: ['actions[0].fault: unknown fault "nope" (one of conf-gone)'],
+      });
+    } finally {
+      setFaultInjector(null);
+    }
   });
 
   it('stops as soon as the run condition holds', () => {

@@ -15,6 +15,7 @@ import { formatDuration, parseDuration } from './duration';
 import {
   type ActionName,
   parseScenario,
+  setKnownFaults,
   type Scenario,
   type ScenarioAction,
   type ScenarioNode,
@@ -125,12 +126,23 @@ export function clusterSpec(s: Scenario): ClusterSpec {
 // ---------------------------------------------------------------------------------------------
 // Faults (the catalogue in ../faults plugs in here)
 
-export type FaultInjector = (cluster: Cluster, id: string, params: Record<string, unknown>) => void;
+/**
+ * Injects a fault of the catalogue: what `injectFault(cluster, id, params)` of ../faults does.
+ * `at` is the trace step the fault was injected at (its first change); a refusal names the
+ * parameter or the problem.
+ */
+export type FaultInjector = (
+  cluster: Cluster,
+  id: string,
+  params: Record<string, unknown>,
+) => { ok: true; at: number } | { ok: false; error: string };
+
 let injector: FaultInjector | null = null;
 
-/** Wires `injectFault` actions to the fault catalogue. */
-export function setFaultInjector(f: FaultInjector | null): void {
+/** Wires `injectFault` actions (and the check of fault ids) to the fault catalogue. */
+export function setFaultInjector(f: FaultInjector | null, ids?: () => readonly string[]): void {
   injector = f;
+  setKnownFaults(f && ids ? ids : null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,13 +215,20 @@ class Runner {
   readonly actions: ActionReport[] = [];
   readonly ops: PendingOp[] = [];
   stop: RunSummary['stop'] | null = null;
+  /** Where each fault was injected (trace step → fault id), for `fault` conditions. */
+  readonly faults = new Map<number, string>();
+
+  /** The run's `until`, watched from the first event on. */
+  readonly global: Watch | null;
 
   constructor(
     readonly c: Cluster,
-    readonly global: Watch | null,
+    until: Condition | null,
     readonly maxEvents: number,
     readonly maxTime: number,
-  ) {}
+  ) {
+    this.global = until ? new Watch(until, 0, this.faults) : null;
+  }
 
   private get now(): number {
     return this.c.now;
@@ -397,10 +416,13 @@ class Runner {
       case 'cniStatus':
         this.op(index, `cnitool status`, node, () => c.cniStatus(node));
         return;
-      case 'injectFault':
+      case 'injectFault': {
         if (!injector) throw new Error('the fault catalogue is not available in this build');
-        injector(c, a.fault, a.params ?? {});
+        const r = injector(c, a.fault, a.params ?? {});
+        if (!r.ok) throw new Error(r.error);
+        this.faults.set(r.at, a.fault);
         return;
+      }
       case 'wait':
       case 'runUntil':
         return;
@@ -450,7 +472,7 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
   }
   const maxEvents = opts.maxEvents ?? s.limits?.events ?? DEFAULT_LIMITS.events;
   const maxTime = us(s.limits?.time) ?? DEFAULT_LIMITS.timeUs;
-  const r = new Runner(cluster, until ? new Watch(until, 0) : null, maxEvents, maxTime);
+  const r = new Runner(cluster, until, maxEvents, maxTime);
   const defaultNode = cluster.spec.nodes[0]!.name;
   const actions = s.actions ?? [];
 
@@ -489,7 +511,7 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
       }
       const start = r.c.now;
       const deadline = start + w.timeout;
-      const watch = new Watch(cond.value, r.c.events.length);
+      const watch = new Watch(cond.value, r.c.events.length, r.faults);
       const end = r.runUntil(watch, deadline);
       waited.push(r.waitText(watch, end, deadline, start));
       rep.waited = waited.join('; ');
@@ -518,7 +540,7 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
     if (end.ok) {
       const start = r.c.now;
       const deadline = start + (us(s.end?.timeout) ?? DEFAULT_WAIT_US);
-      const watch = new Watch(end.value, r.c.events.length);
+      const watch = new Watch(end.value, r.c.events.length, r.faults);
       const e = r.runUntil(watch, deadline);
       const text = r.waitText(watch, e, deadline, start);
       if (e === 'met') r.halt('completed', `end condition ${text}`);
