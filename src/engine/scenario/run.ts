@@ -22,7 +22,7 @@ import {
 } from './schema';
 
 export const DEFAULT_WAIT_US = 600_000_000;
-export const DEFAULT_LIMITS = { events: 300_000, timeUs: 7_200_000_000 };
+export const DEFAULT_LIMITS = { events: 100_000, timeUs: 7_200_000_000 };
 
 export interface RunOptions {
   /** Overrides the scenario's seed. */
