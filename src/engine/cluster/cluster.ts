@@ -565,14 +565,17 @@ export class Cluster implements ClusterHooks {
     return out;
   }
 
-  /** fsnotify on the conf dir: every change makes containerd reload. */
+  /**
+   * fsnotify on the conf dir. containerd's syncer (cni_conf_syncer.go) skips Create and Chmod
+   * events and reloads on Write, Rename and Remove; a new file with content brings a Write after
+   * its Create, so it is that Write that reloads (an empty new file reloads nothing).
+   */
   private afterEnv(node: string, before: Map<string, string>): void {
     const after = this.confSnapshot(node);
     const rt = this.rt(node);
     const changes: string[] = [];
     for (const [p, d] of after) {
-      if (!before.has(p)) changes.push(`"${p}": CREATE`);
-      else if (before.get(p) !== d) changes.push(`"${p}": WRITE`);
+      if (!before.has(p) ? d !== '' : before.get(p) !== d) changes.push(`"${p}": WRITE`);
     }
     for (const p of before.keys()) if (!after.has(p)) changes.push(`"${p}": REMOVE`);
     for (const c of changes.sort()) rt.containerd.reload(c);
