@@ -13,6 +13,7 @@ import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
+import { iptablesSaveLines } from '../kernel/iptables/save';
 import { unmountNetnsPath } from '../kernel/netns';
 import { CNIConfig, type LibcniOutcome, RUNTIME_PATH_ENV } from '../libcni/api';
 import { confListFromBytes } from '../libcni/conf';
@@ -133,6 +134,7 @@ export interface AuditFinding {
     | 'orphan-cache'
     | 'orphan-reservation'
     | 'orphan-netns'
+    | 'orphan-iptables'
     | 'duplicate-ip'
     | 'pod-ip-not-reserved'
     | 'stuck-pod';
@@ -696,6 +698,11 @@ export class Cluster implements ClusterHooks {
           .map((p) => k.mounts[p])
           .filter(Boolean),
       );
+      // A namespace whose mount is gone lives on while a sandbox's pause process is inside.
+      for (const ns of Object.values(k.netns)) {
+        if (ns.holders?.some((h) => h.startsWith('pause:') && knownIds.has(h.slice(6))))
+          liveNs.add(ns.id);
+      }
       const root = k.netns[k.root]!;
       let hostVeths = 0;
       for (const l of K.linksOf(root)) {
@@ -705,7 +712,7 @@ export class Cluster implements ClusterHooks {
           findings.push({
             node: name,
             kind: 'orphan-veth',
-            detail: `${l.name} (pod end in a namespace no live sandbox owns)`,
+            detail: `${l.name} (pod end in a namespace no sandbox owns)`,
           });
         }
       }
@@ -713,6 +720,26 @@ export class Cluster implements ClusterHooks {
         if (!path.startsWith('/var/run/netns/cni-')) continue;
         if (!Object.values(c.sandboxes).some((s) => s.netns === path) && !inflightNetns.has(path)) {
           findings.push({ node: name, kind: 'orphan-netns', detail: `${path} (${id})` });
+        }
+      }
+      // iptables rules the plugins tagged with a sandbox's id (bridge's ipMasq chain, portmap's
+      // DNAT rules) that no sandbox owns any more: a DEL that never ran, or ran without a netns.
+      for (const family of ['ipv4', 'ipv6'] as const) {
+        const perId = new Map<string, { table: string; rules: number }>();
+        let table = '';
+        for (const line of iptablesSaveLines(root.iptables, family)) {
+          if (line.startsWith('*')) table = line.slice(1);
+          const m = /^-A .*id: \\"([0-9a-f]{64})\\"/.exec(line);
+          if (!m || knownIds.has(m[1]!)) continue;
+          const key = `${table} ${m[1]!}`;
+          perId.set(key, { table, rules: (perId.get(key)?.rules ?? 0) + 1 });
+        }
+        for (const [key, v] of perId) {
+          findings.push({
+            node: name,
+            kind: 'orphan-iptables',
+            detail: `${v.rules} ${family === 'ipv6' ? 'ip6tables' : 'iptables'} rule${v.rules > 1 ? 's' : ''} in ${v.table} for sandbox ${key.split(' ')[1]!.slice(0, 13)} (no such sandbox)`,
+          });
         }
       }
       // Result cache.

@@ -230,6 +230,8 @@ function checkRun(nodes: number, seed: number, ops: Op[]): void {
         (f.kind === 'orphan-reservation' &&
           lostIds.some((id) => f.detail.includes(`held by ${id.slice(0, 13)}`))) ||
         (f.kind === 'orphan-cache' && lostIds.some((id) => f.detail.includes(id))) ||
+        (f.kind === 'orphan-iptables' &&
+          lostIds.some((id) => f.detail.includes(`sandbox ${id.slice(0, 13)}`))) ||
         (f.kind === 'orphan-netns' && lostNetns.has(f.detail.split(' ')[0]!)) ||
         (f.kind === 'orphan-veth' && lost.length > 0);
       expect(ok, `${where}: ${a.node} ${f.kind} ${f.detail} (lost: ${lostIds.join(', ')})`).toBe(
