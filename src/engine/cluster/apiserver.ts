@@ -63,6 +63,7 @@ export function createPod(sim: Simulation, spec: PodSpec, source = 'kubectl'): v
     reason: 'Scheduled',
     message: `Successfully assigned ${key} to ${spec.nodeName}`,
     object: `pod/${spec.name}`,
+    uid: spec.uid,
     namespace: spec.namespace,
     source: 'default-scheduler',
   });
@@ -141,6 +142,7 @@ export function recordEvent(
         (x) =>
           x.object === e.object &&
           x.namespace === e.namespace &&
+          x.uid === e.uid &&
           x.reason === e.reason &&
           x.type === e.type &&
           x.message === e.message &&
@@ -229,14 +231,23 @@ export function kubectlGetPods(api: ApiState, now: number): string {
     .join('\n');
 }
 
-/** The Events section of `kubectl describe pod`. */
+/**
+ * The Events section of `kubectl describe pod`. kubectl searches events by the object's name,
+ * namespace and uid, so a pod created again under the same name does not show the old one's.
+ */
 export function describeEvents(
   api: ApiState,
   object: string,
   namespace: string,
   now: number,
+  uid?: string,
 ): string[] {
-  const evs = api.events.filter((e) => e.object === object && e.namespace === namespace);
+  const evs = api.events.filter(
+    (e) =>
+      e.object === object &&
+      e.namespace === namespace &&
+      (uid === undefined || e.uid === undefined || e.uid === uid),
+  );
   if (evs.length === 0) return ['Events:  <none>'];
   const rows = evs.map((e) => [
     e.type,

@@ -52,6 +52,8 @@ export interface K8sEvent {
   message: string;
   /** e.g. "pod/web-0" or "node/node-1". */
   object: string;
+  /** The object's uid (involvedObject.uid): the recorder aggregates per object instance. */
+  uid?: string;
   namespace: string;
   source: string;
   count: number;

@@ -435,6 +435,7 @@ export class Kubelet {
           reason: 'NetworkNotReady',
           message: msg,
           object: `pod/${p.spec.name}`,
+          uid: p.spec.uid,
           namespace: p.spec.namespace,
           source: `kubelet, ${this.node}`,
         },
@@ -502,6 +503,7 @@ export class Kubelet {
           reason: 'FailedCreatePodSandBox',
           message: `Failed to create pod sandbox: ${ctx.lastError ?? ''}`,
           object: `pod/${p.spec.name}`,
+          uid: p.spec.uid,
           namespace: p.spec.namespace,
           source: `kubelet, ${this.node}`,
         },
@@ -519,8 +521,8 @@ export class Kubelet {
       const restarted = p.phase === 'Running';
       for (const [reason, message] of [
         ['Pulled', 'Container image "registry.k8s.io/pause:3.9" already present on machine'],
-        ['Created', `Created container ${p.spec.name.replace(/-[a-z0-9]{5}$/, '')}`],
-        ['Started', `Started container ${p.spec.name.replace(/-[a-z0-9]{5}$/, '')}`],
+        ['Created', `Created container ${containerName(p)}`],
+        ['Started', `Started container ${containerName(p)}`],
       ] as const) {
         recordEvent(
           this.sim,
@@ -529,6 +531,7 @@ export class Kubelet {
             reason,
             message,
             object: `pod/${p.spec.name}`,
+            uid: p.spec.uid,
             namespace: p.spec.namespace,
             source: `kubelet, ${this.node}`,
           },
@@ -564,6 +567,7 @@ export class Kubelet {
           reason: 'SandboxChanged',
           message: 'Pod sandbox changed, it will be killed and re-created.',
           object: `pod/${p.spec.name}`,
+          uid: p.spec.uid,
           namespace: p.spec.namespace,
           source: `kubelet, ${this.node}`,
         },
@@ -603,6 +607,7 @@ export class Kubelet {
           reason: 'FailedKillPod',
           message: `error killing pod: ${ctx.lastError ?? ''}`,
           object: `pod/${p.spec.name}`,
+          uid: p.spec.uid,
           namespace: p.spec.namespace,
           source: `kubelet, ${this.node}`,
         },
@@ -683,6 +688,23 @@ export class Kubelet {
       return;
     }
     if (deleting) {
+      // killContainersWithSyncResult: the running container is stopped first, with its event
+      // (once: on a retry the container is already stopped and only the sandbox is left).
+      if (p.containerRunning) {
+        recordEvent(
+          this.sim,
+          {
+            type: 'Normal',
+            reason: 'Killing',
+            message: `Stopping container ${containerName(p)}`,
+            object: `pod/${p.spec.name}`,
+            uid: p.spec.uid,
+            namespace: p.spec.namespace,
+            source: `kubelet, ${this.node}`,
+          },
+          this.node,
+        );
+      }
       updatePod(
         this.sim,
         ctx.pod,
@@ -733,6 +755,14 @@ export class Kubelet {
       }.call(this),
     );
   }
+}
+
+/**
+ * The pod's one container: a Deployment's pods (<deployment>-<pod-template-hash>-<5 chars>) are
+ * given the deployment's name, a bare pod its own name (as `kubectl run` does).
+ */
+function containerName(p: PodObj): string {
+  return p.spec.name.replace(/-[a-z0-9]{8,10}-[a-z0-9]{5}$/, '');
 }
 
 export { podKey };
