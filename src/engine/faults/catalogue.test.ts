@@ -1,0 +1,228 @@
+/**
+ * The catalogue as data: its schema's messages, its coverage by the fault tests, and the errors
+ * a bad injection gets (a field named, never a throw).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster/cluster';
+import { FAULTS, parseCatalogue } from './catalogue';
+import { injectFault, recoverFault } from './inject';
+import { oneNode, runningPod } from './testing';
+
+describe('the fault catalogue', () => {
+  it('has the faults operators meet', () => {
+    expect(FAULTS.map((f) => f.id)).toEqual([
+      'cache-corrupted',
+      'cache-deleted',
+      'cni-version-unsupported',
+      'old-plugin-in-chain',
+      'plugin-missing',
+      'ipam-exhausted',
+      'del-fails-with-result',
+      'silent-ip-leak',
+      'stale-attachment',
+      'stale-reservation',
+      'netns-deleted',
+      'add-fails-midway',
+      'plugin-hangs',
+      'kubelet-restart-during-add',
+      'containerd-restart-during-add',
+      'containerd-restart',
+      'kubelet-restart',
+      'node-reboot',
+      'drift',
+      'conflist-malformed',
+      'conflist-missing',
+    ]);
+  });
+
+  it('has a symptoms test and a recovery test for every fault', () => {
+    const tests = ['cache', 'plugins', 'lifecycle']
+      .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))
+      .join('\n');
+    for (const f of FAULTS) {
+      const block = tests.split(/\ndescribe\(/).find((b) => b.startsWith(`'${f.id}'`));
+      expect(block, f.id).toBeDefined();
+      // brokenConflist(...) holds both tests of the two conflist faults.
+      const shared = /brokenConflist\(/.test(block!);
+      // A fault that heals by itself may show both in one test.
+      const selfHealing = f.recovery.actions.every((a) => a.kind === 'none');
+      const its = block!.match(/\bit\(/g)?.length ?? 0;
+      expect(shared || its >= (selfHealing ? 1 : 2), f.id).toBe(true);
+      // The recovery: a recover() call (for faults that need none, it says so).
+      expect(shared || /recover\(c, /.test(block!), f.id).toBe(true);
+    }
+  });
+
+  it('explains problems in the data with the entry and the field', () => {
+    const good = JSON.parse(JSON.stringify(FAULTS.find((f) => f.id === 'plugin-missing')));
+    const bad = {
+      ...good,
+      id: 'Bad Id',
+      title: '',
+      when: 'sometimes',
+      inject: { kind: 'explode' },
+      params: { plugin: { kind: 'plugin' } },
+    };
+    expect(() => parseCatalogue([good, bad])).toThrow(
+      [
+        'invalid fault catalogue:',
+        'faults[1] (Bad Id).id: must be kebab-case',
+        'faults[1] (Bad Id).title: must not be empty',
+        'faults[1] (Bad Id).when: expected one of "any", "pod-running", "before-delete", "during-add", got "sometimes"',
+        'faults[1] (Bad Id).params.plugin.description: expected string, got nothing',
+        'faults[1] (Bad Id).inject.kind: expected kind to be one of "truncate-cache", "remove-cache", "set-cni-version", "install-build", "remove-plugin", "fill-ipam", "stale-attachment", "delete-netns", "hang-plugin", "restart-kubelet", "restart-containerd", "reboot", "drift", "break-conflist", got "explode"',
+      ].join('\n'),
+    );
+    expect(() => parseCatalogue([good, good])).toThrow(
+      'faults[1] (plugin-missing).id: duplicate id',
+    );
+    expect(() => parseCatalogue([{ ...good, id: 'x', when: 'pod-running' }])).toThrow(
+      'faults[0] (x).params.pod: required when "when" is pod-running',
+    );
+    expect(() => parseCatalogue([{ ...good, extra: 1 }])).toThrow(
+      'faults[0] (plugin-missing): unknown key "extra"',
+    );
+  });
+});
+
+describe('injectFault parameters', () => {
+  const cases: Array<[string, string, unknown, string]> = [
+    ['an unknown fault', 'no-such', {}, 'fault: no fault "no-such" (known: cache-corrupted, '],
+    [
+      'params not an object',
+      'plugin-missing',
+      'bridge',
+      'params: expected an object of parameters, got "bridge"',
+    ],
+    [
+      'an unknown parameter',
+      'plugin-missing',
+      { pluginn: 'bridge' },
+      'params.pluginn: fault "plugin-missing" has no parameter pluginn (it takes: node, plugin)',
+    ],
+    ['a missing pod', 'cache-deleted', {}, 'params.pod: required (the pod to inject into)'],
+    ['an unknown pod', 'cache-deleted', { pod: 'web-9' }, 'params.pod: pods "web-9" not found'],
+    [
+      'an unknown node',
+      'node-reboot',
+      { node: 'node-7' },
+      'params.node: no node "node-7" (nodes: node-1)',
+    ],
+    [
+      'an unknown plugin',
+      'plugin-missing',
+      { plugin: 'flannel' },
+      'params.plugin: unknown plugin "flannel" (known: ',
+    ],
+    [
+      'an unknown build',
+      'old-plugin-in-chain',
+      { build: 'v9' },
+      'params.build: unknown build "v9" (known: v1.1.1, v1.6.2, v0.8.7, v0.7.6)',
+    ],
+    [
+      'a bad version',
+      'cni-version-unsupported',
+      { cniVersion: 'latest' },
+      'params.cniVersion: "latest" is not a version like 1.0.0',
+    ],
+    [
+      'a bad count',
+      'ipam-exhausted',
+      { free: -1 },
+      'params.free: expected a whole number >= 0, got -1',
+    ],
+    [
+      'a non-string',
+      'plugin-missing',
+      { plugin: 3 },
+      'params.plugin: expected a non-empty string, got 3',
+    ],
+    [
+      'a plugin that is not installed',
+      'plugin-missing',
+      { plugin: 'vrf' },
+      'params.plugin: /opt/cni/bin/vrf is not installed',
+    ],
+  ];
+  for (const [what, id, params, error] of cases) {
+    it(`names the field for ${what}`, () => {
+      const c = oneNode({ plugins: ['bridge', 'host-local', 'loopback', 'portmap'] });
+      const r = injectFault(c, id, params);
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error.startsWith(error) ? error : !r.ok && r.error).toBe(error);
+    });
+  }
+
+  it('needs the node when the cluster has several', () => {
+    const c = new Cluster(undefined, { seed: 7 });
+    expect(injectFault(c, 'node-reboot')).toEqual({
+      ok: false,
+      error: 'params.node: required: the cluster has 2 nodes (node-1, node-2)',
+    });
+    expect(injectFault(c, 'node-reboot', { node: 'node-2' }).ok).toBe(true);
+  });
+
+  it('checks the pod fits the moment', () => {
+    const c = oneNode();
+    c.createPod({ name: 'web-0' });
+    expect(injectFault(c, 'drift', { pod: 'web-0' })).toEqual({
+      ok: false,
+      error: 'params.pod: pod default/web-0 is not Running; fault "drift" needs a running pod',
+    });
+    c.runFor(3_000_000);
+    expect(injectFault(c, 'kubelet-restart-during-add', { pod: 'web-0' })).toEqual({
+      ok: false,
+      error:
+        'params.pod: pod default/web-0 is already Running; fault "kubelet-restart-during-add" needs a pod being created',
+    });
+    expect(injectFault(c, 'drift', { pod: 'web-0', what: 'everything' })).toEqual({
+      ok: false,
+      error: 'params.what: "everything" is not one of address, route, host-veth, bridge',
+    });
+  });
+
+  it('reports a moment that never comes', () => {
+    const c = oneNode();
+    c.createPod({ name: 'web-0' });
+    expect(
+      injectFault(c, 'containerd-restart-during-add', { pod: 'web-0', plugin: 'tuning' }),
+    ).toEqual({
+      ok: false,
+      error:
+        'params.pod: the moment never came: no tuning ADD for default/web-0 started within 300s',
+    });
+  });
+
+  it('reports what a node lacks instead of throwing', () => {
+    const c = oneNode();
+    runningPod(c);
+    expect(injectFault(c, 'conflist-missing').ok).toBe(true);
+    expect(injectFault(c, 'conflist-malformed')).toEqual({
+      ok: false,
+      error: 'node node-1: containerd has no pod network loaded (CNI is not initialized there)',
+    });
+    expect(recoverFault(c, 'cache-corrupted', { pod: 'web-0' })).toEqual({
+      ok: false,
+      error: 'node node-1: containerd has no pod network loaded (CNI is not initialized there)',
+    });
+  });
+});
+
+describe('injected faults', () => {
+  it('are a pure function of seed, actions and parameters', () => {
+    const run = () => {
+      const c = oneNode();
+      c.createPod({ name: 'web-0' });
+      injectFault(c, 'kubelet-restart-during-add', { pod: 'web-0' });
+      injectFault(c, 'silent-ip-leak');
+      c.createPod({ name: 'web-1' });
+      c.runFor(30_000_000);
+      recoverFault(c, 'silent-ip-leak');
+      c.runFor(15_000_000);
+      return JSON.stringify(c.events);
+    };
+    expect(run()).toBe(run());
+  });
+});

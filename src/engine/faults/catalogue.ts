@@ -1,0 +1,842 @@
+/**
+ * The fault catalogue: what goes wrong with pod networking on real nodes, as data. Each fault
+ * says what a learner reads about it (title, explanation), when it can be injected, its
+ * parameters, the symptoms a real node shows, what an operator does about it, and how it is
+ * made (`inject`) and undone (`recovery.actions`) with the cluster's own primitives (inject.ts).
+ *
+ * The catalogue is checked against a schema when this module loads, so a broken entry fails
+ * every test with a message naming the entry and the field.
+ *
+ * Texts in symptoms use placeholders: <id> a sandbox id (64 hex), <uid> the pod's uid, <pod> its
+ * name, <ns> its sandbox's netns, <net> the network's name (containerd-net on a default node).
+ */
+import * as z from 'zod/mini';
+
+/**
+ * When a fault can be injected:
+ * - `any`: into a node at any time; pods created (or retried) afterwards show it;
+ * - `pod-running`: into a running pod's attachment (param `pod`);
+ * - `before-delete`: into a running pod, which is then deleted (the symptoms are its teardown);
+ * - `during-add`: while a pod is being created, at the moment a plugin of its ADD starts working
+ *   (the cluster runs until then).
+ */
+export const WHEN = ['any', 'pod-running', 'before-delete', 'during-add'] as const;
+export type When = (typeof WHEN)[number];
+
+export const PARAM_KINDS = [
+  'node',
+  'pod',
+  'plugin',
+  'build',
+  'cniVersion',
+  'choice',
+  'count',
+] as const;
+
+const ParamSpec = z.strictObject({
+  kind: z.enum(PARAM_KINDS),
+  description: z.string().check(z.minLength(1)),
+  /** A value used when the parameter is not given (absent: required, unless `node`). */
+  default: z.optional(z.union([z.string(), z.number()])),
+  /** The values a `choice` accepts. */
+  values: z.optional(z.array(z.string()).check(z.minLength(1))),
+});
+
+const Symptom = z.strictObject({
+  /** Where a person sees it. */
+  where: z.enum(['kubectl', 'event', 'journal', 'kernel', 'ipam', 'cache', 'check', 'node']),
+  text: z.string().check(z.minLength(1)),
+});
+
+/** How a fault is made. Parameters (node, pod, plugin, ...) come from the call. */
+const Inject = z.discriminatedUnion('kind', [
+  /** The pod's result cache file is cut short after `keepBytes` bytes (a write lost in a crash). */
+  z.strictObject({ kind: z.literal('truncate-cache'), keepBytes: z.number() }),
+  z.strictObject({ kind: z.literal('remove-cache') }),
+  /** The node's conflist gets `cniVersion` = param cniVersion. */
+  z.strictObject({ kind: z.literal('set-cni-version') }),
+  /** param plugin of param build is installed over the current binary. */
+  z.strictObject({ kind: z.literal('install-build') }),
+  z.strictObject({ kind: z.literal('remove-plugin') }),
+  /** host-local's range is filled with reservations of container ids nobody knows. */
+  z.strictObject({ kind: z.literal('fill-ipam') }),
+  /** An attachment from an earlier life: a reservation, and a cache file if `withCache`. */
+  z.strictObject({ kind: z.literal('stale-attachment'), withCache: z.boolean() }),
+  z.strictObject({ kind: z.literal('delete-netns') }),
+  z.strictObject({ kind: z.literal('hang-plugin') }),
+  z.strictObject({ kind: z.literal('restart-kubelet') }),
+  z.strictObject({ kind: z.literal('restart-containerd') }),
+  z.strictObject({ kind: z.literal('reboot') }),
+  /** Part of a running pod's wiring is removed by hand (param what). */
+  z.strictObject({ kind: z.literal('drift') }),
+  z.strictObject({ kind: z.literal('break-conflist'), mode: z.enum(['malformed', 'missing']) }),
+]);
+
+/** What an operator does to recover, as something the simulation can do too. */
+const RecoveryAction = z.discriminatedUnion('kind', [
+  /** Install param plugin again, of the node's build. */
+  z.strictObject({ kind: z.literal('reinstall-plugin') }),
+  /** Remove the result cache files of the pod's sandboxes that are no longer ready. */
+  z.strictObject({ kind: z.literal('remove-cache') }),
+  /** libcni GC of the node's pod network (cnitool gc; needs libcni v1.2). */
+  z.strictObject({ kind: z.literal('cni-gc') }),
+  z.strictObject({ kind: z.literal('set-cni-version'), cniVersion: z.string() }),
+  /** Write the node's original conflist back. */
+  z.strictObject({ kind: z.literal('restore-conflist') }),
+  z.strictObject({ kind: z.literal('unhang-plugin') }),
+  /** Remove netns mounts, reservations and cache files that no sandbox owns. */
+  z.strictObject({ kind: z.literal('remove-orphans') }),
+  /** Delete the pod and create it again (what its ReplicaSet would do). */
+  z.strictObject({ kind: z.literal('recreate-pod') }),
+  /**
+   * Delete the pod network's bridge if it has no ports and an all-zero MAC: the kernel zeroes a
+   * bridge's MAC when its last port goes, and bridge v1.1.1 then fails every ADD with "could not
+   * set bridge's mac: invalid argument" (containernetworking/plugins PR #1265). The next ADD
+   * creates the bridge afresh.
+   */
+  z.strictObject({ kind: z.literal('reset-portless-bridge') }),
+  /** Nothing: the kubelet and containerd bring the node back by themselves. */
+  z.strictObject({ kind: z.literal('none') }),
+]);
+
+const Fault = z.strictObject({
+  id: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case')),
+  title: z.string().check(z.minLength(1)),
+  explanation: z.string().check(z.minLength(40)),
+  when: z.enum(WHEN),
+  params: z.record(z.string(), ParamSpec),
+  symptoms: z.array(Symptom).check(z.minLength(1)),
+  recovery: z.strictObject({
+    steps: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+    actions: z.array(RecoveryAction).check(z.minLength(1)),
+  }),
+  inject: Inject,
+});
+
+export type ParamSpec = z.infer<typeof ParamSpec>;
+export type Symptom = z.infer<typeof Symptom>;
+export type InjectSpec = z.infer<typeof Inject>;
+export type RecoveryActionSpec = z.infer<typeof RecoveryAction>;
+export type FaultDef = z.infer<typeof Fault>;
+
+const Catalogue = z.array(Fault);
+
+/** zod issues as lines a person can act on: `faults[3] (plugin-missing).params.plugin.kind: ...`. */
+export function formatIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  root: string,
+  label?: (index: number) => string | undefined,
+): string {
+  return issues
+    .map((i) => {
+      let out = root;
+      i.path.forEach((p, k) => {
+        if (typeof p === 'number') {
+          out += `[${p}]`;
+          const l = k === 0 ? label?.(p) : undefined;
+          if (l) out += ` (${l})`;
+        } else out += `.${String(p)}`;
+      });
+      return `${out}: ${i.message}`;
+    })
+    .join('\n');
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return JSON.stringify(v);
+}
+
+/** zod issues in plain words (zod/mini ships no messages of its own). */
+function readableIssue(iss: Record<string, unknown>): string | undefined {
+  const list = (vs: unknown) => (vs as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+  switch (iss['code']) {
+    case 'invalid_type':
+      return `expected ${String(iss['expected'])}, got ${shown(iss['input'])}`;
+    case 'invalid_value':
+      return `expected one of ${list(iss['values'])}, got ${shown(iss['input'])}`;
+    case 'invalid_union': {
+      const d = iss['discriminator'];
+      if (typeof d !== 'string') return undefined;
+      const input = iss['input'] as Record<string, unknown> | undefined;
+      return `expected ${d} to be one of ${list(iss['options'])}, got ${shown(input?.[d])}`;
+    }
+    case 'too_small':
+      if (iss['origin'] === 'string')
+        return iss['minimum'] === 1
+          ? 'must not be empty'
+          : `must be at least ${String(iss['minimum'])} characters long`;
+      return `must have at least ${String(iss['minimum'])} item${iss['minimum'] === 1 ? '' : 's'}`;
+    case 'unrecognized_keys': {
+      const keys = iss['keys'] as string[];
+      return `unknown key${keys.length > 1 ? 's' : ''} ${list(keys)}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Parses catalogue data; throws one readable message listing every problem. */
+export function parseCatalogue(data: unknown): FaultDef[] {
+  const r = Catalogue.safeParse(data, {
+    error: (iss) => readableIssue(iss as unknown as Record<string, unknown>),
+  });
+  if (!r.success) {
+    const raw = Array.isArray(data) ? data : [];
+    throw new Error(
+      `invalid fault catalogue:\n${formatIssues(r.error.issues, 'faults', (i) => {
+        const f = raw[i] as { id?: unknown } | undefined;
+        return typeof f?.id === 'string' ? f.id : undefined;
+      })}`,
+    );
+  }
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  r.data.forEach((f, i) => {
+    if (seen.has(f.id)) problems.push(`faults[${i}] (${f.id}).id: duplicate id`);
+    seen.add(f.id);
+    for (const [name, p] of Object.entries(f.params)) {
+      if (p.kind === 'choice' && !p.values)
+        problems.push(`faults[${i}] (${f.id}).params.${name}.values: a choice needs values`);
+      if (p.kind === 'choice' && p.default !== undefined && !p.values?.includes(String(p.default)))
+        problems.push(`faults[${i}] (${f.id}).params.${name}.default: not one of its values`);
+    }
+    const needsPod = f.when !== 'any';
+    if (needsPod && !f.params['pod'])
+      problems.push(`faults[${i}] (${f.id}).params.pod: required when "when" is ${f.when}`);
+  });
+  if (problems.length) throw new Error(`invalid fault catalogue:\n${problems.join('\n')}`);
+  return r.data;
+}
+
+// -------------------------------------------------------------------------------------------------
+// The catalogue
+
+const NODE = {
+  kind: 'node',
+  description: 'The node (default: the pod’s node, or the only node of the cluster).',
+} as const;
+const POD = { kind: 'pod', description: 'The pod, as name or namespace/name.' } as const;
+
+const DATA: unknown = [
+  {
+    id: 'cache-corrupted',
+    title: 'Corrupted result cache',
+    explanation:
+      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed or the disk was full). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
+    when: 'before-delete',
+    params: { pod: POD },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Terminating, its IP still shown' },
+      {
+        where: 'event',
+        text: 'Warning FailedKillPod: error killing pod: failed to "KillPodSandbox" for "<uid>" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"<id>\\": failed to get network \\"<net>\\" cached result: decoding version from network config: unexpected end of JSON input"',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: level=error msg="StopPodSandbox for \\"<id>\\" failed" error="failed to destroy network for sandbox ...", again at every retry (10-15 s)',
+      },
+      {
+        where: 'ipam',
+        text: 'the reservation /var/lib/cni/networks/<net>/<ip> stays: no plugin ran',
+      },
+      { where: 'kernel', text: 'the netns mount, the veth pair and the ipMasq chain stay' },
+      { where: 'cache', text: 'the truncated cache file stays' },
+    ],
+    recovery: {
+      steps: [
+        'Find the sandbox id in the FailedKillPod event or the containerd journal.',
+        'Remove its cache file: rm /var/lib/cni/results/<net>-<id>-eth0. The next retry runs DEL without prevResult (bridge and host-local need none) and the pod goes.',
+        'Or run a containerd built with libcni v1.2+, which does this by itself.',
+      ],
+      actions: [{ kind: 'remove-cache' }],
+    },
+    inject: { kind: 'truncate-cache', keepBytes: 48 },
+  },
+  {
+    id: 'cache-deleted',
+    title: 'Deleted result cache',
+    explanation:
+      'Someone removed a running pod’s result cache file (a clean-up script, a wiped /var/lib/cni). Nothing breaks at once: the kubelet and containerd never read it while the pod runs. DEL runs without prevResult, which the reference plugins tolerate, so deleting the pod still cleans up. What is lost is CHECK: libcni sends no prevResult and the bridge plugin refuses with "Required prevResult missing"; and libcni v1.2 GC no longer knows the attachment exists.',
+    when: 'pod-running',
+    params: { pod: POD },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Running; nothing in its events' },
+      { where: 'check', text: 'cnitool check: Required prevResult missing' },
+      { where: 'cache', text: '/var/lib/cni/results/<net>-<id>-eth0 is gone' },
+      {
+        where: 'journal',
+        text: 'on deletion: StopPodSandbox and TearDown succeed (DEL without prevResult)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Nothing to repair for the pod’s traffic; deleting the pod still cleans up everything.',
+        'To have CHECK (and GC) work again, let the pod be recreated: kubectl delete pod <pod>; its ReplicaSet creates a new one with a new cache file.',
+      ],
+      actions: [{ kind: 'recreate-pod' }],
+    },
+    inject: { kind: 'remove-cache' },
+  },
+  {
+    id: 'cni-version-unsupported',
+    title: 'Conflist cniVersion newer than a plugin supports',
+    explanation:
+      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated.',
+    when: 'any',
+    params: {
+      node: NODE,
+      cniVersion: { kind: 'cniVersion', description: 'The version written.', default: '1.1.0' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating; the node is Ready' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "<id>": plugin type="bridge" failed (add): incompatible CNI versions; config is "1.1.0", plugin supports ["0.1.0" "0.2.0" "0.3.0" "0.3.1" "0.4.0" "1.0.0"]',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: Failed to destroy network for sandbox "<id>" (the clean-up DEL fails at portmap the same way)',
+      },
+      { where: 'ipam', text: 'nothing allocated: the plugins refuse before any work' },
+    ],
+    recovery: {
+      steps: [
+        'Set cniVersion to a version every plugin of the chain supports (1.0.0 for plugins v1.1.1), or install plugins that support it (v1.6.2 supports 1.1.0).',
+        'containerd reloads the file by itself (fsnotify); the next retry succeeds.',
+      ],
+      actions: [{ kind: 'set-cni-version', cniVersion: '1.0.0' }],
+    },
+    inject: { kind: 'set-cni-version' },
+  },
+  {
+    id: 'old-plugin-in-chain',
+    title: 'A chain mixing an old plugin build',
+    explanation:
+      'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs: every retry leaks one IP reservation and one masquerade chain until the range is exhausted.',
+    when: 'any',
+    params: {
+      node: NODE,
+      plugin: { kind: 'plugin', description: 'The plugin replaced.', default: 'portmap' },
+      build: { kind: 'build', description: 'Its build.', default: 'v0.8.7' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: ... plugin type="portmap" failed (add): incompatible CNI versions; config is "1.0.0", plugin supports ["0.1.0" "0.2.0" "0.3.0" "0.3.1" "0.4.0"]',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): incompatible CNI versions; ..."',
+      },
+      { where: 'ipam', text: 'one more reservation per attempt, owned by a sandbox that is gone' },
+      { where: 'kernel', text: 'one more CNI-… masquerade chain in nat per attempt' },
+      { where: 'cache', text: 'no cache file: the ADD never completed' },
+    ],
+    recovery: {
+      steps: [
+        'Install the plugin build that matches the others (v1.1.1); the next retry succeeds.',
+        'Remove the leaked reservations by hand: every file in /var/lib/cni/networks/<net>/ whose first line is a container id no sandbox has (crictl pods -q). The leaked nat chains need iptables -t nat -D/-F/-X (or a reboot).',
+      ],
+      actions: [{ kind: 'reinstall-plugin' }, { kind: 'remove-orphans' }],
+    },
+    inject: { kind: 'install-build' },
+  },
+  {
+    id: 'plugin-missing',
+    title: 'Plugin binary missing from CNI_PATH',
+    explanation:
+      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin, which containerd logs and ignores. The node stays Ready: containerd only checks that a config file exists.',
+    when: 'any',
+    params: {
+      node: NODE,
+      plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'bridge' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating; the node is Ready' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: ... failed to setup network for sandbox "<id>": plugin type="bridge" failed (add): failed to find plugin "bridge" in path [/opt/cni/bin]',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
+      },
+      { where: 'ipam', text: 'no reservation, no cache file, no veth' },
+    ],
+    recovery: {
+      steps: ['Install the plugin again into /opt/cni/bin; the next retry (10-15 s) succeeds.'],
+      actions: [{ kind: 'reinstall-plugin' }],
+    },
+    inject: { kind: 'remove-plugin' },
+  },
+  {
+    id: 'ipam-exhausted',
+    title: 'IPAM exhaustion',
+    explanation:
+      'host-local keeps one file per reserved address in /var/lib/cni/networks/<net>/. When every address of the range has a file, the next ADD fails in bridge’s IPAM step. Here the files belong to container ids no runtime knows: the residue of months of leaked reservations (failed ADDs whose clean-up DEL failed, reboots with lost runtime state), the usual way a /24 runs out on a node running far fewer pods.',
+    when: 'any',
+    params: {
+      node: NODE,
+      free: { kind: 'count', description: 'Addresses left free.', default: 0 },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating; running pods are fine' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: ... plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.254',
+      },
+      { where: 'ipam', text: 'a file for every address of the range except the gateway' },
+      {
+        where: 'node',
+        text: 'the audit lists every leaked reservation (held by a container id no sandbox has)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'List the reservations whose container id is no current sandbox (compare the first line of each file with crictl pods -q --no-trunc) and remove those files.',
+        'Find what leaked them (see silent-ip-leak); the next retry succeeds.',
+        'On a node with no running pod, the failed ADDs left cni0 without ports and with an all-zero MAC: delete it (ip link del cni0) or every ADD fails with "could not set bridge\'s mac: invalid argument".',
+      ],
+      actions: [{ kind: 'remove-orphans' }, { kind: 'reset-portless-bridge' }],
+    },
+    inject: { kind: 'fill-ipam' },
+  },
+  {
+    id: 'del-fails-with-result',
+    title: 'DEL failing for a pod with a recorded result',
+    explanation:
+      'The pod was set up fine, so containerd holds its CNI result. Then a plugin of the chain went missing (a node upgrade dropped portmap) and the pod is deleted. DEL fails at that plugin; because the setup had completed, containerd fails StopPodSandbox instead of ignoring the error. The kubelet reports FailedKillPod and retries every 10-15 s, the pod stays Terminating and its IP stays reserved: a failed DEL does not silently leak, it blocks.',
+    when: 'before-delete',
+    params: {
+      pod: POD,
+      plugin: { kind: 'plugin', description: 'The plugin that goes missing.', default: 'portmap' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Terminating, its IP still shown' },
+      { where: 'event', text: 'Normal Killing: Stopping container <pod>' },
+      {
+        where: 'event',
+        text: 'Warning FailedKillPod (xN): error killing pod: failed to "KillPodSandbox" for "<uid>" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for sandbox \\"<id>\\": plugin type=\\"portmap\\" failed (delete): failed to find plugin \\"portmap\\" in path [/opt/cni/bin]"',
+      },
+      {
+        where: 'journal',
+        text: 'kubelet: "StopPodSandbox from runtime service failed" and "Error syncing pod, skipping" at every retry',
+      },
+      { where: 'ipam', text: 'the pod’s reservation stays' },
+      { where: 'cache', text: 'the cache file stays (kept for the retry’s prevResult)' },
+    ],
+    recovery: {
+      steps: [
+        'Install the plugin again; the next retry’s DEL succeeds and the pod goes, leaving nothing behind.',
+      ],
+      actions: [{ kind: 'reinstall-plugin' }],
+    },
+    inject: { kind: 'remove-plugin' },
+  },
+  {
+    id: 'silent-ip-leak',
+    title: 'A failed ADD whose clean-up DEL also fails (the silent IP leak)',
+    explanation:
+      'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. Since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox. The reservation and the nat chain stay, owned by nobody, one more at every retry: nothing on the pod says so.',
+    when: 'any',
+    params: {
+      node: NODE,
+      plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'portmap' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: ... plugin type="portmap" failed (add): failed to find plugin "portmap" in path [/opt/cni/bin]',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): failed to find plugin \\"portmap\\" in path [/opt/cni/bin]"',
+      },
+      { where: 'ipam', text: 'one leaked reservation per attempt (10.244.1.2, .3, .4, ...)' },
+      { where: 'kernel', text: 'one leaked CNI-… masquerade chain per attempt; no veth' },
+      { where: 'cache', text: 'no cache file for any of them' },
+    ],
+    recovery: {
+      steps: [
+        'Install the plugin again; the next retry succeeds (with the next free IP).',
+        'Remove the leaked reservations by hand (their owners are no sandbox); the nat chains need iptables clean-up or a reboot. GC cannot find them: they have no cache file.',
+      ],
+      actions: [{ kind: 'reinstall-plugin' }, { kind: 'remove-orphans' }],
+    },
+    inject: { kind: 'remove-plugin' },
+  },
+  {
+    id: 'stale-attachment',
+    title: 'Stale attachment left from an earlier life',
+    explanation:
+      'A reservation and its result cache file remain from a sandbox the runtime no longer knows (its state was wiped, or the node was rebuilt with /var/lib/cni kept). host-local never hands that address out again. libcni v1.2’s GC finds the attachment through the cache file, sees it is not among the valid ones (the ready sandboxes) and runs a full DEL for it with the cached netns and arguments: the reservation and the cache file go.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      { where: 'ipam', text: 'a reservation whose container id is no sandbox' },
+      { where: 'cache', text: 'a cache file for that container id' },
+      {
+        where: 'node',
+        text: 'that IP is skipped: the next pod gets the following address',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Run GC on the node’s network (cnitool gc, libcni v1.2 / containerd set to libcni 1.2); it DELs every cached attachment that no ready sandbox owns.',
+      ],
+      actions: [{ kind: 'cni-gc' }],
+    },
+    inject: { kind: 'stale-attachment', withCache: true },
+  },
+  {
+    id: 'stale-reservation',
+    title: 'Stale host-local reservation without a cache file',
+    explanation:
+      'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (FIXME GC up to v1.6), so the reservation survives GC by design. An operator removes it by hand.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      { where: 'ipam', text: 'a reservation whose container id is no sandbox, and no cache file' },
+      { where: 'node', text: 'that IP is skipped; cnitool gc succeeds and leaves it' },
+    ],
+    recovery: {
+      steps: [
+        'Remove the file by hand after checking that no sandbox has that id (crictl pods -q --no-trunc).',
+      ],
+      actions: [{ kind: 'remove-orphans' }],
+    },
+    inject: { kind: 'stale-attachment', withCache: false },
+  },
+  {
+    id: 'netns-deleted',
+    title: 'Pod netns deleted before DEL',
+    explanation:
+      '`ip netns del cni-…` removes the bind mount, not the namespace: the pause process is inside it and keeps it, its veth and the pod’s traffic alive. The pod runs on. When it is deleted, stopping the pause process destroys the namespace (and the veth pair) before DEL; containerd sees the netns path is gone and runs DEL with an empty CNI_NETNS. bridge then only releases the IP and returns early, so its masquerade chain stays in the nat table.',
+    when: 'pod-running',
+    params: { pod: POD },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Running; deleting it succeeds' },
+      {
+        where: 'kernel',
+        text: '/var/run/netns/cni-… is gone but the namespace lives on (held by the pause process)',
+      },
+      {
+        where: 'check',
+        text: 'cnitool check: failed to open netns "/var/run/netns/cni-…": ... no such file or directory',
+      },
+      {
+        where: 'kernel',
+        text: 'after deletion: the CNI-… masquerade chain of the pod stays in nat',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Nothing blocks: the pod deletes and its IP is released.',
+        'The leftover nat chain (CNI-… with the sandbox id in its comment) has to be removed with iptables, or goes with the next reboot.',
+      ],
+      actions: [{ kind: 'none' }],
+    },
+    inject: { kind: 'delete-netns' },
+  },
+  {
+    id: 'add-fails-midway',
+    title: 'ADD failing midway, after the veth exists',
+    explanation:
+      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release) and is ignored; removing the netns then takes the veth pair with it. On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: every later ADD fails with "could not set bridge\'s mac: invalid argument" even once host-local is back (containernetworking/plugins PR #1265).',
+    when: 'any',
+    params: {
+      node: NODE,
+      plugin: { kind: 'plugin', description: 'The IPAM plugin removed.', default: 'host-local' },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: ... plugin type="bridge" failed (add): failed to find plugin "host-local" in path [/opt/cni/bin]',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+      },
+      { where: 'kernel', text: 'the trace shows the veth created, then gone with the netns' },
+      {
+        where: 'kernel',
+        text: 'on a node with no running pod: cni0 left without ports and with MAC 00:00:00:00:00:00',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Install the IPAM plugin again; the next retry succeeds.',
+        'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise every ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
+      ],
+      actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
+    },
+    inject: { kind: 'remove-plugin' },
+  },
+  {
+    id: 'plugin-hangs',
+    title: 'A plugin that hangs until the runtime request times out',
+    explanation:
+      'A plugin blocks (a lock, an unreachable datastore). containerd sets no timeout of its own: the call ends when the kubelet’s --runtime-request-timeout (2 min) expires and cancels RunPodSandbox. The cancelled context kills the plugin (signal: killed), the ADD fails, containerd cleans up, and the kubelet retries after its back-off, to hang again.',
+    when: 'any',
+    params: {
+      node: NODE,
+      plugin: { kind: 'plugin', description: 'The plugin that hangs.', default: 'bridge' },
+      command: {
+        kind: 'choice',
+        description: 'The CNI command it hangs on.',
+        default: 'ADD',
+        values: ['ADD', 'DEL', 'CHECK'],
+      },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating for minutes' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded (after 2 min)',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: RunPodSandbox ... failed, error ... plugin type="bridge" failed (add): netplugin failed with no error message: signal: killed',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Make the plugin answer again (restore its datastore, kill what holds its lock); the next retry succeeds.',
+      ],
+      actions: [{ kind: 'unhang-plugin' }],
+    },
+    inject: { kind: 'hang-plugin' },
+  },
+  {
+    id: 'kubelet-restart-during-add',
+    title: 'kubelet restart during ADD',
+    explanation:
+      'The kubelet restarts while a pod’s ADD runs. Its gRPC connection closes, so containerd’s request context is cancelled: the running plugin is killed, the ADD fails and containerd’s clean-up DEL (with a fresh context) releases what was allocated. The restarted kubelet finds no ready sandbox for the pod and creates a new one. Nothing leaks and no event is recorded for the lost attempt: the kubelet that made it is gone.',
+    when: 'during-add',
+    params: {
+      pod: POD,
+      plugin: {
+        kind: 'plugin',
+        description: 'The moment: when this plugin’s ADD starts working.',
+        default: 'bridge',
+      },
+    },
+    symptoms: [
+      {
+        where: 'journal',
+        text: 'containerd: RunPodSandbox ... failed, error ... plugin type="bridge" failed (add): netplugin failed with no error message: signal: killed',
+      },
+      { where: 'journal', text: 'containerd: a second RunPodSandbox for the pod, which succeeds' },
+      { where: 'kubectl', text: 'the pod ends Running, with no FailedCreatePodSandBox event' },
+      { where: 'ipam', text: 'one reservation, the pod’s: nothing leaked' },
+    ],
+    recovery: {
+      steps: ['Nothing: the restarted kubelet creates a new sandbox.'],
+      actions: [{ kind: 'none' }],
+    },
+    inject: { kind: 'restart-kubelet' },
+  },
+  {
+    id: 'containerd-restart-during-add',
+    title: 'containerd restart during ADD',
+    explanation:
+      'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache, and containerd (which saves a sandbox’s metadata once it is up) forgets the sandbox. cnisim assumes the crash came before the metadata was saved, as with containerd 1.7. The kubelet gets "error reading from server: EOF", backs off and creates a new sandbox. Left behind: the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file of the lost sandbox.',
+    when: 'during-add',
+    params: {
+      pod: POD,
+      plugin: {
+        kind: 'plugin',
+        description: 'The moment: when this plugin’s ADD starts working.',
+        default: 'bridge',
+      },
+    },
+    symptoms: [
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unavailable desc = error reading from server: EOF',
+      },
+      { where: 'kubectl', text: 'the pod ends Running with the next IP' },
+      {
+        where: 'kernel',
+        text: 'an orphan netns mount /var/run/netns/cni-… with its veth, and a masquerade chain',
+      },
+      { where: 'ipam', text: 'an orphan reservation (the lost sandbox’s IP)' },
+      { where: 'cache', text: 'an orphan cni-loopback-<id>-lo cache file' },
+    ],
+    recovery: {
+      steps: [
+        'Remove what no sandbox owns: ip netns del the orphan namespace (its veth goes with it), rm the reservation and the cache file. GC would not find the reservation: there is no cache file for the pod network.',
+      ],
+      actions: [{ kind: 'remove-orphans' }],
+    },
+    inject: { kind: 'restart-containerd' },
+  },
+  {
+    id: 'containerd-restart',
+    title: 'containerd restart with pods running',
+    explanation:
+      'containerd restarts while pods run. Their pause processes live on (they belong to the shims), and containerd recovers each sandbox from its saved metadata, IP and CNI result included. No CNI plugin runs: ADD and CHECK are not repeated on recovery. Pods keep their IPs.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
+      { where: 'journal', text: 'no RunPodSandbox, StopPodSandbox or plugin run' },
+    ],
+    recovery: {
+      steps: ['Nothing.'],
+      actions: [{ kind: 'none' }],
+    },
+    inject: { kind: 'restart-containerd' },
+  },
+  {
+    id: 'kubelet-restart',
+    title: 'kubelet restart with pods running',
+    explanation:
+      'The kubelet restarts while pods run. It rebuilds its view from the API server and the runtime: each pod’s sandbox is ready and has an IP, so it is reused. No CRI call creates or stops anything, no plugin runs.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
+      { where: 'journal', text: 'no RunPodSandbox, StopPodSandbox or plugin run' },
+    ],
+    recovery: {
+      steps: ['Nothing.'],
+      actions: [{ kind: 'none' }],
+    },
+    inject: { kind: 'restart-kubelet' },
+  },
+  {
+    id: 'node-reboot',
+    title: 'Node reboot',
+    explanation:
+      'A reboot loses everything in memory and on tmpfs: processes, network namespaces and their veths, cni0, iptables rules, /var/run/netns. /var/lib persists: host-local’s reservations, the result cache and containerd’s sandbox metadata. After boot every old sandbox is NOTREADY; the kubelet reports SandboxChanged, stops it (DEL with an empty CNI_NETNS: only the IP is released) and creates a new one, usually with the next IP.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      {
+        where: 'event',
+        text: 'Normal SandboxChanged: Pod sandbox changed, it will be killed and re-created.',
+      },
+      { where: 'kubectl', text: 'pods Running again with RESTARTS 1 and a new IP' },
+      {
+        where: 'journal',
+        text: 'containerd: StopPodSandbox and TearDown for every old sandbox, then RunPodSandbox with Attempt:1',
+      },
+      { where: 'ipam', text: 'the old reservations released, new ones taken' },
+    ],
+    recovery: {
+      steps: ['Nothing.'],
+      actions: [{ kind: 'none' }],
+    },
+    inject: { kind: 'reboot' },
+  },
+  {
+    id: 'drift',
+    title: 'Drift found by CHECK',
+    explanation:
+      'Someone changed a running pod’s wiring by hand: removed its address or its default route, deleted its host veth (the pod end goes with it) or the bridge. Neither the kubelet nor containerd notice: they never run CHECK. The pod stays Running while its traffic is broken. An operator’s CHECK (cnitool check) compares the node with the cached result and names the first difference.',
+    when: 'pod-running',
+    params: {
+      pod: POD,
+      what: {
+        kind: 'choice',
+        description: 'What is removed.',
+        default: 'address',
+        values: ['address', 'route', 'host-veth', 'bridge'],
+      },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Running' },
+      {
+        where: 'kernel',
+        text: 'address or host-veth removed: deleting the pod leaves its CNI-… masquerade chain in nat',
+      },
+      {
+        where: 'check',
+        text: 'address: Failed to match addr 10.244.1.2/24 on interface eth0; route: Expected Route {Dst:{IP:0.0.0.0 Mask:00000000} GW:<nil>} not found in routing table; host-veth: Interface name eth0 not found; bridge: Interface name cni0 not found',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Delete the pod; its ReplicaSet creates a new one, wired from scratch (bridge recreates cni0 if it is gone). DEL of the broken one succeeds.',
+        'After an address or host-veth drift that DEL leaves the pod’s masquerade chain behind (bridge takes the addresses to unmasquerade from the interface, which no longer has them): remove it with iptables.',
+      ],
+      actions: [{ kind: 'recreate-pod' }, { kind: 'remove-orphans' }],
+    },
+    inject: { kind: 'drift' },
+  },
+  {
+    id: 'conflist-malformed',
+    title: 'Malformed conflist',
+    explanation:
+      'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads on every change of /etc/cni/net.d and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      {
+        where: 'node',
+        text: 'node NotReady: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+      },
+      {
+        where: 'event',
+        text: 'Warning NetworkNotReady: network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": WRITE)" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config"',
+      },
+      {
+        where: 'event',
+        text: 'a deleted pod: Warning FailedKillPod ... failed to destroy network for sandbox \\"<id>\\": cni plugin not initialized',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Write a valid conflist. containerd reloads it at once, the kubelet sees NetworkReady=true at its next status poll (5 s) and creates the waiting sandboxes.',
+      ],
+      actions: [{ kind: 'restore-conflist' }],
+    },
+    inject: { kind: 'break-conflist', mode: 'malformed' },
+  },
+  {
+    id: 'conflist-missing',
+    title: 'Missing conflist',
+    explanation:
+      'The only file of /etc/cni/net.d was removed (a CNI DaemonSet uninstalled, a clean-up gone wrong). containerd reloads and finds no network config: "cni plugin not initialized", the node goes NotReady, new pods wait with NetworkNotReady, and pods being deleted stay Terminating because containerd cannot run DEL without its network config.',
+    when: 'any',
+    params: { node: NODE },
+    symptoms: [
+      {
+        where: 'node',
+        text: 'node NotReady: ... message:Network plugin returns error: cni plugin not initialized',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": REMOVE)" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"',
+      },
+      {
+        where: 'journal',
+        text: 'kubelet: "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
+      },
+      { where: 'event', text: 'Warning NetworkNotReady (xN) on new pods' },
+    ],
+    recovery: {
+      steps: ['Put the conflist back; containerd reloads it and the node becomes Ready.'],
+      actions: [{ kind: 'restore-conflist' }],
+    },
+    inject: { kind: 'break-conflist', mode: 'missing' },
+  },
+];
+
+export const FAULTS: readonly FaultDef[] = parseCatalogue(DATA);
+
+export function faultById(id: string): FaultDef | undefined {
+  return FAULTS.find((f) => f.id === id);
+}

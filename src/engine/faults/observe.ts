@@ -1,0 +1,93 @@
+/**
+ * What a person looking at a node sees, as plain values: the pod as kubectl shows it, its events,
+ * the node's journal, and what is left on the node (netns mounts, host links, iptables rules
+ * tagged with a sandbox id, host-local reservations, result cache files). The fault tests assert
+ * on these; views can show them.
+ */
+import { podKey, podStatusText } from '../cluster/apiserver';
+import type { Cluster } from '../cluster/cluster';
+import type { K8sEvent, PodObj } from '../cluster/types';
+import * as vfs from '../fs/vfs';
+import { iptablesSaveLines } from '../kernel/iptables/save';
+import * as K from '../kernel/kernel';
+import { journalLines, type Unit } from '../node/journal';
+
+function key(name: string): string {
+  return name.includes('/') ? name : podKey('default', name);
+}
+
+export function pod(c: Cluster, name: string): PodObj | undefined {
+  return c.sim.state.api?.pods[key(name)];
+}
+
+/** kubectl get pods' STATUS column, or "<gone>" once the pod object is deleted. */
+export function podStatus(c: Cluster, name: string): string {
+  const p = pod(c, name);
+  return p ? podStatusText(p) : '<gone>';
+}
+
+/** The pod's events (this pod object's: by uid), oldest first. */
+export function podEvents(c: Cluster, name: string, uid?: string): K8sEvent[] {
+  const k = key(name);
+  const [ns, n] = k.split('/') as [string, string];
+  const u = uid ?? pod(c, name)?.spec.uid;
+  return (c.sim.state.api?.events ?? []).filter(
+    (e) => e.object === `pod/${n}` && e.namespace === ns && (u === undefined || e.uid === u),
+  );
+}
+
+export function journal(c: Cluster, node: string, units?: readonly Unit[]): string[] {
+  return journalLines(c.events, node, undefined, units);
+}
+
+function list(c: Cluster, node: string, dir: string): string[] {
+  const fs = c.sim.node(node).fs;
+  return vfs.stat(fs, dir)?.kind === 'dir' ? [...vfs.readDir(fs, dir)].sort() : [];
+}
+
+/** host-local reservations (address files) of a network, and who holds each. */
+export function reservations(
+  c: Cluster,
+  node: string,
+  net = 'containerd-net',
+): Array<{ ip: string; owner: string }> {
+  const dir = `/var/lib/cni/networks/${net}`;
+  const fs = c.sim.node(node).fs;
+  return list(c, node, dir)
+    .filter((f) => f !== 'lock' && !f.startsWith('last_reserved_ip'))
+    .map((f) => ({
+      ip: f,
+      owner: vfs.readFile(fs, `${dir}/${f}`).split(/\r?\n/)[0]!.trim(),
+    }));
+}
+
+/** Files of /var/lib/cni/results. */
+export function cacheFiles(c: Cluster, node: string): string[] {
+  return list(c, node, '/var/lib/cni/results');
+}
+
+/** Namespace bind mounts under /var/run/netns. */
+export function netnsMounts(c: Cluster, node: string): string[] {
+  return Object.keys(c.sim.node(node).kernel.mounts).sort();
+}
+
+/** Names of the links of the host's namespace. */
+export function hostLinks(c: Cluster, node: string): string[] {
+  const k = c.sim.node(node).kernel;
+  return K.linksOf(k.netns[k.root]!).map((l) => l.name);
+}
+
+/** The host's IPv4 iptables rules (iptables-save -A lines) that carry a sandbox id. */
+export function taggedRules(c: Cluster, node: string, id?: string): string[] {
+  const k = c.sim.node(node).kernel;
+  return iptablesSaveLines(k.netns[k.root]!.iptables, 'ipv4').filter(
+    (l) =>
+      l.startsWith('-A ') &&
+      (id ? l.includes(`id: \\"${id}\\"`) : /id: \\"[0-9a-f]{64}\\"/.test(l)),
+  );
+}
+
+/** The node's sandboxes as containerd knows them, oldest first. */
+export function sandboxes(c: Cluster, node: string) {
+  return c.rt(node).containerd.listPodSandbox();
+}
