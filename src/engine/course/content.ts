@@ -1,0 +1,89 @@
+/**
+ * The course's content: the lesson and challenge files of `src/course/`, validated when loaded.
+ * A file that does not validate is left out and reported (`loadCourse().errors`), so the app can
+ * say which lesson is broken instead of showing a blank page; the tests require no errors.
+ *
+ * To add a lesson or a challenge: write its JSON file (docs/authoring.md) and list it here.
+ */
+import l01 from '../../course/lessons/01-add-step-by-step.json';
+import l02 from '../../course/lessons/02-pod-ip-origin.json';
+import l03 from '../../course/lessons/03-del-idempotence.json';
+import l04 from '../../course/lessons/04-check-and-drift.json';
+import l05 from '../../course/lessons/05-chaining.json';
+import l06 from '../../course/lessons/06-result-cache.json';
+import l07 from '../../course/lessons/07-errors-and-retry.json';
+import l08 from '../../course/lessons/08-partial-failure.json';
+import l09 from '../../course/lessons/09-version-mismatch.json';
+import l10 from '../../course/lessons/10-restarts.json';
+import l11 from '../../course/lessons/11-operating-a-node.json';
+import l12 from '../../course/lessons/12-failures-are-per-node.json';
+import l13 from '../../course/lessons/13-gc-and-status.json';
+import l14 from '../../course/lessons/14-corrupted-cache.json';
+import l15 from '../../course/lessons/15-what-real-nodes-do.json';
+import type { Challenge, Lesson } from './schema';
+import { validateChallenge, validateLesson } from './validate';
+
+/** Lesson files in course order. */
+export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
+  ['01-add-step-by-step.json', l01],
+  ['02-pod-ip-origin.json', l02],
+  ['03-del-idempotence.json', l03],
+  ['04-check-and-drift.json', l04],
+  ['05-chaining.json', l05],
+  ['06-result-cache.json', l06],
+  ['07-errors-and-retry.json', l07],
+  ['08-partial-failure.json', l08],
+  ['09-version-mismatch.json', l09],
+  ['10-restarts.json', l10],
+  ['11-operating-a-node.json', l11],
+  ['12-failures-are-per-node.json', l12],
+  ['13-gc-and-status.json', l13],
+  ['14-corrupted-cache.json', l14],
+  ['15-what-real-nodes-do.json', l15],
+];
+
+/** Challenge files (public data only: see hidden.ts). */
+export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [];
+
+export interface Course {
+  lessons: Lesson[];
+  challenges: Challenge[];
+  /** `file: field: problem`, one per problem, for files left out. */
+  errors: string[];
+}
+
+let cached: Course | null = null;
+
+/** The validated course (computed once). */
+export function loadCourse(): Course {
+  if (cached) return cached;
+  const errors: string[] = [];
+  const lessons: Lesson[] = [];
+  const challenges: Challenge[] = [];
+  for (const [file, data] of LESSON_FILES) {
+    const r = validateLesson(data);
+    if (r.ok) lessons.push(r.value);
+    else errors.push(...r.errors.map((e) => `lessons/${file}: ${e}`));
+  }
+  for (const [file, data] of CHALLENGE_FILES) {
+    const r = validateChallenge(data);
+    if (r.ok) challenges.push(r.value);
+    else errors.push(...r.errors.map((e) => `challenges/${file}: ${e}`));
+  }
+  const ids = new Set<string>();
+  for (const x of [...lessons, ...challenges]) {
+    if (ids.has(x.id))
+      errors.push(`duplicate id "${x.id}" (lesson and challenge ids share one space)`);
+    ids.add(x.id);
+  }
+  cached = { lessons, challenges, errors };
+  return cached;
+}
+
+export function lessonById(id: string): Lesson | undefined {
+  return loadCourse().lessons.find((l) => l.id === id);
+}
+
+export function challengeById(id: string): Challenge | undefined {
+  return loadCourse().challenges.find((c) => c.id === id);
+}

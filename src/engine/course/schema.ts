@@ -1,0 +1,517 @@
+/**
+ * The course's data formats (docs/authoring.md): lessons, challenges and quiz questions, as
+ * zod/mini schemas. Lessons and challenges are JSON files under `src/course/`; `content.ts`
+ * validates every one of them when the course is loaded (and the tests do too), so a typo in a
+ * lesson is a load error naming the file and the field, never a goal that silently passes.
+ *
+ * Shapes in short:
+ *
+ * - An event matcher picks trace events by what they are (kind, source, target, node, summary
+ *   pattern, CNI command, API event reason, journal text, ...), never by their position, so a
+ *   narration or a quiz link survives changes to the engine that add or move events.
+ * - A goal is a check of the simulation's state (pods, files, links, addresses, routes, the
+ *   journal, API events, the audit, the trace) with a sentence for the learner; when it is not
+ *   met the checker (goals.ts) says what it found instead.
+ * - A lesson has a starting scenario (the scenario format, docs/scenarios.md), narration keyed by
+ *   event matchers, goals with graded hints (nudge, concept, exact step), a solution (scenario
+ *   actions) and quiz questions.
+ * - A challenge's file is its public part only: a cluster, a ticket, the answer choices and the
+ *   recovery goals. Which fault is hidden is decided by `hidden.ts` from (challenge id, seed).
+ */
+import * as z from 'zod/mini';
+import { parseCondition } from '../scenario/condition';
+import { cidrProblem } from '../scenario/schema';
+import type { AuditFinding } from '../cluster/cluster';
+import type { EventKind } from '../trace/trace';
+
+// Strict pages forbid eval: zod must not compile parsers with new Function.
+z.config({ jitless: true });
+
+export const EVENT_KINDS = [
+  'libcni.call',
+  'libcni.return',
+  'libcni.cache',
+  'exec',
+  'exit',
+  'kernel',
+  'fs',
+  'env',
+  'note',
+  'state',
+  'cri',
+  'api',
+  'log',
+] as const satisfies readonly EventKind[];
+
+/** Every kind of audit finding (cluster.audit); a new kind must be added here to be checked. */
+export const AUDIT_KINDS = [
+  'orphan-veth',
+  'orphan-cache',
+  'orphan-reservation',
+  'orphan-netns',
+  'orphan-iptables',
+  'duplicate-ip',
+  'pod-ip-not-reserved',
+  'stuck-pod',
+] as const satisfies readonly AuditFinding['kind'][];
+type MissingAuditKind = Exclude<AuditFinding['kind'], (typeof AUDIT_KINDS)[number]>;
+// A compile error here names an audit kind the list above lacks.
+const auditKindsComplete: MissingAuditKind extends never ? true : MissingAuditKind = true;
+void auditKindsComplete;
+
+export const CNI_COMMANDS = ['ADD', 'DEL', 'CHECK', 'GC', 'STATUS', 'VERSION'] as const;
+export const POD_STATUSES = ['Running', 'ContainerCreating', 'Terminating', 'Pending'] as const;
+
+/**
+ * The simplifications of kubelet-containerd.md §8 that real nodes contradict. A quiz choice
+ * marked with one of these is a distractor built on that simplification (never a right answer).
+ */
+export const MYTHS = {
+  'kubelet-calls-libcni':
+    'The kubelet calls libcni or the plugin. Real nodes: the kubelet calls the CRI runtime; containerd calls libcni (through go-cni), which execs the plugins.',
+  'version-negotiation':
+    'Runtime and plugin negotiate a version. Real nodes: the runtime passes the config cniVersion; a plugin without exactly that version fails with code 1. Only a 1.1 cniVersions list lets libcni pick the highest version it knows.',
+  'cache-file-name':
+    'The result cache file is <network>_<container-id>. Real nodes: /var/lib/cni/results/<network>-<container-id>-<ifname>, JSON of kind cniCacheV1.',
+  'netns-path':
+    'CNI_NETNS is /var/run/netns/<sandbox-id>. Real nodes: containerd uses /var/run/netns/cni-<random uuid>.',
+  'kubelet-runs-check':
+    'The kubelet runs CHECK when it queries pod status. Real nodes: neither the kubelet nor containerd calls CHECK or GC; operators run them.',
+  'corrupted-cache-blocks-del':
+    'A corrupted cache blocks every future DEL. True for libcni before v1.2 only; from v1.2 libcni discards an unreadable cache file and runs DEL without prevResult.',
+  'kubelet-logs-plugin':
+    'The kubelet logs "Successfully added network". Real nodes: the kubelet logs CRI errors only; plugin errors reach the runtime journal.',
+  'failed-del-leaks-ip':
+    'A failed DEL lets the pod go and leaks the IP. Real nodes: a failed DEL with a recorded result fails StopPodSandbox (FailedKillPod, pod stuck Terminating, retried, IP still held); the silent leak is a failed ADD whose clean-up DEL also fails.',
+} as const;
+export type MythId = keyof typeof MYTHS;
+export const MYTH_IDS = Object.keys(MYTHS) as MythId[];
+
+/** What the course must cover (issue 7's list); every topic is some lesson's `covers`. */
+export const TOPICS = [
+  'add',
+  'pod-ip',
+  'del-idempotence',
+  'check-drift',
+  'chaining',
+  'result-cache',
+  'errors-retry',
+  'partial-failure',
+  'version',
+  'restarts',
+  'operating',
+  'per-node',
+  'gc-status',
+  'libcni-cache',
+  'real-nodes',
+] as const;
+export type Topic = (typeof TOPICS)[number];
+
+const ID_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const id = z
+  .string()
+  .check(
+    z.refine((v) => ID_RE.test(v) && v.length <= 60, 'expected an id like "add-step-by-step"'),
+  );
+const text = z.string().check(z.minLength(1, 'expected some text'));
+
+function regexProblem(v: string): string | null {
+  try {
+    new RegExp(v);
+    return null;
+  } catch (e) {
+    return `not a valid regular expression: ${(e as Error).message}`;
+  }
+}
+
+const pattern = z.string().check(
+  z.superRefine((v, ctx) => {
+    const p = regexProblem(v);
+    if (p) ctx.issues.push({ code: 'custom', message: p, input: v });
+  }),
+);
+
+const cidr = z.string().check(
+  z.superRefine((v, ctx) => {
+    const p = cidrProblem(v);
+    if (p) ctx.issues.push({ code: 'custom', message: p, input: v });
+  }),
+);
+
+const condition = z.string().check(
+  z.superRefine((v, ctx) => {
+    const r = parseCondition(v);
+    if (!r.ok) ctx.issues.push({ code: 'custom', message: r.error, input: v });
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Event matchers
+
+/**
+ * Picks trace events. Every field given must hold. Globs (`*`) in `node`, `source`, `target`;
+ * `summary`, `stdin`, `stdout` are regular expressions (JavaScript syntax, unanchored).
+ */
+const baseMatcher = {
+  kind: z.optional(z.union([z.enum(EVENT_KINDS), z.array(z.enum(EVENT_KINDS))])),
+  node: z.optional(z.string()),
+  source: z.optional(z.string()),
+  target: z.optional(z.string()),
+  summary: z.optional(pattern),
+  /** exec: the CNI_COMMAND; libcni.call / libcni.return: the operation (AddNetworkList is ADD). */
+  command: z.optional(z.enum(CNI_COMMANDS)),
+  /** api: the reason of a Kubernetes event (FailedCreatePodSandBox, SandboxChanged, ...). */
+  reason: z.optional(z.string()),
+  /** log: text the journal line contains. */
+  log: z.optional(z.string()),
+  /** log: the unit that wrote it. */
+  unit: z.optional(z.enum(['containerd', 'kubelet'])),
+  /** exec: environment variables with these exact values ("" for an empty one). */
+  env: z.optional(z.record(z.string(), z.string())),
+  /** exec: a pattern the plugin's stdin matches. */
+  stdin: z.optional(pattern),
+  /** exit: a pattern the process's stdout matches. */
+  stdout: z.optional(pattern),
+  /** Whether it is a failure (a plugin exiting non-zero or killed, a failed libcni or CRI call). */
+  failed: z.optional(z.boolean()),
+  /** A pod name: exec (K8S_POD_NAME in CNI_ARGS), api (the pod or event object), cri (summary). */
+  pod: z.optional(z.string()),
+};
+
+/**
+ * `within`: an enclosing event (the exec or libcni call the event happened in, or one enclosing
+ * that) matches this, e.g. host-local's DEL run by bridge during an ADD.
+ */
+export const eventMatcherSchema = z.strictObject({
+  ...baseMatcher,
+  within: z.optional(z.strictObject(baseMatcher)),
+});
+export type EventMatcher = z.output<typeof eventMatcherSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Goals
+
+const count = {
+  /** Exactly this many. */
+  count: z.optional(z.int().check(z.minimum(0))),
+  min: z.optional(z.int().check(z.minimum(0))),
+  max: z.optional(z.int().check(z.minimum(0))),
+};
+
+/** `host`, or `pod:<name>` (the network namespace of the pod's newest sandbox). */
+const netnsRef = z
+  .string()
+  .check(
+    z.refine(
+      (v) => v === 'host' || /^pod:([a-z0-9-]+\/)?[a-z0-9.*-]+$/.test(v),
+      'expected "host" or "pod:<pod name>"',
+    ),
+  );
+
+/** From which point of the trace a goal about events counts: the start, or the learner's part. */
+const since = z.optional(z.enum(['start', 'setup']));
+
+/** A hint in three grades: a nudge, the concept behind it, the exact step. */
+export const hintSchema = z.strictObject({ nudge: text, concept: text, step: text });
+export type Hint = z.output<typeof hintSchema>;
+
+const goalBase = {
+  id,
+  /** What the learner is asked to reach, in one sentence. */
+  text,
+  hint: z.optional(hintSchema),
+};
+
+export const goalSchema = z.discriminatedUnion('type', [
+  /** Pods matching `pod` (a pattern, see docs/scenarios.md) exist and are so. */
+  z.strictObject({
+    type: z.literal('pod'),
+    ...goalBase,
+    pod: z.string(),
+    status: z.optional(z.enum(POD_STATUSES)),
+    node: z.optional(z.string()),
+    /** The pod IP is inside this CIDR ("podCIDR": the node's pod CIDR). */
+    ipIn: z.optional(z.union([cidr, z.literal('podCIDR')])),
+    ip: z.optional(z.string()),
+    /**
+     * The IP is really the pod's: its sandbox records it, eth0 in its namespace carries it,
+     * host-local holds a reservation for that sandbox and libcni cached the result.
+     */
+    wired: z.optional(z.boolean()),
+  }),
+  z.strictObject({ type: z.literal('pod-gone'), ...goalBase, pod: z.string() }),
+  /** Files matching a glob (`*` within a name), counted; `contains`: each one's content has it. */
+  z.strictObject({
+    type: z.literal('files'),
+    ...goalBase,
+    node: z.string(),
+    path: z.string().check(z.refine((v) => v.startsWith('/'), 'expected an absolute path')),
+    contains: z.optional(z.string()),
+    ...count,
+  }),
+  z.strictObject({
+    type: z.literal('link'),
+    ...goalBase,
+    node: z.string(),
+    netns: netnsRef,
+    name: z.string(),
+    kind: z.optional(z.enum(['loopback', 'veth', 'bridge', 'dummy', 'ifb'])),
+    master: z.optional(z.string()),
+    up: z.optional(z.boolean()),
+    ...count,
+  }),
+  z.strictObject({
+    type: z.literal('address'),
+    ...goalBase,
+    node: z.string(),
+    netns: netnsRef,
+    dev: z.string(),
+    /** Exact address with prefix, e.g. 10.244.1.2/24. */
+    address: z.optional(z.string()),
+    /** Any IPv4 address inside this CIDR ("podCIDR": the node's). */
+    within: z.optional(z.union([cidr, z.literal('podCIDR')])),
+    present: z.optional(z.boolean()),
+  }),
+  z.strictObject({
+    type: z.literal('route'),
+    ...goalBase,
+    node: z.string(),
+    netns: netnsRef,
+    /** `default` or a CIDR. */
+    dst: z.string(),
+    via: z.optional(z.string()),
+    dev: z.optional(z.string()),
+    present: z.optional(z.boolean()),
+  }),
+  z.strictObject({
+    type: z.literal('journal'),
+    ...goalBase,
+    node: z.optional(z.string()),
+    unit: z.optional(z.enum(['containerd', 'kubelet'])),
+    contains: text,
+    present: z.optional(z.boolean()),
+    since,
+  }),
+  /** Kubernetes events (kubectl describe), summed over their counts. */
+  z.strictObject({
+    type: z.literal('k8s-event'),
+    ...goalBase,
+    reason: text,
+    pod: z.optional(z.string()),
+    since,
+    ...count,
+  }),
+  /** Trace events matching `match`; with `last`, the latest of them must also match `last`. */
+  z.strictObject({
+    type: z.literal('trace'),
+    ...goalBase,
+    match: eventMatcherSchema,
+    last: z.optional(eventMatcherSchema),
+    since,
+    ...count,
+  }),
+  /** Events matching each step, in this order (other events may come between). */
+  z.strictObject({
+    type: z.literal('sequence'),
+    ...goalBase,
+    steps: z.array(eventMatcherSchema).check(z.minLength(2)),
+    since,
+  }),
+  /** The audit's findings (cluster.audit) on a node, or everywhere; at most `max` (default 0). */
+  z.strictObject({
+    type: z.literal('audit'),
+    ...goalBase,
+    node: z.optional(z.string()),
+    kinds: z.optional(z.array(z.enum(AUDIT_KINDS))),
+    max: z.optional(z.int().check(z.minimum(0))),
+    min: z.optional(z.int().check(z.minimum(0))),
+  }),
+  z.strictObject({
+    type: z.literal('node'),
+    ...goalBase,
+    node: z.string(),
+    ready: z.optional(z.boolean()),
+    networkReady: z.optional(z.boolean()),
+  }),
+  /** containerd's sandboxes on a node (optionally of one pod, in one state), counted. */
+  z.strictObject({
+    type: z.literal('sandboxes'),
+    ...goalBase,
+    node: z.string(),
+    pod: z.optional(z.string()),
+    state: z.optional(z.enum(['SANDBOX_READY', 'SANDBOX_NOTREADY'])),
+    ...count,
+  }),
+]);
+export type Goal = z.output<typeof goalSchema>;
+export type GoalType = Goal['type'];
+
+// ---------------------------------------------------------------------------------------------
+// Quiz
+
+export const quizSchema = z.strictObject({
+  id,
+  question: text,
+  choices: z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.regex(/^[a-z]$/, 'expected a letter a-z')),
+        text,
+        /** A distractor built on one of §8's simplifications. */
+        myth: z.optional(z.enum(MYTH_IDS as [MythId, ...MythId[]])),
+      }),
+    )
+    .check(z.minLength(2), z.maxLength(6)),
+  /** The right choices (more than one: "select all that apply"). */
+  answer: z.array(z.string()).check(z.minLength(1)),
+  explanation: text,
+  /** The step of a scenario that shows it: a lesson (default: this one) and an event in its run. */
+  link: z.strictObject({ lesson: z.optional(id), at: eventMatcherSchema }),
+});
+export type QuizQuestion = z.output<typeof quizSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Lessons
+
+const scenarioData = z.record(z.string(), z.unknown());
+
+export const lessonSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  /** The format's version. */
+  format: z.literal(1),
+  id,
+  title: text,
+  summary: text,
+  /** Minutes a learner needs, about. */
+  minutes: z.int().check(z.minimum(1), z.maximum(120)),
+  covers: z.array(z.enum(TOPICS)).check(z.minLength(1)),
+  objectives: z.array(text).check(z.minLength(1)),
+  /** What the learner reads before the first step. */
+  intro: text,
+  /**
+   * The starting scenario (docs/scenarios.md). Its actions bring the cluster to where the lesson
+   * begins; the learner takes over after them.
+   */
+  start: scenarioData,
+  narration: z
+    .array(
+      z.strictObject({
+        when: eventMatcherSchema,
+        /** Plain text; {node}, {source}, {target}, {summary} and {1}..{9} (groups of `summary`). */
+        text,
+        /** Only at the first matching event. */
+        once: z.optional(z.boolean()),
+        /** Not at the first `skip` matching events (e.g. 1: only at retries). */
+        skip: z.optional(z.int().check(z.minimum(1))),
+      }),
+    )
+    .check(z.minLength(1)),
+  goals: z.array(goalSchema).check(z.minLength(1)),
+  solution: z.strictObject({
+    /** Scenario actions that take the learner from the start to every goal. */
+    actions: z.array(z.record(z.string(), z.unknown())).check(z.minLength(1)),
+    /** After the last action: run until this holds (default idle) or the timeout (default 2m). */
+    end: z.optional(
+      z.strictObject({
+        until: z.optional(condition),
+        timeout: z.optional(z.union([z.string(), z.number()])),
+      }),
+    ),
+    /** What the solution does, for the learner who asks for it. */
+    explanation: text,
+  }),
+  quiz: z.array(quizSchema).check(z.minLength(1)),
+});
+export type Lesson = z.output<typeof lessonSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Challenges (public part)
+
+export const challengeSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  format: z.literal(1),
+  id,
+  title: text,
+  difficulty: z.enum(['easy', 'medium', 'hard']),
+  /** The symptom as a ticket gives it; {node} is the affected node. */
+  ticket: text,
+  /**
+   * The cluster and its workload (a scenario, without faults): what runs before the candidate
+   * arrives. The hidden fault is added to it (hidden.ts).
+   */
+  cluster: scenarioData,
+  /** Root causes offered to the candidate (one is right for each hidden fault). */
+  causes: z.array(z.strictObject({ id, text })).check(z.minLength(3), z.maxLength(10)),
+  /** Fix steps offered (ids of fixes.ts); the candidate picks every step of the fix. */
+  fixes: z.array(id).check(z.minLength(3), z.maxLength(10)),
+  hints: z.array(hintSchema).check(z.minLength(1)),
+  /** Goals that hold once the node has recovered ({node}: the affected node). */
+  recovery: z.array(goalSchema).check(z.minLength(1)),
+  /** Goals that show the ticket's symptom at the start ({node}: the affected node). */
+  symptom: z.array(goalSchema).check(z.minLength(1)),
+  /** What the candidate learns once solved, whatever the hidden fault was. */
+  debrief: text,
+});
+export type Challenge = z.output<typeof challengeSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  keys?: string[];
+  values?: unknown[];
+  expected?: string;
+  note?: string;
+  options?: unknown[];
+}
+
+/** `goals[2].hint.nudge`. */
+export function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else if (typeof p === 'string' && /^[A-Za-z_$][\w$]*$/.test(p)) out += out ? `.${p}` : p;
+    else out += `[${JSON.stringify(String(p))}]`;
+  }
+  return out || '(top level)';
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  return String(v);
+}
+
+/** One line per problem: `path: what is wrong`. */
+export function issueLines(issues: readonly unknown[]): string[] {
+  return (issues as Issue[]).flatMap((i) => {
+    const at = pathText(i.path);
+    switch (i.code) {
+      case 'unrecognized_keys':
+        return (i.keys ?? []).map((k) => `${pathText([...i.path, k])}: unknown field`);
+      case 'invalid_type':
+        return [
+          i.input === undefined
+            ? `${at}: required`
+            : `${at}: expected ${i.expected}, got ${shown(i.input)}`,
+        ];
+      case 'invalid_value':
+        return [
+          `${at}: expected ${(i.values ?? []).map((v) => JSON.stringify(v)).join(' or ')}, got ${shown(i.input)}`,
+        ];
+      case 'invalid_union':
+        if (i.note === 'No matching discriminator')
+          return [`${at}: expected one of ${(i.options ?? []).map((o) => String(o)).join(', ')}`];
+        return [`${at}: ${i.message}`];
+      default:
+        return [`${at}: ${i.message}`];
+    }
+  });
+}
