@@ -90,6 +90,19 @@ describe('cache-corrupted', () => {
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toEqual([]);
   });
 
+  it('with then: nothing, shows only when the pod is deleted', () => {
+    const c = oneNode();
+    runningPod(c);
+    const r = inject(c, 'cache-corrupted', { pod: 'web-0', then: 'nothing' });
+    expect(r.did).toHaveLength(1);
+    c.runFor(20_000_000);
+    expect(podStatus(c, 'web-0')).toBe('Running');
+    c.deletePod('web-0');
+    c.runFor(20_000_000);
+    expect(podStatus(c, 'web-0')).toBe('Terminating');
+    expect(podEvents(c, 'web-0').map((e) => e.reason)).toContain('FailedKillPod');
+  });
+
   it('heals itself with libcni v1.2: the unreadable cache is discarded and DEL runs', () => {
     const c = oneNode({ containerd: { libcni: '1.2' } });
     runningPod(c);

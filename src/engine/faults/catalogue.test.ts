@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
-import { FAULTS, parseCatalogue } from './catalogue';
-import { injectFault, recoverFault } from './inject';
+import { FAULTS, challengeFaults, parseCatalogue } from './catalogue';
+import { faultProblem, injectFault, recoverFault } from './inject';
 import { oneNode, runningPod } from './testing';
 
 describe('the fault catalogue', () => {
@@ -224,5 +224,76 @@ describe('injected faults', () => {
       return JSON.stringify(c.events);
     };
     expect(run()).toBe(run());
+  });
+});
+
+describe('faultProblem', () => {
+  const view = (c: Cluster) => ({ spec: c.spec, state: c.sim.state });
+
+  it('gives the reason injectFault would give, at any step, changing nothing', () => {
+    const c = oneNode();
+    expect(faultProblem(view(c), 'cache-corrupted', { pod: 'web-0' })).toBe(
+      'params.pod: pods "web-0" not found',
+    );
+    c.createPod({ name: 'web-0' });
+    expect(faultProblem(view(c), 'drift', { pod: 'web-0' })).toBe(
+      'params.pod: pod default/web-0 is not Running; fault "drift" needs a running pod',
+    );
+    c.runFor(3_000_000);
+    const running = view(c);
+    expect(faultProblem(running, 'cache-corrupted', { pod: 'web-0' })).toBeNull();
+    expect(injectFault(c, 'conflist-missing').ok).toBe(true);
+    const events = c.events.length;
+    expect(faultProblem(view(c), 'conflist-malformed')).toBe(
+      'node node-1: containerd has no pod network loaded (CNI is not initialized there)',
+    );
+    expect(faultProblem(view(c), 'nope')).toMatch(/^fault: no fault "nope" \(known: /);
+    expect(c.events.length).toBe(events);
+    // An earlier step: the conflist was there.
+    expect(faultProblem(running, 'conflist-malformed')).toBeNull();
+  });
+
+  it('agrees with injectFault for every fault on a node with a running pod', () => {
+    for (const f of FAULTS) {
+      if (f.when === 'during-add') continue;
+      const c = oneNode();
+      runningPod(c);
+      const params = f.when === 'any' ? {} : { pod: 'web-0' };
+      expect([f.id, faultProblem(view(c), f.id, params)]).toEqual([f.id, null]);
+      const r = injectFault(c, f.id, params);
+      expect([f.id, r.ok ? null : r.error]).toEqual([f.id, null]);
+    }
+  });
+});
+
+describe('challengeFaults', () => {
+  it('lists the faults a challenge may hide, with parameters that have defaults', () => {
+    const list = challengeFaults();
+    const ids = list.map((f) => f.id);
+    expect(ids).toContain('cache-corrupted');
+    expect(ids).toContain('silent-ip-leak');
+    expect(ids).toContain('netns-deleted');
+    for (const selfHealing of ['node-reboot', 'kubelet-restart', 'containerd-restart'])
+      expect(ids).not.toContain(selfHealing);
+    for (const f of list) {
+      for (const [name, p] of Object.entries(f.params)) {
+        // Only the pod (and a node of a multi-node cluster) has to be chosen.
+        if (p.default === undefined) expect([f.id, name, p.kind]).toEqual([f.id, name, name]);
+      }
+    }
+  });
+
+  it('each can be injected with its defaults and a pod or node', () => {
+    for (const f of challengeFaults()) {
+      const c = new Cluster(undefined, { seed: 3 });
+      if (f.when === 'during-add') c.createPod({ name: 'web-0', node: 'node-2' });
+      else {
+        c.createPod({ name: 'web-0', node: 'node-2' });
+        c.runFor(3_000_000);
+      }
+      const params = f.params['pod'] ? { pod: 'web-0' } : { node: 'node-2' };
+      const r = injectFault(c, f.id, params);
+      expect([f.id, r.ok ? null : r.error]).toEqual([f.id, null]);
+    }
   });
 });

@@ -104,6 +104,11 @@ const Fault = z.strictObject({
   title: z.string().check(z.minLength(1)),
   explanation: z.string().check(z.minLength(40)),
   when: z.enum(WHEN),
+  /**
+   * Whether a challenge may hide it: it leaves something to find and fix. Faults the node heals
+   * by itself (a plain restart, a reboot) are not.
+   */
+  challenge: z.boolean(),
   params: z.record(z.string(), ParamSpec),
   symptoms: z.array(Symptom).check(z.minLength(1)),
   recovery: z.strictObject({
@@ -207,6 +212,11 @@ export function parseCatalogue(data: unknown): FaultDef[] {
     const needsPod = f.when !== 'any';
     if (needsPod && !f.params['pod'])
       problems.push(`faults[${i}] (${f.id}).params.pod: required when "when" is ${f.when}`);
+    const then = f.params['then'];
+    if (f.when === 'before-delete' && (then?.kind !== 'choice' || then.default !== 'delete-pod'))
+      problems.push(
+        `faults[${i}] (${f.id}).params.then: a before-delete fault needs the choice THEN`,
+      );
   });
   if (problems.length) throw new Error(`invalid fault catalogue:\n${problems.join('\n')}`);
   return r.data;
@@ -220,6 +230,13 @@ const NODE = {
   description: 'The node (default: the pod’s node, or the only node of the cluster).',
 } as const;
 const POD = { kind: 'pod', description: 'The pod, as name or namespace/name.' } as const;
+/** What follows a before-delete fault: the pod's deletion (its symptoms are its teardown). */
+const THEN = {
+  kind: 'choice',
+  description: 'What follows: the pod is deleted, or nothing yet (delete it yourself later).',
+  default: 'delete-pod',
+  values: ['delete-pod', 'nothing'],
+} as const;
 
 const DATA: unknown = [
   {
@@ -228,7 +245,8 @@ const DATA: unknown = [
     explanation:
       'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed or the disk was full). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
     when: 'before-delete',
-    params: { pod: POD },
+    challenge: true,
+    params: { pod: POD, then: THEN },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Terminating, its IP still shown' },
       {
@@ -262,6 +280,7 @@ const DATA: unknown = [
     explanation:
       'Someone removed a running pod’s result cache file (a clean-up script, a wiped /var/lib/cni). Nothing breaks at once: the kubelet and containerd never read it while the pod runs. DEL runs without prevResult, which the reference plugins tolerate, so deleting the pod still cleans up. What is lost is CHECK: libcni sends no prevResult and the bridge plugin refuses with "Required prevResult missing"; and libcni v1.2 GC no longer knows the attachment exists.',
     when: 'pod-running',
+    challenge: true,
     params: { pod: POD },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Running; nothing in its events' },
@@ -287,6 +306,7 @@ const DATA: unknown = [
     explanation:
       'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       cniVersion: { kind: 'cniVersion', description: 'The version written.', default: '1.1.0' },
@@ -318,6 +338,7 @@ const DATA: unknown = [
     explanation:
       'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs: every retry leaks one IP reservation and one masquerade chain until the range is exhausted.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin replaced.', default: 'portmap' },
@@ -352,6 +373,7 @@ const DATA: unknown = [
     explanation:
       'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin, which containerd logs and ignores. The node stays Ready: containerd only checks that a config file exists.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'bridge' },
@@ -380,6 +402,7 @@ const DATA: unknown = [
     explanation:
       'host-local keeps one file per reserved address in /var/lib/cni/networks/<net>/. When every address of the range has a file, the next ADD fails in bridge’s IPAM step. Here the files belong to container ids no runtime knows: the residue of months of leaked reservations (failed ADDs whose clean-up DEL failed, reboots with lost runtime state), the usual way a /24 runs out on a node running far fewer pods.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       free: { kind: 'count', description: 'Addresses left free.', default: 0 },
@@ -412,8 +435,10 @@ const DATA: unknown = [
     explanation:
       'The pod was set up fine, so containerd holds its CNI result. Then a plugin of the chain went missing (a node upgrade dropped portmap) and the pod is deleted. DEL fails at that plugin; because the setup had completed, containerd fails StopPodSandbox instead of ignoring the error. The kubelet reports FailedKillPod and retries every 10-15 s, the pod stays Terminating and its IP stays reserved: a failed DEL does not silently leak, it blocks.',
     when: 'before-delete',
+    challenge: true,
     params: {
       pod: POD,
+      then: THEN,
       plugin: { kind: 'plugin', description: 'The plugin that goes missing.', default: 'portmap' },
     },
     symptoms: [
@@ -444,6 +469,7 @@ const DATA: unknown = [
     explanation:
       'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. Since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox. The reservation and the nat chain stay, owned by nobody, one more at every retry: nothing on the pod says so.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'portmap' },
@@ -477,6 +503,7 @@ const DATA: unknown = [
     explanation:
       'A reservation and its result cache file remain from a sandbox the runtime no longer knows (its state was wiped, or the node was rebuilt with /var/lib/cni kept). host-local never hands that address out again. libcni v1.2’s GC finds the attachment through the cache file, sees it is not among the valid ones (the ready sandboxes) and runs a full DEL for it with the cached netns and arguments: the reservation and the cache file go.',
     when: 'any',
+    challenge: true,
     params: { node: NODE },
     symptoms: [
       { where: 'ipam', text: 'a reservation whose container id is no sandbox' },
@@ -500,6 +527,7 @@ const DATA: unknown = [
     explanation:
       'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (FIXME GC up to v1.6), so the reservation survives GC by design. An operator removes it by hand.',
     when: 'any',
+    challenge: true,
     params: { node: NODE },
     symptoms: [
       { where: 'ipam', text: 'a reservation whose container id is no sandbox, and no cache file' },
@@ -519,6 +547,7 @@ const DATA: unknown = [
     explanation:
       '`ip netns del cni-…` removes the bind mount, not the namespace: the pause process is inside it and keeps it, its veth and the pod’s traffic alive. The pod runs on. When it is deleted, stopping the pause process destroys the namespace (and the veth pair) before DEL; containerd sees the netns path is gone and runs DEL with an empty CNI_NETNS. bridge then only releases the IP and returns early, so its masquerade chain stays in the nat table.',
     when: 'pod-running',
+    challenge: true,
     params: { pod: POD },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Running; deleting it succeeds' },
@@ -550,6 +579,7 @@ const DATA: unknown = [
     explanation:
       'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release) and is ignored; removing the netns then takes the veth pair with it. On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: every later ADD fails with "could not set bridge\'s mac: invalid argument" even once host-local is back (containernetworking/plugins PR #1265).',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The IPAM plugin removed.', default: 'host-local' },
@@ -585,6 +615,7 @@ const DATA: unknown = [
     explanation:
       'A plugin blocks (a lock, an unreachable datastore). containerd sets no timeout of its own: the call ends when the kubelet’s --runtime-request-timeout (2 min) expires and cancels RunPodSandbox. The cancelled context kills the plugin (signal: killed), the ADD fails, containerd cleans up, and the kubelet retries after its back-off, to hang again.',
     when: 'any',
+    challenge: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin that hangs.', default: 'bridge' },
@@ -620,6 +651,7 @@ const DATA: unknown = [
     explanation:
       'The kubelet restarts while a pod’s ADD runs. Its gRPC connection closes, so containerd’s request context is cancelled: the running plugin is killed, the ADD fails and containerd’s clean-up DEL (with a fresh context) releases what was allocated. The restarted kubelet finds no ready sandbox for the pod and creates a new one. Nothing leaks and no event is recorded for the lost attempt: the kubelet that made it is gone.',
     when: 'during-add',
+    challenge: false,
     params: {
       pod: POD,
       plugin: {
@@ -649,6 +681,7 @@ const DATA: unknown = [
     explanation:
       'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache, and containerd (which saves a sandbox’s metadata once it is up) forgets the sandbox. cnisim assumes the crash came before the metadata was saved, as with containerd 1.7. The kubelet gets "error reading from server: EOF", backs off and creates a new sandbox. Left behind: the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file of the lost sandbox.',
     when: 'during-add',
+    challenge: true,
     params: {
       pod: POD,
       plugin: {
@@ -684,6 +717,7 @@ const DATA: unknown = [
     explanation:
       'containerd restarts while pods run. Their pause processes live on (they belong to the shims), and containerd recovers each sandbox from its saved metadata, IP and CNI result included. No CNI plugin runs: ADD and CHECK are not repeated on recovery. Pods keep their IPs.',
     when: 'any',
+    challenge: false,
     params: { node: NODE },
     symptoms: [
       { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
@@ -701,6 +735,7 @@ const DATA: unknown = [
     explanation:
       'The kubelet restarts while pods run. It rebuilds its view from the API server and the runtime: each pod’s sandbox is ready and has an IP, so it is reused. No CRI call creates or stops anything, no plugin runs.',
     when: 'any',
+    challenge: false,
     params: { node: NODE },
     symptoms: [
       { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
@@ -718,6 +753,7 @@ const DATA: unknown = [
     explanation:
       'A reboot loses everything in memory and on tmpfs: processes, network namespaces and their veths, cni0, iptables rules, /var/run/netns. /var/lib persists: host-local’s reservations, the result cache and containerd’s sandbox metadata. After boot every old sandbox is NOTREADY; the kubelet reports SandboxChanged, stops it (DEL with an empty CNI_NETNS: only the IP is released) and creates a new one, usually with the next IP.',
     when: 'any',
+    challenge: false,
     params: { node: NODE },
     symptoms: [
       {
@@ -743,6 +779,7 @@ const DATA: unknown = [
     explanation:
       'Someone changed a running pod’s wiring by hand: removed its address or its default route, deleted its host veth (the pod end goes with it) or the bridge. Neither the kubelet nor containerd notice: they never run CHECK. The pod stays Running while its traffic is broken. An operator’s CHECK (cnitool check) compares the node with the cached result and names the first difference.',
     when: 'pod-running',
+    challenge: true,
     params: {
       pod: POD,
       what: {
@@ -778,6 +815,7 @@ const DATA: unknown = [
     explanation:
       'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads on every change of /etc/cni/net.d and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
     when: 'any',
+    challenge: true,
     params: { node: NODE },
     symptoms: [
       {
@@ -811,6 +849,7 @@ const DATA: unknown = [
     explanation:
       'The only file of /etc/cni/net.d was removed (a CNI DaemonSet uninstalled, a clean-up gone wrong). containerd reloads and finds no network config: "cni plugin not initialized", the node goes NotReady, new pods wait with NetworkNotReady, and pods being deleted stay Terminating because containerd cannot run DEL without its network config.',
     when: 'any',
+    challenge: true,
     params: { node: NODE },
     symptoms: [
       {
@@ -839,4 +878,26 @@ export const FAULTS: readonly FaultDef[] = parseCatalogue(DATA);
 
 export function faultById(id: string): FaultDef | undefined {
   return FAULTS.find((f) => f.id === id);
+}
+
+/** A fault a challenge may hide, with what it takes to inject it. */
+export interface ChallengeFault {
+  id: string;
+  title: string;
+  when: When;
+  /** Its parameters; each has a default unless it is a `pod` (or the `node` of a multi-node cluster). */
+  params: Readonly<Record<string, ParamSpec>>;
+}
+
+/**
+ * The faults a challenge may hide (`challenge: true`), in catalogue order: inject one with
+ * `injectFault(cluster, id, params)`, e.g. `{ node: 'node-2' }` or `{ pod: 'web-0' }`.
+ */
+export function challengeFaults(): ChallengeFault[] {
+  return FAULTS.filter((f) => f.challenge).map((f) => ({
+    id: f.id,
+    title: f.title,
+    when: f.when,
+    params: f.params,
+  }));
 }

@@ -9,7 +9,7 @@
  */
 import { base64Encode } from '../base64';
 import { podKey } from '../cluster/apiserver';
-import { type Cluster, defaultConflist } from '../cluster/cluster';
+import { type Cluster, type ClusterSpec, defaultConflist } from '../cluster/cluster';
 import type { PodObj } from '../cluster/types';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import * as vfs from '../fs/vfs';
@@ -18,7 +18,8 @@ import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
-import type { CniNetwork, SandboxRec } from '../runtime/types';
+import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
+import type { NodeState, WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import {
   type FaultDef,
@@ -63,10 +64,35 @@ function fail(message: string): never {
   throw new ParamError(message);
 }
 
+/**
+ * What the checks of a fault read: a cluster's spec and its state at some step. The app checks
+ * a fault at the step a person looks at (`faultProblem`) without a live Cluster.
+ */
+export interface FaultView {
+  spec: ClusterSpec;
+  state: WorldState;
+}
+
+function viewOf(c: Cluster): FaultView {
+  return { spec: c.spec, state: c.sim.state };
+}
+
+function nodeState(v: FaultView, node: string): NodeState {
+  const n = v.state.nodes[node];
+  if (!n) fail(`params.node: no node ${JSON.stringify(node)}`);
+  return n;
+}
+
+function ctrd(v: FaultView, node: string): ContainerdState {
+  const s = nodeState(v, node).containerd;
+  if (!s) fail(`node ${node}: it has no containerd`);
+  return s;
+}
+
 // -------------------------------------------------------------------------------------------------
 // Parameters
 
-function resolveParams(c: Cluster, f: FaultDef, params: unknown): Resolved {
+function resolveParams(view: FaultView, f: FaultDef, params: unknown): Resolved {
   if (params === null || typeof params !== 'object' || Array.isArray(params))
     fail(`params: expected an object of parameters, got ${JSON.stringify(params)}`);
   const given = params as FaultParams;
@@ -94,14 +120,14 @@ function resolveParams(c: Cluster, f: FaultDef, params: unknown): Resolved {
     choices: {},
     free: 0,
   };
-  const nodes = [...c.nodes.keys()];
+  const nodes = view.spec.nodes.map((n) => n.name);
   for (const [name, spec] of Object.entries(f.params)) {
     switch (spec.kind) {
       case 'pod': {
         const v = str(name, spec);
         if (v === undefined) fail(`params.${name}: required (the pod to inject into)`);
         const key = v.includes('/') ? v : podKey('default', v);
-        const p = c.sim.state.api?.pods[key];
+        const p = view.state.api?.pods[key];
         if (!p) fail(`params.${name}: pods "${v}" not found`);
         out.pod = p;
         out.podKey = key;
@@ -151,7 +177,7 @@ function resolveParams(c: Cluster, f: FaultDef, params: unknown): Resolved {
   const nodeSpec = f.params['node'];
   const givenNode = nodeSpec ? given['node'] : undefined;
   if (givenNode !== undefined) {
-    if (typeof givenNode !== 'string' || !c.nodes.has(givenNode))
+    if (typeof givenNode !== 'string' || !nodes.includes(givenNode))
       fail(`params.node: no node ${JSON.stringify(givenNode)} (nodes: ${nodes.join(', ')})`);
     if (out.pod && out.pod.spec.nodeName !== givenNode)
       fail(`params.node: pod ${out.podKey} runs on ${out.pod.spec.nodeName}, not ${givenNode}`);
@@ -177,17 +203,16 @@ function resolveParams(c: Cluster, f: FaultDef, params: unknown): Resolved {
 // -------------------------------------------------------------------------------------------------
 // What a node holds
 
-function podNetwork(c: Cluster, node: string): CniNetwork {
-  const net = c.rt(node).containerd.state.cni.networks.find((n) => n.ifName === 'eth0');
+function podNetwork(v: FaultView, node: string): CniNetwork {
+  const net = ctrd(v, node).cni.networks.find((n) => n.ifName === 'eth0');
   if (!net)
     fail(`node ${node}: containerd has no pod network loaded (CNI is not initialized there)`);
   return net;
 }
 
-function readySandbox(c: Cluster, r: Resolved): SandboxRec {
-  const sb = c
-    .rt(r.node)
-    .containerd.listPodSandbox()
+function readySandbox(v: FaultView, r: Resolved): SandboxRec {
+  const sb = Object.values(ctrd(v, r.node).sandboxes)
+    .sort((a, b) => a.createdAt - b.createdAt)
     .filter((s) => s.pod.uid === r.pod!.spec.uid && s.state === 'SANDBOX_READY')
     .pop();
   if (!sb) fail(`params.pod: pod ${r.podKey} has no ready sandbox`);
@@ -198,16 +223,16 @@ function cacheFile(net: string, id: string): string {
   return `/var/lib/cni/results/${net}-${id}-eth0`;
 }
 
-function binDir(c: Cluster, node: string): string {
-  return c.rt(node).containerd.state.settings.binDirs[0] ?? '/opt/cni/bin';
+function binDir(v: FaultView, node: string): string {
+  return ctrd(v, node).settings.binDirs[0] ?? '/opt/cni/bin';
 }
 
-function nodeBuild(c: Cluster, node: string): string {
-  return c.spec.nodes.find((n) => n.name === node)?.pluginBuild ?? 'v1.1.1';
+function nodeBuild(v: FaultView, node: string): string {
+  return v.spec.nodes.find((n) => n.name === node)?.pluginBuild ?? 'v1.1.1';
 }
 
-function originalConfigs(c: Cluster, node: string): Record<string, string> {
-  const n = c.spec.nodes.find((x) => x.name === node)!;
+function originalConfigs(v: FaultView, node: string): Record<string, string> {
+  const n = v.spec.nodes.find((x) => x.name === node)!;
   return n.cniConfigs ?? { '10-containerd-net.conflist': defaultConflist(n.podCIDR) };
 }
 
@@ -218,8 +243,8 @@ function sh(c: Cluster, node: string, line: string, did: string[]): void {
 }
 
 /** The netns of a sandbox in the kernel (by its mount). */
-function sandboxNetns(c: Cluster, node: string, sb: SandboxRec) {
-  const k = c.sim.node(node).kernel;
+function sandboxNetns(v: FaultView, node: string, sb: SandboxRec) {
+  const k = nodeState(v, node).kernel;
   const id = k.mounts[sb.netns];
   return id ? k.netns[id] : undefined;
 }
@@ -245,8 +270,8 @@ function v4s(n: number): string {
 }
 
 /** host-local's first range of the node's pod network, IPv4 (defaults as range.Canonicalize). */
-function hostLocalRange(c: Cluster, node: string): HostLocalRange {
-  const net = podNetwork(c, node);
+function hostLocalRange(v: FaultView, node: string): HostLocalRange {
+  const net = podNetwork(v, node);
   let conf: {
     plugins?: Array<{ ipam?: Record<string, unknown> }>;
     ipam?: Record<string, unknown>;
@@ -276,8 +301,8 @@ function hostLocalRange(c: Cluster, node: string): HostLocalRange {
 }
 
 /** Addresses of the range without a reservation, in the order host-local tries them next. */
-function freeAddresses(c: Cluster, node: string, r: HostLocalRange): number[] {
-  const fs = c.sim.node(node).fs;
+function freeAddresses(v: FaultView, node: string, r: HostLocalRange): number[] {
+  const fs = nodeState(v, node).fs;
   const taken = (ip: number) => vfs.stat(fs, `${r.dir}/${v4s(ip)}`) !== undefined;
   const lastFile = vfs.stat(fs, `${r.dir}/last_reserved_ip.0`);
   const lastIp = lastFile?.kind === 'file' ? v4(lastFile.data.trim()) : null;
@@ -292,8 +317,8 @@ function freeAddresses(c: Cluster, node: string, r: HostLocalRange): number[] {
 }
 
 /** The bridges the node's pod network plugs pods into (bridge plugin, default cni0). */
-function bridgeNames(c: Cluster, node: string): string[] {
-  const net = podNetwork(c, node);
+function bridgeNames(v: FaultView, node: string): string[] {
+  const net = podNetwork(v, node);
   try {
     const conf = JSON.parse(net.bytes) as { plugins?: Array<Record<string, unknown>> };
     return (conf.plugins ?? [conf as Record<string, unknown>])
@@ -340,12 +365,96 @@ function runToMoment(c: Cluster, r: Resolved): TraceEvent {
   return hit;
 }
 
-function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
+/** The host end of a sandbox's eth0 veth, and the netns and eth0 (failing when one is gone). */
+function podWiring(v: FaultView, r: Resolved) {
+  const sb = readySandbox(v, r);
+  const ns = sandboxNetns(v, r.node, sb);
+  const eth0 = ns ? K.linkByName(ns, 'eth0') : undefined;
+  if (!ns || !eth0) fail(`params.pod: pod ${r.podKey} has no eth0 in ${sb.netns}`);
+  const k = nodeState(v, r.node).kernel;
+  const root = k.netns[k.root]!;
+  const host = K.linksOf(root).find(
+    (l) => l.kind === 'veth' && l.peer?.ns === ns.id && l.peer.ifindex === eth0.ifindex,
+  );
+  return { sb, ns, eth0, root, host };
+}
+
+function isPlugin(v: FaultView, node: string, plugin: string): boolean {
+  const e = vfs.stat(nodeState(v, node).fs, `${binDir(v, node)}/${plugin}`);
+  return e?.kind === 'file' && !!e.exec;
+}
+
+/**
+ * Whether the fault can be made on the node as it is (what `apply` needs), failing with the
+ * reason. Reads the state only: the app asks it at any step.
+ */
+function check(v: FaultView, spec: InjectSpec, r: Resolved): void {
   const node = r.node;
   switch (spec.kind) {
+    case 'truncate-cache':
+    case 'remove-cache': {
+      const file = cacheFile(podNetwork(v, node).name, readySandbox(v, r).id);
+      if (vfs.stat(nodeState(v, node).fs, file)?.kind !== 'file')
+        fail(`params.pod: ${file} does not exist`);
+      return;
+    }
+    case 'set-cni-version':
+    case 'break-conflist': {
+      const net = podNetwork(v, node);
+      if (!net.file) fail(`node ${node}: the pod network has no config file`);
+      if (spec.kind === 'set-cni-version') {
+        const e = vfs.stat(nodeState(v, node).fs, net.file);
+        try {
+          JSON.parse(e?.kind === 'file' ? e.data : '');
+        } catch {
+          fail(`node ${node}: ${net.file} is not valid JSON`);
+        }
+      }
+      return;
+    }
+    case 'remove-plugin':
+    case 'hang-plugin':
+      if (!isPlugin(v, node, r.plugin))
+        fail(`params.plugin: ${binDir(v, node)}/${r.plugin} is not installed`);
+      return;
+    case 'fill-ipam':
+      hostLocalRange(v, node);
+      return;
+    case 'stale-attachment': {
+      const range = hostLocalRange(v, node);
+      if (!freeAddresses(v, node, range).length)
+        fail(`node ${node}: no free address left for a stale reservation`);
+      return;
+    }
+    case 'delete-netns':
+      readySandbox(v, r);
+      return;
+    case 'drift': {
+      const w = podWiring(v, r);
+      const what = r.choices['what'];
+      if (what === 'address' && !w.eth0.addrs.some((x) => x.family === 4))
+        fail(`params.pod: eth0 of pod ${r.podKey} has no IPv4 address`);
+      if ((what === 'host-veth' || what === 'bridge') && !w.host)
+        fail(`params.pod: the host end of ${r.podKey}'s veth was not found`);
+      if (what === 'bridge' && (w.host!.master === null || !w.root.links[w.host!.master]))
+        fail(`params.pod: the bridge of ${r.podKey}'s veth was not found`);
+      return;
+    }
+    case 'install-build':
+    case 'restart-kubelet':
+    case 'restart-containerd':
+    case 'reboot':
+      return;
+  }
+}
+
+function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
+  const node = r.node;
+  check(viewOf(c), spec, r);
+  switch (spec.kind) {
     case 'truncate-cache': {
-      const sb = readySandbox(c, r);
-      const file = cacheFile(podNetwork(c, node).name, sb.id);
+      const sb = readySandbox(viewOf(c), r);
+      const file = cacheFile(podNetwork(viewOf(c), node).name, sb.id);
       const e = vfs.stat(c.sim.node(node).fs, file);
       if (e?.kind !== 'file') fail(`params.pod: ${file} does not exist`);
       c.writeFile(node, file, e.data.slice(0, spec.keepBytes), e.mode);
@@ -353,12 +462,12 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       return;
     }
     case 'remove-cache': {
-      const sb = readySandbox(c, r);
-      sh(c, node, `rm ${cacheFile(podNetwork(c, node).name, sb.id)}`, did);
+      const sb = readySandbox(viewOf(c), r);
+      sh(c, node, `rm ${cacheFile(podNetwork(viewOf(c), node).name, sb.id)}`, did);
       return;
     }
     case 'set-cni-version': {
-      const net = podNetwork(c, node);
+      const net = podNetwork(viewOf(c), node);
       const data = vfs.readFile(c.sim.node(node).fs, net.file);
       let obj: Record<string, unknown>;
       try {
@@ -372,18 +481,18 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       return;
     }
     case 'install-build':
-      c.installPlugin(node, r.plugin, r.build, binDir(c, node));
-      did.push(`${node}: installed ${r.plugin} ${r.build} into ${binDir(c, node)}`);
+      c.installPlugin(node, r.plugin, r.build, binDir(viewOf(c), node));
+      did.push(`${node}: installed ${r.plugin} ${r.build} into ${binDir(viewOf(c), node)}`);
       return;
     case 'remove-plugin': {
-      const path = `${binDir(c, node)}/${r.plugin}`;
+      const path = `${binDir(viewOf(c), node)}/${r.plugin}`;
       if (!vfs.stat(c.sim.node(node).fs, path)) fail(`params.plugin: ${path} is not installed`);
       sh(c, node, `rm ${path}`, did);
       return;
     }
     case 'fill-ipam': {
-      const range = hostLocalRange(c, node);
-      const free = freeAddresses(c, node, range);
+      const range = hostLocalRange(viewOf(c), node);
+      const free = freeAddresses(viewOf(c), node, range);
       const fill = free.slice(0, Math.max(0, free.length - r.free));
       const owners = fill.map(() => randomId(c));
       c.env(node, `fill ${range.dir} with ${fill.length} reservations`, ({ fs }) => {
@@ -399,15 +508,15 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       return;
     }
     case 'stale-attachment': {
-      const range = hostLocalRange(c, node);
-      const ip = freeAddresses(c, node, range)[0];
+      const range = hostLocalRange(viewOf(c), node);
+      const ip = freeAddresses(viewOf(c), node, range)[0];
       if (ip === undefined) fail(`node ${node}: no free address left for a stale reservation`);
       const id = randomId(c);
       const file = `${range.dir}/${v4s(ip)}`;
       c.writeFile(node, file, `${id}\r\neth0`);
       did.push(`${node}: ${file} held by ${id.slice(0, 13)} (no such sandbox)`);
       if (spec.withCache) {
-        const net = podNetwork(c, node);
+        const net = podNetwork(viewOf(c), node);
         const path = cacheFile(net.name, id);
         c.writeFile(node, path, staleCache(c, node, net, id, v4s(ip), range), 0o600);
         did.push(`${node}: ${path} (the attachment's result cache)`);
@@ -415,18 +524,18 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       return;
     }
     case 'delete-netns': {
-      const sb = readySandbox(c, r);
+      const sb = readySandbox(viewOf(c), r);
       // What `ip netns del` does: the mount goes; the pause process keeps the namespace.
       c.deleteNetnsMount(node, sb.netns);
       did.push(`${node}# ip netns del ${vfs.basename(sb.netns)}`);
       return;
     }
     case 'hang-plugin': {
-      const path = `${binDir(c, node)}/${r.plugin}`;
+      const path = `${binDir(viewOf(c), node)}/${r.plugin}`;
       const e = vfs.stat(c.sim.node(node).fs, path);
       if (e?.kind !== 'file' || !e.exec) fail(`params.plugin: ${path} is not installed`);
       const command = r.choices['command']!;
-      c.hangPlugin(node, r.plugin, [command], binDir(c, node));
+      c.hangPlugin(node, r.plugin, [command], binDir(viewOf(c), node));
       did.push(`${node}: ${path} now blocks on ${command}`);
       return;
     }
@@ -443,39 +552,23 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       did.push(`${node}# reboot`);
       return;
     case 'drift': {
-      const sb = readySandbox(c, r);
-      const ns = sandboxNetns(c, node, sb);
-      const eth0 = ns ? K.linkByName(ns, 'eth0') : undefined;
-      if (!ns || !eth0) fail(`params.pod: pod ${r.podKey} has no eth0 in ${sb.netns}`);
-      const name = vfs.basename(sb.netns);
-      if (r.choices['what'] === 'address') {
-        const a = eth0.addrs.find((x) => x.family === 4);
-        if (!a) fail(`params.pod: eth0 of pod ${r.podKey} has no IPv4 address`);
+      const w = podWiring(viewOf(c), r);
+      const name = vfs.basename(w.sb.netns);
+      const what = r.choices['what'];
+      if (what === 'address') {
+        const a = w.eth0.addrs.find((x) => x.family === 4)!;
         sh(c, node, `ip -n ${name} addr del ${a.local}/${a.prefix} dev eth0`, did);
-      } else if (r.choices['what'] === 'route') {
+      } else if (what === 'route') {
         sh(c, node, `ip -n ${name} route del default`, did);
-      } else if (r.choices['what'] === 'host-veth') {
-        const k = c.sim.node(node).kernel;
-        const root = k.netns[k.root]!;
-        const host = K.linksOf(root).find(
-          (l) => l.kind === 'veth' && l.peer?.ns === ns.id && l.peer.ifindex === eth0.ifindex,
-        );
-        if (!host) fail(`params.pod: the host end of ${r.podKey}'s veth was not found`);
-        sh(c, node, `ip link del ${host.name}`, did);
+      } else if (what === 'host-veth') {
+        sh(c, node, `ip link del ${w.host!.name}`, did);
       } else {
-        const k = c.sim.node(node).kernel;
-        const root = k.netns[k.root]!;
-        const host = K.linksOf(root).find(
-          (l) => l.kind === 'veth' && l.peer?.ns === ns.id && l.peer.ifindex === eth0.ifindex,
-        );
-        const br = host?.master !== null && host ? root.links[host.master] : undefined;
-        if (!br) fail(`params.pod: the bridge of ${r.podKey}'s veth was not found`);
-        sh(c, node, `ip link del ${br.name}`, did);
+        sh(c, node, `ip link del ${w.root.links[w.host!.master!]!.name}`, did);
       }
       return;
     }
     case 'break-conflist': {
-      const net = podNetwork(c, node);
+      const net = podNetwork(viewOf(c), node);
       if (!net.file) fail(`node ${node}: the pod network has no config file`);
       if (spec.mode === 'missing') {
         sh(c, node, `rm ${net.file}`, did);
@@ -559,11 +652,11 @@ export function injectFault(c: Cluster, id: string, params: unknown = {}): Injec
   const did: string[] = [];
   let start: number;
   try {
-    const r = resolveParams(c, f, params);
+    const r = resolveParams(viewOf(c), f, params);
     if (f.when === 'during-add') runToMoment(c, r);
     start = c.events.length;
     apply(c, f.inject, r, did);
-    if (f.when === 'before-delete') {
+    if (f.when === 'before-delete' && r.choices['then'] !== 'nothing') {
       c.deletePod(r.podKey!);
       did.push(`kubectl delete pod ${r.pod!.spec.name}`);
     }
@@ -583,17 +676,17 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
     case 'none':
       return;
     case 'reinstall-plugin': {
-      const build = nodeBuild(c, node);
-      c.installPlugin(node, r.plugin, build, binDir(c, node));
-      did.push(`${node}: installed ${r.plugin} ${build} into ${binDir(c, node)}`);
+      const build = nodeBuild(viewOf(c), node);
+      c.installPlugin(node, r.plugin, build, binDir(viewOf(c), node));
+      did.push(`${node}: installed ${r.plugin} ${build} into ${binDir(viewOf(c), node)}`);
       return;
     }
     case 'unhang-plugin':
-      c.hangPlugin(node, r.plugin, [], binDir(c, node));
-      did.push(`${node}: ${binDir(c, node)}/${r.plugin} answers again`);
+      c.hangPlugin(node, r.plugin, [], binDir(viewOf(c), node));
+      did.push(`${node}: ${binDir(viewOf(c), node)}/${r.plugin} answers again`);
       return;
     case 'remove-cache': {
-      const net = podNetwork(c, node);
+      const net = podNetwork(viewOf(c), node);
       const fs = c.sim.node(node).fs;
       const stuck = c
         .rt(node)
@@ -615,12 +708,12 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
       const limit = c.now + 60_000_000;
       while (!t.done && c.sched.runOne(limit));
       did.push(
-        `${node}# cnitool gc ${podNetwork(c, node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error?.message})` : ''}`,
+        `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error?.message})` : ''}`,
       );
       return;
     }
     case 'set-cni-version': {
-      const net = podNetwork(c, node);
+      const net = podNetwork(viewOf(c), node);
       const data = vfs.readFile(c.sim.node(node).fs, net.file);
       const obj = JSON.parse(data) as Record<string, unknown>;
       obj['cniVersion'] = a.cniVersion;
@@ -630,7 +723,7 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
     }
     case 'restore-conflist': {
       const dir = c.rt(node).containerd.state.settings.confDir;
-      for (const [name, data] of Object.entries(originalConfigs(c, node))) {
+      for (const [name, data] of Object.entries(originalConfigs(viewOf(c), node))) {
         c.writeFile(node, `${dir}/${name}`, data);
         did.push(`${node}: wrote ${dir}/${name} back`);
       }
@@ -642,7 +735,7 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
     case 'reset-portless-bridge': {
       const k = c.sim.node(node).kernel;
       const root = k.netns[k.root]!;
-      for (const name of bridgeNames(c, node)) {
+      for (const name of bridgeNames(viewOf(c), node)) {
         const br = K.linkByName(root, name);
         if (!br || br.kind !== 'bridge' || br.mac !== K.ZERO_MAC) continue;
         if (K.linksOf(root).some((l) => l.master === br.ifindex)) continue;
@@ -787,6 +880,24 @@ function removeOrphanRules(c: Cluster, node: string, ids: Set<string>, did: stri
   }
 }
 
+/**
+ * Why fault `id` cannot be injected with these parameters into a cluster in state `v` (the
+ * message `injectFault` would give), or null when it can. Changes nothing. A `during-add`
+ * fault's moment is not checked: it comes (or not) as the cluster runs.
+ */
+export function faultProblem(v: FaultView, id: string, params: unknown = {}): string | null {
+  const f = faultById(id);
+  if (!f) return `fault: no fault "${id}" (known: ${FAULTS.map((x) => x.id).join(', ')})`;
+  try {
+    const r = resolveParams(v, f, params);
+    if (f.when !== 'during-add') check(v, f.inject, r);
+    return null;
+  } catch (e) {
+    if (e instanceof ParamError) return e.message;
+    return `fault ${id}: ${(e as Error).message}`;
+  }
+}
+
 /** Carries out the documented recovery of fault `id` (same parameters as the injection). */
 export function recoverFault(c: Cluster, id: string, params: unknown = {}): InjectResult {
   const f = faultById(id);
@@ -797,7 +908,7 @@ export function recoverFault(c: Cluster, id: string, params: unknown = {}): Inje
     return { ok: true, fault: id, did, at: c.events.length - 1 };
   try {
     // The pod may have moved on (Terminating, recreated): only its identity matters here.
-    const r = resolveParams(c, { ...f, when: 'any' }, params);
+    const r = resolveParams(viewOf(c), { ...f, when: 'any' }, params);
     for (const a of f.recovery.actions) recoverOne(c, a, r, did);
   } catch (e) {
     if (e instanceof ParamError) return { ok: false, error: e.message };
