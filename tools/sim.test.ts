@@ -73,6 +73,16 @@ describe('npm run sim', () => {
     expect(r.out).toMatch(/\nTrace: \d+ events \(/);
   });
 
+  it('injects a fault of the catalogue and shows its symptoms', () => {
+    const r = run(['scenarios/del-fails-with-result.json']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('inject fault del-fails-with-result {"pod":"web-0"}');
+    expect(r.out).toMatch(/\n {2}web-0\s+0\/1\s+Terminating\s+0\s+\S+\s+10\.244\.1\.2\s+node-1\n/);
+    expect(r.out).toMatch(
+      /level=error msg="StopPodSandbox for \\"[0-9a-f]{64}\\" failed" error="failed to destroy network for sandbox \\"[0-9a-f]{64}\\": plugin type=\\"portmap\\" failed \(delete\): failed to find plugin \\"portmap\\" in path \[\/opt\/cni\/bin\]"/,
+    );
+  });
+
   it('prints JSON, and stops where --until holds', () => {
     const r = run([
       'scenarios/corrupted-cache-delete.json',

@@ -118,7 +118,7 @@ describe('running a scenario', () => {
           { do: 'createPod', name: 'web-0' },
           { do: 'cniCheck', pod: 'web-0' },
           { do: 'shell', line: 'jq -r .name /etc/cni/net.d/10-containerd-net.conflist; false' },
-          { do: 'injectFault', fault: 'no-such-fault' },
+          { do: 'injectFault', fault: 'drift', params: { pod: 'web-9' } },
         ],
       }),
     );
@@ -128,7 +128,7 @@ describe('running a scenario', () => {
       ['failed', 'pods "web-0" already exists'],
       ['failed', 'pod default/web-0 has no sandbox'],
       ['done', null],
-      ['failed', expect.stringMatching(/fault/)],
+      ['failed', 'params.pod: pods "web-9" not found'],
     ]);
     expect(r.summary.operations).toEqual([
       {

@@ -8,6 +8,8 @@
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeSpec } from '../cluster/cluster';
 import { podKey } from '../cluster/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
+import { FAULTS } from '../faults/catalogue';
+import { injectFault } from '../faults/inject';
 import type { KubeletSettings } from '../kubelet/types';
 import type { Task } from '../sched/scheduler';
 import { type Condition, parseCondition, podsMatching, parsePodPattern, Watch } from './condition';
@@ -137,12 +139,17 @@ export type FaultInjector = (
   params: Record<string, unknown>,
 ) => { ok: true; at: number } | { ok: false; error: string };
 
-let injector: FaultInjector | null = null;
+const catalogueIds = () => FAULTS.map((f) => f.id);
 
-/** Wires `injectFault` actions (and the check of fault ids) to the fault catalogue. */
+let injector: FaultInjector = injectFault;
+
+/**
+ * Wires `injectFault` actions (and the check of fault ids) to another injector, for tests;
+ * null puts the fault catalogue back.
+ */
 export function setFaultInjector(f: FaultInjector | null, ids?: () => readonly string[]): void {
-  injector = f;
-  setKnownFaults(f && ids ? ids : null);
+  injector = f ?? injectFault;
+  setKnownFaults(f ? (ids ?? null) : catalogueIds);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -417,7 +424,6 @@ class Runner {
         this.op(index, `cnitool status`, node, () => c.cniStatus(node));
         return;
       case 'injectFault': {
-        if (!injector) throw new Error('the fault catalogue is not available in this build');
         const r = injector(c, a.fault, a.params ?? {});
         if (!r.ok) throw new Error(r.error);
         this.faults.set(r.at, a.fault);

@@ -5,6 +5,7 @@
  * `path: what is wrong`, e.g. `nodes[1].podCIDR: expected a CIDR like 10.244.1.0/24`.
  */
 import * as z from 'zod/mini';
+import { FAULTS } from '../faults/catalogue';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import { parseCondition, parsePodPattern } from './condition';
@@ -365,8 +366,8 @@ function issueTexts(i: Issue): string[] {
 // ---------------------------------------------------------------------------------------------
 // Checks across fields
 
-/** Fault ids the catalogue knows, when it is wired (see run.ts); otherwise any id passes here. */
-let faultIds: (() => readonly string[]) | null = null;
+/** Fault ids the catalogue knows (a test may wire another injector, see run.ts; null: any id). */
+let faultIds: (() => readonly string[]) | null = () => FAULTS.map((f) => f.id);
 export function setKnownFaults(ids: (() => readonly string[]) | null): void {
   faultIds = ids;
 }

@@ -34,7 +34,11 @@ export type SessionAction =
 
 export type ActionName = SessionAction['do'];
 
-/** Injects a fault of the catalogue into a cluster (src/engine/faults). */
+/**
+ * Injects a fault of the catalogue into a cluster (src/engine/faults: `injectFault`, the
+ * default). A refusal `{ ok: false, error }` fails the action; `{ ok: true, at }` names the
+ * step the fault was injected at.
+ */
 export type FaultInjector = (
   cluster: Cluster,
   id: string,
@@ -44,6 +48,8 @@ export type FaultInjector = (
 /** What an action returned that a view may show (a shell's output). */
 export interface ActionOutput {
   shell?: RunResult;
+  /** The step an injected fault took effect at (a during-add fault runs to its moment first). */
+  faultAt?: number;
 }
 
 /** Carries out an action on a cluster. Throws with the cluster's message when it cannot. */
@@ -103,10 +109,13 @@ export function applyAction(
     case 'cniStatus':
       cluster.cniStatus(a.node);
       return {};
-    case 'injectFault':
+    case 'injectFault': {
       if (!faults) throw new Error(`fault ${a.fault}: no fault catalogue is loaded`);
-      faults(cluster, a.fault, a.params);
-      return {};
+      const r = faults(cluster, a.fault, a.params) as
+        { ok?: unknown; error?: unknown; at?: unknown } | undefined;
+      if (r?.ok === false) throw new Error(String(r.error));
+      return typeof r?.at === 'number' ? { faultAt: r.at } : {};
+    }
   }
 }
 

@@ -25,7 +25,7 @@ export function newSandbox(
   const s = new Session({
     cluster: opts.cluster ?? DEFAULT_CLUSTER,
     seed: opts.seed ?? 1,
-    faults: opts.faults ?? null,
+    ...(opts.faults !== undefined ? { faults: opts.faults } : {}),
   });
   s.plan({ do: 'createPod', name: SANDBOX_POD });
   return s;

@@ -27,6 +27,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeAudit } from '../cluster/cluster';
+import { injectFault } from '../faults/inject';
 import { kubeletMachine, podWorkerMachine } from '../kubelet/machines';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
 import type { WorldState } from '../sim/world';
@@ -71,6 +72,7 @@ export interface SessionOptions {
   seed?: number;
   actions?: readonly LoggedAction[];
   level?: Level;
+  /** How `injectFault` actions inject: the fault catalogue unless given (null: none). */
   faults?: FaultInjector | null;
 }
 
@@ -199,7 +201,10 @@ class Run {
     e.applied = true;
     e.count = this.length - before;
     e.first = e.count > 0 ? before : null;
-    if (e.first !== null && e.action.do === 'injectFault') this.faultSteps.add(e.first);
+    if (e.first !== null && e.action.do === 'injectFault') {
+      const at = e.output?.faultAt;
+      this.faultSteps.add(at !== undefined && at >= before && at < this.length ? at : e.first);
+    }
     this.applied++;
     this.idle = false;
   }
@@ -225,7 +230,7 @@ export class Session implements SessionView {
   readonly machines = MACHINES;
 
   constructor(opts: SessionOptions = {}) {
-    this.faults = opts.faults ?? null;
+    this.faults = opts.faults === undefined ? injectFault : opts.faults;
     const actions = opts.actions ?? [];
     checkOrder(actions);
     this.run = new Run(opts.cluster ?? DEFAULT_CLUSTER, opts.seed ?? 1, actions, this.faults);
