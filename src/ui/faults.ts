@@ -1,11 +1,12 @@
 /**
- * Faults the Actions view offers. Each is an ordinary session action (a file written or
- * removed, a plugin made to hang), so it is saved, replayed and marked like any other.
- *
- * The fault catalogue (src/engine/faults) is being written; when it lands, its entries replace
- * these presets and inject through `{ do: 'injectFault' }`.
+ * Faults the Actions view offers: every entry of the fault catalogue (src/engine/faults), each
+ * injected as a `{ do: 'injectFault' }` session action, so it is saved, replayed and marked like
+ * any other. The view picks the parameters a person would: the first pod in the state the fault
+ * needs (Running, or being created), or the first node where the fault can be made, with the
+ * catalogue's defaults for the rest; when none fits at the step, it says why.
  */
-import type { FsState } from '../engine/fs/vfs';
+import type { PodObj } from '../engine/cluster/types';
+import { FAULTS as CATALOGUE, type FaultDef, faultProblem } from '../engine/faults';
 import type { SessionAction } from '../engine/session/actions';
 import type { Session } from '../engine/session/session';
 
@@ -17,74 +18,50 @@ export interface UiFault {
   action(session: Session, step: number): SessionAction | string;
 }
 
-const RESULTS = '/var/lib/cni/results';
-
-/** The pod network's cache files on a node at a step, newest sandbox last (by name: stable). */
-function cacheFiles(session: Session, step: number): { node: string; path: string }[] {
-  const state = session.stateAt(step);
-  const out: { node: string; path: string }[] = [];
-  for (const node of session.nodeNames) {
-    const fs = state.nodes[node]?.fs as FsState | undefined;
-    for (const f of Object.keys(fs?.dirs[RESULTS] ?? {}).sort()) {
-      if (!f.startsWith('cni-loopback-')) out.push({ node, path: `${RESULTS}/${f}` });
-    }
-  }
-  return out;
+function fits(f: FaultDef, p: PodObj): boolean {
+  if (p.deletionTimestamp !== null) return false;
+  return f.when === 'during-add' ? !p.containerRunning : p.containerRunning;
 }
 
-export const FAULTS: readonly UiFault[] = [
-  {
-    id: 'corrupted-cache',
-    title: 'Corrupted result cache',
-    explanation:
-      "Truncates a pod's cached ADD result in /var/lib/cni/results, as a crash mid-write or a full disk leaves it. libcni v1.1 cannot parse it when the pod is deleted: DEL fails, StopPodSandbox fails, the pod stays Terminating and its IP stays reserved. libcni v1.2 ignores the bad cache and DEL goes on.",
+/** Parameter sets to try, most likely first. */
+function candidates(f: FaultDef, session: Session, step: number): Record<string, unknown>[] {
+  if (f.params['pod']) {
+    const pods = session.stateAt(step).api?.pods ?? {};
+    return Object.keys(pods)
+      .sort()
+      .filter((k) => fits(f, pods[k]!))
+      .map((pod) => (f.when === 'before-delete' ? { pod, then: 'nothing' } : { pod }));
+  }
+  if (f.params['node']) return session.nodeNames.map((node) => ({ node }));
+  return [{}];
+}
+
+function noPod(f: FaultDef): string {
+  return f.when === 'during-add'
+    ? 'No pod is being created at this step: create one, then inject while it is ContainerCreating.'
+    : 'No pod is Running at this step: run a pod first.';
+}
+
+function toUi(f: FaultDef): UiFault {
+  const explanation =
+    f.when === 'before-delete'
+      ? `${f.explanation} Inject it, then delete the pod: the symptoms show in its teardown.`
+      : f.explanation;
+  return {
+    id: f.id,
+    title: f.title,
+    explanation,
     action(session, step) {
-      const f = cacheFiles(session, step)[0];
-      if (!f) return 'No pod has a cached result yet: run a pod first.';
-      return {
-        do: 'writeFile',
-        node: f.node,
-        path: f.path,
-        data: '{"kind":"cniCacheV1","containerId":"',
-        mode: 0o600,
-      };
+      const view = { spec: session.spec, state: session.stateAt(step) };
+      let reason: string | null = null;
+      for (const params of candidates(f, session, step)) {
+        const problem = faultProblem(view, f.id, params);
+        if (problem === null) return { do: 'injectFault', fault: f.id, params };
+        reason ??= problem;
+      }
+      return reason ?? noPod(f);
     },
-  },
-  {
-    id: 'deleted-cache',
-    title: 'Deleted result cache',
-    explanation:
-      "Removes a pod's cached ADD result. DEL then runs without prevResult: plugins must clean up from what they find, and the reference plugins do.",
-    action(session, step) {
-      const f = cacheFiles(session, step)[0];
-      if (!f) return 'No pod has a cached result yet: run a pod first.';
-      return { do: 'removeFile', node: f.node, path: f.path };
-    },
-  },
-  {
-    id: 'plugin-missing',
-    title: 'portmap binary missing from /opt/cni/bin on node-1',
-    explanation:
-      'The conflist still lists portmap. Every ADD on node-1 fails with "failed to find plugin \\"portmap\\" in path", containerd tears the sandbox down, and the kubelet retries with back-off: pods stay ContainerCreating.',
-    action: () => ({ do: 'removeFile', node: 'node-1', path: '/opt/cni/bin/portmap' }),
-  },
-  {
-    id: 'malformed-conflist',
-    title: 'Malformed conflist on node-2',
-    explanation:
-      'A stray comma in /etc/cni/net.d: containerd cannot load any network, reports NetworkReady=false ("cni plugin not initialized"), and the kubelet stops starting pods on node-2; node-1 is untouched.',
-    action: () => ({
-      do: 'writeFile',
-      node: 'node-2',
-      path: '/etc/cni/net.d/10-containerd-net.conflist',
-      data: '{\n  "cniVersion": "1.0.0",\n  "name": "containerd-net",\n  "plugins": [ { "type": "bridge", }\n}\n',
-    }),
-  },
-  {
-    id: 'plugin-hangs',
-    title: 'bridge hangs on ADD on node-1',
-    explanation:
-      "The bridge binary blocks forever (a lock, a datastore). The kubelet's runtime request times out after 2 minutes, cancels the call and retries; the pod stays ContainerCreating.",
-    action: () => ({ do: 'hangPlugin', node: 'node-1', plugin: 'bridge', commands: ['ADD'] }),
-  },
-];
+  };
+}
+
+export const FAULTS: readonly UiFault[] = CATALOGUE.map(toUi);

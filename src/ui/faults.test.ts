@@ -1,0 +1,70 @@
+/**
+ * The Actions view's faults: the catalogue's entries, each injectable at a step when its
+ * precondition holds there, otherwise with the reason.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAULTS as CATALOGUE } from '../engine/faults';
+import { newSandbox } from '../engine/session';
+import { FAULTS } from './faults';
+
+const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
+
+function byTitle(title: string) {
+  const f = FAULTS.find((x) => x.title === title);
+  if (!f) throw new Error(`no fault titled ${title}`);
+  return f;
+}
+
+describe('the Actions view faults', () => {
+  it('are the catalogue, each with its explanation', () => {
+    expect(FAULTS.map((f) => f.id)).toEqual(CATALOGUE.map((f) => f.id));
+    for (const f of FAULTS)
+      expect(f.explanation).toContain(CATALOGUE.find((c) => c.id === f.id)!.explanation);
+    expect(byTitle('Corrupted result cache').explanation).toMatch(/libcni v1\.1 cannot parse it/);
+  });
+
+  it('say why a pod fault cannot be injected before a pod runs, and pick the running pod after', () => {
+    const s = newSandbox({ cluster: ONE_NODE });
+    const corrupted = byTitle('Corrupted result cache');
+    expect(corrupted.action(s, s.cursor)).toBe('No pod is Running at this step: run a pod first.');
+    expect(byTitle('Missing conflist').action(s, s.cursor)).toEqual({
+      do: 'injectFault',
+      fault: 'conflist-missing',
+      params: { node: 'node-1' },
+    });
+    const running = s.runUntil({ kind: 'pod-running' })!;
+    expect(running).not.toBeNull();
+    const action = corrupted.action(s, running);
+    expect(action).toEqual({
+      do: 'injectFault',
+      fault: 'cache-corrupted',
+      params: { pod: 'default/web-0', then: 'nothing' },
+    });
+    // Injected and then deleted by the person: the pod stays Terminating with FailedKillPod.
+    s.perform(action as Exclude<typeof action, string>);
+    s.perform({ do: 'deletePod', pod: 'default/web-0' });
+    const failed = s.runUntil({ kind: 'error' });
+    expect(failed).not.toBeNull();
+    expect(s.events[failed!]!.summary).toMatch(
+      /failed to get network "containerd-net" cached result/,
+    );
+    expect(s.stateAt(failed!).api!.pods['default/web-0']!.deletionTimestamp).not.toBeNull();
+  });
+
+  it('give the precondition that fails at the step', () => {
+    const s = newSandbox({ cluster: ONE_NODE });
+    const missing = byTitle('Missing conflist').action(s, s.cursor);
+    s.perform(missing as Exclude<typeof missing, string>);
+    const gone = s.runUntil({
+      kind: 'predicate',
+      test: (_e, _i, state) =>
+        !state.nodes['node-1']!.containerd!.cni.networks.some((n) => n.ifName === 'eth0'),
+    });
+    expect(gone).not.toBeNull();
+    expect(byTitle('Malformed conflist').action(s, s.cursor)).toBe(
+      'node node-1: containerd has no pod network loaded (CNI is not initialized there)',
+    );
+    // Earlier steps are checked as they were.
+    expect(typeof byTitle('Malformed conflist').action(s, s.start)).toBe('object');
+  });
+});
