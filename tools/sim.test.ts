@@ -135,3 +135,42 @@ describe('npm run sim', () => {
     expect(run(['--help'])).toMatchObject({ code: 0, out: USAGE });
   });
 });
+
+describe('npm run sim: --exec', () => {
+  it('runs shell lines where the run stopped, one session per node', () => {
+    const r = run([
+      'scenarios/corrupted-cache-delete.json',
+      '--exec',
+      'node-1: cd /var/lib/cni/results',
+      '--exec=node-1: cat containerd-net-*',
+      '--exec',
+      'node-2: pwd; ls /var/lib/cni/results | wc -l',
+      '--exec',
+      'node-1: journalctl -u containerd | grep -c "cached result"',
+    ]);
+    const lines = r.out.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['{"kind":', '/root', '0']);
+    expect(Number(lines[3])).toBeGreaterThan(0);
+    expect(r.code).toBe(0);
+  });
+
+  it('exits with the last line status; --json gives each line its streams', () => {
+    const r = run(['scenarios/happy-path.json', '--json', '--exec', 'node-1: cat /nope']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toEqual([
+      {
+        node: 'node-1',
+        line: 'cat /nope',
+        stdout: '',
+        stderr: 'cat: /nope: No such file or directory\n',
+        exitCode: 1,
+      },
+    ]);
+    expect(run(['scenarios/happy-path.json', '--exec', 'node-9: ls'])).toMatchObject({
+      code: 2,
+      err: 'sim: --exec: no node node-9 (nodes: node-1, node-2)',
+    });
+    const bad = parseArgs(['s.json', '--exec', 'ls -l']);
+    expect(bad.ok || bad.error).toMatch(/^--exec: expected 'NODE: LINE'/);
+  });
+});

@@ -1,10 +1,14 @@
 /**
- * npm run sim -- FILE [--seed N] [--until CONDITION] [--json] [--journal N]
+ * npm run sim -- FILE [--seed N] [--until CONDITION] [--json] [--journal N] [--exec 'NODE: LINE']...
  *
  * Runs a scenario file (docs/scenarios.md) headless and prints where it ends: virtual time and
  * events, the pods as `kubectl get pods -o wide` shows them, each node's state, the audit and
  * the journals' last lines; with --json, the same as JSON. Exit code 1 for a file that cannot be
  * read or is not a valid scenario, 2 for bad arguments.
+ *
+ * With --exec, runs shell lines on nodes where the run stopped instead (docs/shell.md), one
+ * shell session per node as in the app's terminal, and prints what they print (--json: their
+ * stdout, stderr and status); the exit code is the last line's.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,14 +16,19 @@ import { pathToFileURL } from 'node:url';
 import { parseCondition } from '../src/engine/scenario/condition';
 import { clusterReport, formatReport, reportJson } from '../src/engine/scenario/report';
 import { runScenario } from '../src/engine/scenario/run';
+import type { Cluster } from '../src/engine/cluster/cluster';
+import { defaultSnapshot, type RunResult, type ShellSnapshot } from '../src/engine/shell';
 
 export const USAGE = `usage: npm run sim -- FILE [--seed N] [--until CONDITION] [--json] [--journal N]
+                          [--exec 'NODE: LINE']...
 
   FILE               a scenario (JSON, docs/scenarios.md), e.g. scenarios/happy-path.json
   --seed N           run with this seed instead of the scenario's
   --until CONDITION  stop as soon as CONDITION holds, e.g. error, pod-running:web-0, time:30s
   --json             print JSON instead of text
-  --journal N        journal lines per node (default 10)`;
+  --journal N        journal lines per node (default 10)
+  --exec 'NODE: LINE'  run LINE in NODE's shell where the run stopped, and print its output
+                     instead of the report (repeatable), e.g. --exec 'node-1: ip netns list'`;
 
 export interface SimArgs {
   file: string;
@@ -27,6 +36,8 @@ export interface SimArgs {
   until?: string;
   json: boolean;
   journal: number;
+  /** Shell lines to run on nodes where the run stopped. */
+  exec?: Array<{ node: string; line: string }>;
 }
 
 export type ParsedArgs = { ok: true; args: SimArgs } | { ok: false; error: string; help?: boolean };
@@ -38,6 +49,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let until: string | undefined;
   let json = false;
   let journal = 10;
+  const exec: Array<{ node: string; line: string }> = [];
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
     let value: string | undefined;
@@ -88,6 +100,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         journal = Number(v);
         break;
       }
+      case '--exec': {
+        const v = next();
+        const m = v === null ? null : /^\s*([^\s:]+)\s*:\s?([\s\S]*)$/.exec(v);
+        if (!m || m[2]!.trim() === '')
+          return {
+            ok: false,
+            error: `--exec: expected 'NODE: LINE', e.g. 'node-1: ip netns list', got ${v ?? 'nothing'}`,
+          };
+        exec.push({ node: m[1]!, line: m[2]! });
+        break;
+      }
       default:
         if (a.startsWith('-')) return { ok: false, error: `unknown option ${a}` };
         if (file !== undefined)
@@ -104,6 +127,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       ...(until !== undefined ? { until } : {}),
       json,
       journal,
+      ...(exec.length ? { exec } : {}),
     },
   };
 }
@@ -144,11 +168,42 @@ export function main(argv: readonly string[], io: Io): number {
     io.err(`sim: ${file} is not a valid scenario:\n${run.errors.map((e) => `  ${e}`).join('\n')}`);
     return 1;
   }
+  if (p.args.exec) return execLines(run.cluster, p.args.exec, json, io);
   // Where the run stopped: with --until, the event that met the condition.
   const report = clusterReport(run.cluster, { step: run.summary.stop.step, journal });
   if (json) io.out(JSON.stringify(reportJson(run.summary, report), null, 2));
   else io.out(formatReport(run.summary, report, run.cluster));
   return 0;
+}
+
+/** Runs --exec lines: each node's lines continue one shell session. */
+function execLines(
+  cluster: Cluster,
+  lines: ReadonlyArray<{ node: string; line: string }>,
+  json: boolean,
+  io: Io,
+): number {
+  const sessions = new Map<string, ShellSnapshot>();
+  const results: Array<{ node: string; line: string } & Omit<RunResult, 'output'>> = [];
+  let code = 0;
+  for (const { node, line } of lines) {
+    if (!cluster.spec.nodes.some((n) => n.name === node)) {
+      io.err(
+        `sim: --exec: no node ${node} (nodes: ${cluster.spec.nodes.map((n) => n.name).join(', ')})`,
+      );
+      return 2;
+    }
+    const prev = sessions.get(node);
+    const r = cluster.shell(node, line, prev ? { resume: prev } : {});
+    sessions.set(node, r.exited ? defaultSnapshot() : r.state);
+    code = r.exitCode;
+    if (json) {
+      const { output: _, state: __, ...rest } = r;
+      results.push({ node, line, ...rest });
+    } else if (r.output !== '') io.out(r.output.replace(/\n$/, ''));
+  }
+  if (json) io.out(JSON.stringify(results, null, 2));
+  return code;
 }
 
 const nodeIo: Io = {

@@ -39,7 +39,7 @@ import { containerdMachine, sandboxMachine } from '../runtime/machines';
 import type { ContainerdSettings } from '../runtime/types';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
-import { Shell, type ClusterHooks, type RunResult } from '../shell';
+import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
@@ -470,13 +470,27 @@ export class Cluster implements ClusterHooks {
   // ---------------------------------------------------------------------------------------------
   // A person on a node
 
-  /** Runs a shell line on the node as root (an `env` event per change). */
-  shell(node: string, line: string): RunResult {
+  /**
+   * Runs a shell line on the node as root (an `env` event per change); `resume` continues a
+   * terminal's session (its directory, variables and `$?`); `tty`: the output is a terminal's.
+   * Returns the session's state after.
+   */
+  shell(
+    node: string,
+    line: string,
+    opts: { resume?: Partial<ShellSnapshot>; tty?: boolean } = {},
+  ): RunResult & { state: ShellSnapshot } {
     this.rt(node);
     const before = this.confSnapshot(node);
-    const r = new Shell(this.sim, node, { actor: 'operator', cluster: this }).run(line);
+    const sh = new Shell(this.sim, node, {
+      actor: 'operator',
+      cluster: this,
+      tty: opts.tty ?? false,
+      ...(opts.resume ? { resume: opts.resume } : {}),
+    });
+    const r = sh.run(line);
     this.afterEnv(node, before);
-    return r;
+    return { ...r, state: sh.snapshot() };
   }
 
   /** Changes the node's files or kernel from outside (an `env` event), then lets daemons notice. */

@@ -6,7 +6,7 @@
  */
 import type { Cluster } from '../cluster/cluster';
 import type { HostPort } from '../cluster/types';
-import type { RunResult } from '../shell';
+import type { RunResult, ShellSnapshot } from '../shell';
 
 export type SessionAction =
   | {
@@ -22,7 +22,18 @@ export type SessionAction =
   | { do: 'restartKubelet'; node: string }
   | { do: 'restartContainerd'; node: string }
   | { do: 'reboot'; node: string }
-  | { do: 'shell'; node: string; line: string }
+  | {
+      do: 'shell';
+      node: string;
+      line: string;
+      /** A terminal's session the line continues (directory, variables, `$?`); see ShellSnapshot. */
+      cwd?: string;
+      env?: Record<string, string>;
+      vars?: Record<string, string>;
+      status?: number;
+      /** Typed at a terminal: `ls` prints columns. */
+      tty?: boolean;
+    }
   | { do: 'writeFile'; node: string; path: string; data: string; mode?: number }
   | { do: 'removeFile'; node: string; path: string }
   | { do: 'installPlugin'; node: string; plugin: string; build: string }
@@ -47,7 +58,7 @@ export type FaultInjector = (
 
 /** What an action returned that a view may show (a shell's output). */
 export interface ActionOutput {
-  shell?: RunResult;
+  shell?: RunResult & { state: ShellSnapshot };
   /** The step an injected fault took effect at (a during-add fault runs to its moment first). */
   faultAt?: number;
 }
@@ -87,7 +98,17 @@ export function applyAction(
       cluster.reboot(a.node);
       return {};
     case 'shell':
-      return { shell: cluster.shell(a.node, a.line) };
+      return {
+        shell: cluster.shell(a.node, a.line, {
+          resume: {
+            ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+            ...(a.env !== undefined ? { env: a.env } : {}),
+            ...(a.vars !== undefined ? { vars: a.vars } : {}),
+            ...(a.status !== undefined ? { status: a.status } : {}),
+          },
+          ...(a.tty ? { tty: true } : {}),
+        }),
+      };
     case 'writeFile':
       cluster.writeFile(a.node, a.path, a.data, a.mode);
       return {};

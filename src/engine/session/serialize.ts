@@ -56,6 +56,7 @@ const POD_RE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])
 const CIDR_RE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
 const text = z.string().check(z.maxLength(LIMITS.text));
+const varName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.maxLength(200));
 const name = (what: string) =>
   z
     .string()
@@ -138,7 +139,16 @@ const actionSchema = z.discriminatedUnion('do', [
   z.strictObject({ do: z.literal('restartKubelet'), node: nodeName }),
   z.strictObject({ do: z.literal('restartContainerd'), node: nodeName }),
   z.strictObject({ do: z.literal('reboot'), node: nodeName }),
-  z.strictObject({ do: z.literal('shell'), node: nodeName, line: text }),
+  z.strictObject({
+    do: z.literal('shell'),
+    node: nodeName,
+    line: text,
+    cwd: z.optional(absPath),
+    env: z.optional(z.record(varName, text)),
+    vars: z.optional(z.record(varName, text)),
+    status: z.optional(z.int().check(z.minimum(0), z.maximum(255))),
+    tty: z.optional(z.boolean()),
+  }),
   z.strictObject({
     do: z.literal('writeFile'),
     node: nodeName,

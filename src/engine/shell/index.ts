@@ -1,7 +1,14 @@
 /**
  * The node shell: a bash-like interpreter over a simulated node (see shell.ts).
  */
-export { Shell, type ShellOptions, type RunResult, MAX_LOOP_ITERATIONS } from './shell';
+export {
+  Shell,
+  defaultSnapshot,
+  type ShellOptions,
+  type ShellSnapshot,
+  type RunResult,
+  MAX_LOOP_ITERATIONS,
+} from './shell';
 export { parseScript, ScriptReader, ShellSyntaxError, type CommandList } from './parse';
 export { defaultCommands } from './registry';
 export {

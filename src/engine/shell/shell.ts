@@ -74,6 +74,27 @@ export interface ShellOptions {
   tty?: boolean;
   /** The cluster the node belongs to, for systemctl, reboot, crictl and kubectl delete. */
   cluster?: ClusterHooks;
+  /**
+   * Continue a shell session: its working directory, variables and `$?` (see `snapshot`).
+   * Replaces `cwd` and the default environment; `env` still overrides.
+   */
+  resume?: Partial<ShellSnapshot>;
+  /** Lines typed before (what `history` lists first). */
+  history?: readonly string[];
+}
+
+/**
+ * What a shell session carries from one line to the next, as data: the app's terminal keeps it
+ * between lines, and a logged `shell` action carries it so that a replay runs the line as typed.
+ */
+export interface ShellSnapshot {
+  cwd: string;
+  /** Exported variables. */
+  env: Record<string, string>;
+  /** Variables that are not exported (IFS left out while it has its default). */
+  vars: Record<string, string>;
+  /** `$?`. */
+  status: number;
 }
 
 export interface RunResult {
@@ -82,6 +103,8 @@ export interface RunResult {
   /** stdout and stderr interleaved in the order they were written (what a terminal shows). */
   output: string;
   exitCode: number;
+  /** The shell session ended (`exit`, `reboot`): a terminal starts a new one. */
+  exited?: boolean;
 }
 
 type Sink = (s: string) => void;
@@ -106,6 +129,25 @@ class ExitSignal {
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const DEFAULT_IFS = ' \t\n';
+
+/** A new login shell's state: root in /root, the usual environment, `$?` 0. */
+export function defaultSnapshot(): ShellSnapshot {
+  return {
+    cwd: '/root',
+    env: {
+      HOME: '/root',
+      LANG: 'C.UTF-8',
+      LOGNAME: 'root',
+      PATH: DEFAULT_PATH,
+      PWD: '/root',
+      SHELL: '/bin/bash',
+      USER: 'root',
+    },
+    vars: {},
+    status: 0,
+  };
+}
 
 /** More loop iterations than this end the loop (there is no Ctrl-C in a simulation). */
 export const MAX_LOOP_ITERATIONS = 10_000;
@@ -255,20 +297,27 @@ export class Shell implements ShellState {
     this.basePrefix = opts.errorPrefix ?? 'bash: ';
     this.tty = opts.tty ?? false;
     this.cluster = opts.cluster;
-    this.cwd = vfs.cleanPath(opts.cwd ?? '/root');
+    const resume = opts.resume ?? {};
+    this.cwd = vfs.cleanPath(resume.cwd ?? opts.cwd ?? '/root');
     this.pid = sim.state.nextPid;
+    this.lastStatus = resume.status ?? 0;
+    if (opts.history) this.history.push(...opts.history);
     const env: Record<string, string> = {
-      HOME: '/root',
-      LANG: 'C.UTF-8',
-      LOGNAME: 'root',
-      PATH: DEFAULT_PATH,
-      PWD: this.cwd,
-      SHELL: '/bin/bash',
-      USER: 'root',
+      ...(resume.env ?? { ...defaultSnapshot().env, PWD: this.cwd }),
       ...(opts.env ?? {}),
     };
+    this.vars.set('IFS', { value: DEFAULT_IFS, exported: false });
+    for (const [k, v] of Object.entries(resume.vars ?? {}))
+      this.vars.set(k, { value: v, exported: false });
     for (const [k, v] of Object.entries(env)) this.vars.set(k, { value: v, exported: true });
-    this.vars.set('IFS', { value: ' \t\n', exported: false });
+  }
+
+  /** The session's state between lines (what `resume` takes). */
+  snapshot(): ShellSnapshot {
+    const vars: Record<string, string> = {};
+    for (const [k, v] of this.vars)
+      if (!v.exported && !(k === 'IFS' && v.value === DEFAULT_IFS)) vars[k] = v.value;
+    return { cwd: this.cwd, env: this.environ(), vars, status: this.lastStatus };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -331,6 +380,7 @@ export class Shell implements ShellState {
     let stdout = '';
     let stderr = '';
     let output = '';
+    let exited = false;
     const io: IO = {
       stdin: opts.stdin ?? '',
       tty: this.tty,
@@ -347,14 +397,16 @@ export class Shell implements ShellState {
     try {
       this.runSource(input, io, { netns: this.hostNs(), tx: null });
     } catch (e) {
-      if (e instanceof ExitSignal) this.lastStatus = e.code;
-      else {
+      if (e instanceof ExitSignal) {
+        this.lastStatus = e.code;
+        exited = true;
+      } else {
         // A bug in a command must not take the simulation down.
         io.err(`${this.basePrefix}cnisim internal error: ${(e as Error)?.message ?? String(e)}\n`);
         this.lastStatus = 1;
       }
     }
-    return { stdout, stderr, output, exitCode: this.lastStatus };
+    return { stdout, stderr, output, exitCode: this.lastStatus, ...(exited ? { exited } : {}) };
   }
 
   private hostNs(): string {

@@ -150,6 +150,21 @@ export class Simulation {
     return full;
   }
 
+  /**
+   * A copy of this simulation as it was right after event `last` (-1: before the first), to try
+   * something on (a shell's read at a past step) without touching this one's trace.
+   */
+  fork(last: number): Simulation {
+    const n = Math.max(0, Math.min(last + 1, this.events.length));
+    const f = new Simulation(this.initial);
+    for (let i = 0; i < n; i++) {
+      f.events.push(this.events[i]!);
+      f.states.push(this.states[i]!);
+    }
+    f.state = n > 0 ? this.states[n - 1]! : this.initial;
+    return f;
+  }
+
   node(name: string): NodeState {
     const n = this.state.nodes[name];
     if (!n) throw new Error(`no such node: ${name}`);
