@@ -4,7 +4,7 @@ import { defineConfig } from '@playwright/test';
 // End-to-end tests run against the production build (`npm run test:e2e` builds first) served
 // by `vite preview`. Playwright never downloads a browser here: it drives the system Chromium
 // (Debian: `apt-get install chromium`), or the binary named by CHROMIUM_PATH.
-const port = 4173;
+const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({

@@ -8,6 +8,8 @@ import { Tabs, type TabDef } from './components/Tabs';
 import { Timeline } from './components/Timeline';
 import { ownsKeys } from './format';
 import type { PanelProps } from './panels/types';
+import { LinkBanner } from './share/LinkBanner';
+import { ShareDialog } from './share/ShareDialog';
 import { cmd, setTheme, useApp, type LeftTab, type RightTab, type Theme } from './store';
 
 // The panels read the engine: they arrive in lazy chunks fetched right after the first paint.
@@ -88,7 +90,7 @@ function useKeyboard(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-      if (useApp.getState().shortcutsOpen) return;
+      if (useApp.getState().shortcutsOpen || useApp.getState().shareOpen) return;
       if (ownsKeys(e.target, e.key)) return;
       const level = LEVELS[Number(e.key) - 1];
       if (e.key === 'ArrowRight') cmd.stepForward();
@@ -154,6 +156,9 @@ export function App() {
               <option value="dark">Dark</option>
             </select>
           </label>
+          <button type="button" onClick={() => useApp.setState({ shareOpen: true })}>
+            Share
+          </button>
           <button
             type="button"
             onClick={() => useApp.setState({ shortcutsOpen: true })}
@@ -164,6 +169,7 @@ export function App() {
           </button>
         </div>
       </header>
+      <LinkBanner />
       <Notices />
       {loadError !== null && (
         <div className="view-error" role="alert">
@@ -204,6 +210,7 @@ export function App() {
         </section>
       </main>
       <ShortcutsDialog />
+      <ShareDialog />
     </>
   );
 }

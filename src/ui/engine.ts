@@ -12,6 +12,7 @@ export {
   parseSavedSession,
   loadJob,
   serializeSession,
+  saveSession,
   actionProblems,
   describeAction,
   describeCondition,

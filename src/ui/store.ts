@@ -13,6 +13,8 @@ import type { SessionAction } from '../engine/session/actions';
 import type { StopCondition } from '../engine/session/conditions';
 import type { Level } from '../engine/trace/trace';
 import type { EngineModule } from './engine';
+import { parseRoute } from './route';
+import { openLink } from './share/open';
 
 export const STORAGE_KEY = 'cnisim.sandbox.v1';
 export const CORRUPT_KEY = 'cnisim.sandbox.v1.damaged';
@@ -58,6 +60,12 @@ export interface AppState {
   selectedFile: { node: string; path: string } | null;
   theme: Theme;
   shortcutsOpen: boolean;
+  /**
+   * Where the session came from: the user's own sandbox (saved in localStorage as it changes),
+   * or a shared link (share/open.ts), which is never saved over the user's own.
+   */
+  source: 'own' | 'link';
+  shareOpen: boolean;
 }
 
 export const useApp = create<AppState>(() => ({
@@ -80,10 +88,12 @@ export const useApp = create<AppState>(() => ({
   selectedFile: null,
   theme: readTheme(),
   shortcutsOpen: false,
+  source: 'own',
+  shareOpen: false,
 }));
 
 const set = useApp.setState;
-const get = useApp.getState;
+export const get = useApp.getState;
 
 function readTheme(): Theme {
   try {
@@ -95,7 +105,7 @@ function readTheme(): Theme {
 }
 
 /** Publishes the session's state to the store (and schedules saving it). */
-function publish(): void {
+export function publish(): void {
   const s = get().session;
   if (!s) return;
   set((st) => ({
@@ -129,7 +139,7 @@ let current: { cancelled: boolean } | null = null;
  * frame of delay), the rest in later tasks, with `busy` showing progress. One job at a time:
  * returns null when another is running.
  */
-function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
+export function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
   if (current) return null;
   const token = { cancelled: false };
   current = token;
@@ -369,8 +379,8 @@ function scheduleSave(): void {
 export function saveNow(): void {
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
-  const { session: s, engine, phase } = get();
-  if (!s || !engine || phase !== 'ready') return;
+  const { session: s, engine, phase, source } = get();
+  if (!s || !engine || phase !== 'ready' || source !== 'own') return;
   try {
     localStorage.setItem(STORAGE_KEY, engine.serializeSession(s));
   } catch {
@@ -378,46 +388,63 @@ export function saveNow(): void {
   }
 }
 
-/** Creates the session once the engine chunk has arrived: the saved sandbox, or a new one. */
+/** Creates the session once the engine chunk has arrived: a shared link, the saved sandbox, or a new one. */
 export async function start(engine: EngineModule): Promise<void> {
+  set({ engine, session: engine.newSandbox() });
+  const route = parseRoute(location.hash);
+  if (route.kind === 'link') await openLink(route.payload);
+  else await restoreOwn();
+  set({ phase: 'ready' });
+  publish();
+  window.addEventListener('pagehide', saveNow);
+  window.addEventListener('hashchange', onHashChange);
+}
+
+/** Replaces the session with the user's saved sandbox (or a new one when none is saved). */
+export async function restoreOwn(): Promise<void> {
+  const engine = get().engine;
+  if (!engine) return;
   const session = engine.newSandbox();
-  set({ engine, session });
+  set({ session, source: 'own' });
   let saved: string | null;
   try {
     saved = localStorage.getItem(STORAGE_KEY);
   } catch {
     saved = null;
   }
-  if (saved !== null) {
-    const parsed = engine.parseSavedSession(saved);
-    if (!parsed.ok) {
-      try {
-        localStorage.setItem(CORRUPT_KEY, saved);
-        localStorage.removeItem(STORAGE_KEY);
-      } catch {
-        // Nothing more to do: the fresh sandbox below replaces it at the next save.
-      }
-      notify(
-        'warning',
-        `Your saved sandbox could not be restored (${parsed.errors[0]}). A fresh sandbox was opened; the damaged copy is kept in this browser's storage under "${CORRUPT_KEY}".`,
-      );
-    } else {
-      try {
-        const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
-        const report = job ? await job : { warnings: [] };
-        for (const w of report.warnings.slice(0, 3)) notify('warning', `Restored sandbox: ${w}`);
-      } catch (e) {
-        notify(
-          'warning',
-          `Your saved sandbox could not be replayed (${(e as Error).message}). A fresh sandbox was opened.`,
-        );
-        set({ session: engine.newSandbox() });
-      }
+  if (saved === null) return;
+  const parsed = engine.parseSavedSession(saved);
+  if (!parsed.ok) {
+    try {
+      localStorage.setItem(CORRUPT_KEY, saved);
+      localStorage.removeItem(STORAGE_KEY);
+    } catch {
+      // Nothing more to do: the fresh sandbox below replaces it at the next save.
     }
+    notify(
+      'warning',
+      `Your saved sandbox could not be restored (${parsed.errors[0]}). A fresh sandbox was opened; the damaged copy is kept in this browser's storage under "${CORRUPT_KEY}".`,
+    );
+    return;
   }
-  set({ phase: 'ready' });
-  publish();
-  window.addEventListener('pagehide', saveNow);
+  try {
+    const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
+    const report = job ? await job : { warnings: [] };
+    for (const w of report.warnings.slice(0, 3)) notify('warning', `Restored sandbox: ${w}`);
+  } catch (e) {
+    notify(
+      'warning',
+      `Your saved sandbox could not be replayed (${(e as Error).message}). A fresh sandbox was opened.`,
+    );
+    set({ session: engine.newSandbox() });
+  }
+}
+
+function onHashChange(): void {
+  const route = parseRoute(location.hash);
+  if (route.kind !== 'link' || current) return;
+  pause();
+  void openLink(route.payload).then(publish);
 }
 
 export function failedToLoad(e: unknown): void {

@@ -1,0 +1,116 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  clearSavedState,
+  collectPageErrors,
+  currentStep,
+  expectNoSeriousAxeViolations,
+  openApp,
+} from './support';
+
+test.afterEach(async ({ page }) => clearSavedState(page));
+// Stepping one click at a time on a busy 2-core machine: room to spare.
+test.describe.configure({ timeout: 90_000 });
+
+async function stepTo(page: Page, step: number): Promise<void> {
+  while ((await currentStep(page)) < step) {
+    const before = await currentStep(page);
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    await expect.poll(() => currentStep(page)).toBe(before + 1);
+  }
+}
+
+async function savedCursor(page: Page): Promise<number | null> {
+  const text = (await page.evaluate("localStorage.getItem('cnisim.sandbox.v1')")) as string | null;
+  return text === null ? null : (JSON.parse(text) as { cursor: number }).cursor;
+}
+
+async function shareLink(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  const field = dialog.getByRole('textbox', { name: 'Link' });
+  await expect(field).toHaveValue(/#\/s\/[A-Za-z0-9_-]+$/);
+  const url = await field.inputValue();
+  await dialog.getByRole('button', { name: 'Copy link' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Link copied.');
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  return url;
+}
+
+test('a shared link opens the same step and views, and never overwrites my sandbox', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const start = await currentStep(page);
+  await stepTo(page, start + 3);
+  await page.getByRole('tab', { name: 'Journal' }).click();
+  const url = await shareLink(page);
+
+  // My own sandbox moves on, and is saved.
+  await page.getByRole('tab', { name: 'Pods' }).click();
+  await stepTo(page, start + 6);
+  await expect.poll(() => savedCursor(page)).toBe(start + 5);
+
+  // The link, opened in the same tab: its step and views, and a banner.
+  await page.goto(url);
+  await expect.poll(() => currentStep(page)).toBe(start + 3);
+  await expect(page.getByRole('tab', { name: 'Journal' })).toHaveAttribute('aria-selected', 'true');
+  const banner = page.getByRole('region', { name: 'Shared sandbox' });
+  await expect(banner).toContainText('You opened a shared link.');
+  await expectNoSeriousAxeViolations(page, 'shared link');
+
+  // Working in it changes nothing saved.
+  await stepTo(page, start + 4);
+  await page.waitForTimeout(600);
+  expect(await savedCursor(page)).toBe(start + 5);
+
+  // Back to my sandbox: my step, no hash.
+  await banner.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect.poll(() => currentStep(page)).toBe(start + 6);
+  await expect(banner).toBeHidden();
+  expect(new URL(page.url()).hash).toBe('');
+
+  // A fresh page load of the link works too; "Keep this as my sandbox" saves it.
+  const other = await context.newPage();
+  await other.goto(url);
+  await expect.poll(() => currentStep(other)).toBe(start + 3);
+  await other.getByRole('button', { name: 'Keep this as my sandbox' }).click();
+  await expect.poll(() => savedCursor(other)).toBe(start + 2);
+  expect(new URL(other.url()).hash).toBe('');
+  await other.close();
+  expect(errors).toEqual([]);
+});
+
+test('a tampered or hostile link opens the default sandbox with a clear message', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const start = await currentStep(page);
+  await stepTo(page, start + 2);
+  await expect.poll(() => savedCursor(page)).toBe(start + 1);
+
+  for (const hash of [
+    '#/s/AY2QsXKDMBBE_-VqmYCNA6FNmnSZtBkXsnSAJoAcSeCC0b9nZUKfTrO3-7R3K3n23',
+    `#/s/${encodeURIComponent('<img src=x onerror="window.__pwned=1">')}`,
+    `#/s/${'A'.repeat(40_000)}`,
+  ]) {
+    await page.goto(`./${hash}`);
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'This link cannot be opened' }),
+    ).toBeVisible();
+    await expect.poll(() => currentStep(page)).toBe(start);
+    await expect(page.getByRole('region', { name: 'Shared sandbox' })).toBeVisible();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.locator('img').count()).toBe(0);
+    await page.getByRole('button', { name: 'Dismiss notice' }).first().click();
+  }
+  expect(await savedCursor(page)).toBe(start + 1);
+  await page.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect.poll(() => currentStep(page)).toBe(start + 2);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+import { useApp } from '../store';
+import { makeShareUrl } from './open';
+
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "Share": a link to the current sandbox, step and views. */
+export function ShareDialog() {
+  const open = useApp((s) => s.shareOpen);
+  const version = useApp((s) => s.version);
+  const ref = useRef<HTMLDialogElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [link, setLink] = useState<{ url: string } | { error: string } | null>(null);
+  const [status, setStatus] = useState('');
+
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    void makeShareUrl().then((r) => {
+      if (!live) return;
+      setLink(r);
+      setStatus('');
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, version]);
+
+  const onCopy = async () => {
+    if (!link || !('url' in link)) return;
+    if (await copy(link.url)) setStatus('Link copied.');
+    else {
+      input.current?.select();
+      setStatus('Copying is not allowed here: the link is selected, press Ctrl+C (⌘C).');
+    }
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="share-title"
+      onClose={() => useApp.setState({ shareOpen: false })}
+      className="share-dialog"
+    >
+      <h2 id="share-title">Share</h2>
+      <p>
+        A link to this sandbox at this step, with the views on screen. It holds everything: no
+        account, no server.
+      </p>
+      {link === null && <p className="muted">Making the link…</p>}
+      {link !== null && 'error' in link && (
+        <p role="alert" className="notice notice-warning">
+          {link.error}
+        </p>
+      )}
+      {link !== null && 'url' in link && (
+        <div className="share-row">
+          <label htmlFor="share-link">Link</label>
+          <input
+            id="share-link"
+            ref={input}
+            readOnly
+            value={link.url}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" onClick={() => void onCopy()}>
+            Copy link
+          </button>
+        </div>
+      )}
+      <p role="status" className="muted">
+        {status}
+      </p>
+      <form method="dialog">
+        <button type="submit">Close</button>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Opening and making share links (the codec is link.ts, loaded only when a link is opened or
+ * made). A link's sandbox opens on its own: the store's `source` becomes 'link', which stops the
+ * store from saving it, so the user's saved sandbox stays as it was until they choose "Keep as
+ * my sandbox"; "Back to my sandbox" restores it.
+ */
+import { pageUrl, routeHash } from '../route';
+import {
+  get,
+  notify,
+  publish,
+  restoreOwn,
+  runJob,
+  saveNow,
+  useApp,
+  type LeftTab,
+  type RightTab,
+} from '../store';
+
+const LEFT: readonly LeftTab[] = ['trace', 'sequence', 'topology', 'machines', 'metrics'];
+const RIGHT: readonly RightTab[] = ['pods', 'files', 'journal', 'actions', 'config'];
+
+function isLeft(v: string | undefined): v is LeftTab {
+  return (LEFT as readonly string[]).includes(v ?? '');
+}
+function isRight(v: string | undefined): v is RightTab {
+  return (RIGHT as readonly string[]).includes(v ?? '');
+}
+
+/** Opens a link's sandbox in place of the current session (the default one if it is bad). */
+export async function openLink(payload: string): Promise<void> {
+  const engine = get().engine;
+  if (!engine) return;
+  const session = engine.newSandbox();
+  useApp.setState({ session, source: 'link', selectedPod: null, selectedFile: null });
+  const { decodeLink } = await import('./link');
+  const r = decodeLink(payload);
+  if (!r.ok) {
+    notify(
+      'error',
+      `${r.error} The default sandbox is open instead; your own sandbox is kept ("Back to my sandbox").`,
+    );
+    return;
+  }
+  const { views, saved } = r.state;
+  useApp.setState({
+    ...(isLeft(views.left) ? { leftTab: views.left } : {}),
+    ...(isRight(views.right) ? { rightTab: views.right } : {}),
+  });
+  try {
+    const job = runJob('Opening the shared sandbox', engine.loadJob(session, saved));
+    const report = job ? await job : { warnings: [] };
+    for (const w of report.warnings.slice(0, 3)) notify('warning', `Shared sandbox: ${w}`);
+  } catch (e) {
+    notify(
+      'error',
+      `This link's sandbox could not be replayed (${(e as Error).message}). The default sandbox is open instead.`,
+    );
+    useApp.setState({ session: engine.newSandbox() });
+  }
+}
+
+function dropHash(): void {
+  history.replaceState(history.state, '', pageUrl(location));
+}
+
+/** Leaves the link's sandbox for the user's saved one. */
+export async function backToMine(): Promise<void> {
+  dropHash();
+  await restoreOwn();
+  publish();
+}
+
+/** Makes the link's sandbox the user's own (saved from now on, replacing the saved one). */
+export function keepAsMine(): void {
+  dropHash();
+  useApp.setState({ source: 'own' });
+  saveNow();
+}
+
+/** The link to the current sandbox and views, or an error text. */
+export async function makeShareUrl(): Promise<{ url: string } | { error: string }> {
+  const { session, engine, leftTab, rightTab } = get();
+  if (!session || !engine) return { error: 'The simulation is still loading.' };
+  const { encodeLink } = await import('./link');
+  const payload = encodeLink({
+    saved: engine.saveSession(session),
+    views: { left: leftTab, right: rightTab },
+  });
+  if (payload === null) {
+    return {
+      error:
+        'This sandbox is too large for a link. Export its trace as JSON instead (Share → Export).',
+    };
+  }
+  return { url: pageUrl(location) + routeHash({ kind: 'link', payload }) };
+}
