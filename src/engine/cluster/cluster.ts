@@ -57,6 +57,11 @@ export interface NodeSpec {
   plugins?: string[];
   /** Per-plugin build overrides, e.g. { portmap: 'v0.8.7' }. */
   pluginBuilds?: Record<string, string>;
+  /**
+   * Files the node has before it boots, by absolute path (what an earlier life left in
+   * /var/lib/cni, say); written after the CNI configs, so they win over them.
+   */
+  files?: Record<string, string>;
   containerd?: Partial<ContainerdSettings>;
   kubelet?: Partial<KubeletSettings>;
 }
@@ -865,6 +870,7 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
   const configs = n.cniConfigs ?? { '10-containerd-net.conflist': defaultConflist(n.podCIDR) };
   const files: Record<string, string> = {};
   for (const [f, data] of Object.entries(configs)) files[`/etc/cni/net.d/${f}`] = data;
+  Object.assign(files, n.files);
   let out = addNode(w, { name: n.name, build, plugins, files });
   out = produce(out, (d) => {
     const node = d.nodes[n.name]!;

@@ -118,6 +118,11 @@ export function clusterSpec(s: Scenario): ClusterSpec {
         ...(n.pluginBuild ? { pluginBuild: n.pluginBuild } : {}),
         ...(n.plugins ? { plugins: n.plugins } : {}),
         ...(n.pluginBuilds ? { pluginBuilds: n.pluginBuilds } : {}),
+        ...(n.files
+          ? {
+              files: Object.fromEntries(Object.entries(n.files).map(([f, d]) => [f, fileText(d)])),
+            }
+          : {}),
         ...(n.containerd ? { containerd: n.containerd } : {}),
         kubelet,
       };

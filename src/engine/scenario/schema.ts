@@ -103,6 +103,8 @@ const nodeSchema = z.strictObject({
   pluginBuild: z.optional(z.string()),
   pluginBuilds: z.optional(z.record(z.string(), z.string())),
   plugins: z.optional(z.array(z.string())),
+  /** Files the node has before it boots, by absolute path. */
+  files: z.optional(z.record(z.string(), fileData)),
   containerd: z.optional(containerdSettings),
   kubelet: z.optional(kubeletSettings),
 });
@@ -428,6 +430,12 @@ function semanticErrors(d: unknown): string[] {
       for (const f of Object.keys(n['cniConfigs'])) {
         if (!f || f.includes('/') || f === '.' || f === '..')
           errs.push(`${pathText(['nodes', i, 'cniConfigs', f])}: expected a file name, not a path`);
+      }
+    }
+    if (isObj(n['files'])) {
+      for (const f of Object.keys(n['files'])) {
+        if (!f.startsWith('/') || f.split('/').some((x) => x === '..'))
+          errs.push(`${pathText(['nodes', i, 'files', f])}: expected an absolute path`);
       }
     }
     const build = str(n['pluginBuild']);

@@ -91,6 +91,7 @@ const nodeSpec = z.strictObject({
   pluginBuild: z.optional(z.string()),
   plugins: z.optional(z.array(z.string())),
   pluginBuilds: z.optional(z.record(z.string(), z.string())),
+  files: z.optional(z.record(absPath, text)),
   containerd: z.optional(
     z.strictObject({
       confDir: z.optional(z.string()),
