@@ -20,6 +20,14 @@ import l12 from '../../course/lessons/12-failures-are-per-node.json';
 import l13 from '../../course/lessons/13-gc-and-status.json';
 import l14 from '../../course/lessons/14-corrupted-cache.json';
 import l15 from '../../course/lessons/15-what-real-nodes-do.json';
+import c01 from '../../course/challenges/audit-finding.json';
+import c02 from '../../course/challenges/config-rollout.json';
+import c03 from '../../course/challenges/ip-leak.json';
+import c04 from '../../course/challenges/ipam-exhausted.json';
+import c05 from '../../course/challenges/new-node.json';
+import c06 from '../../course/challenges/node-notready.json';
+import c07 from '../../course/challenges/stuck-containercreating.json';
+import c08 from '../../course/challenges/which-node.json';
 import type { Challenge, Lesson } from './schema';
 import { validateChallenge, validateLesson } from './validate';
 
@@ -42,8 +50,17 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['15-what-real-nodes-do.json', l15],
 ];
 
-/** Challenge files (public data only: see hidden.ts). */
-export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [];
+/** Challenge files, in the order the app lists them. */
+export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [
+  ['audit-finding.json', c01],
+  ['config-rollout.json', c02],
+  ['ip-leak.json', c03],
+  ['ipam-exhausted.json', c04],
+  ['new-node.json', c05],
+  ['node-notready.json', c06],
+  ['stuck-containercreating.json', c07],
+  ['which-node.json', c08],
+];
 
 export interface Course {
   lessons: Lesson[];

@@ -181,6 +181,20 @@ const LIST: Fix[] = [
     },
   },
   {
+    id: 'delete-portless-bridge',
+    label:
+      'Delete the bridge cni0 if no pod is plugged into it (ip link del cni0; the next ADD creates it again)',
+    plan: (ctx) => {
+      const k = ctx.state.nodes[ctx.node]!.kernel;
+      const host = k.netns[k.root]!;
+      const br = Object.values(host.links).find((l) => l.name === 'cni0' && l.kind === 'bridge');
+      if (!br) return [];
+      const ports = Object.values(host.links).filter((l) => l.master === br.ifindex);
+      if (ports.length) return [];
+      return [{ action: { do: 'shell', node: ctx.node, line: 'ip link del cni0' } }];
+    },
+  },
+  {
     id: 'recreate-pods',
     label: "Delete the node's pods and create them again (new sandboxes, new ADDs)",
     plan: (ctx) => {

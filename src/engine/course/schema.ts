@@ -15,8 +15,8 @@
  * - A lesson has a starting scenario (the scenario format, docs/scenarios.md), narration keyed by
  *   event matchers, goals with graded hints (nudge, concept, exact step), a solution (scenario
  *   actions) and quiz questions.
- * - A challenge's file is its public part only: a cluster, a ticket, the answer choices and the
- *   recovery goals. Which fault is hidden is decided by `hidden.ts` from (challenge id, seed).
+ * - A challenge has a cluster, a ticket, the answer choices, the goals that show the symptom and
+ *   the recovery, and the faults it may hide; `hidden.ts` draws one (and its node) by seed.
  */
 import * as z from 'zod/mini';
 import { parseCondition } from '../scenario/condition';
@@ -425,7 +425,20 @@ export const lessonSchema = z.strictObject({
 export type Lesson = z.output<typeof lessonSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Challenges (public part)
+// Challenges
+
+/**
+ * One fault a challenge may hide: a fault of the catalogue (src/engine/faults) with its
+ * parameters, the cause among `causes` that names it, and the fix steps (ids of fixes.ts) that
+ * recover the node from it. The page never shows a variant; `hidden.ts` draws one by seed.
+ */
+export const variantSchema = z.strictObject({
+  fault: id,
+  params: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+  cause: id,
+  fix: z.array(id).check(z.minLength(1)),
+});
+export type Variant = z.output<typeof variantSchema>;
 
 export const challengeSchema = z.strictObject({
   $schema: z.optional(z.string()),
@@ -437,13 +450,17 @@ export const challengeSchema = z.strictObject({
   ticket: text,
   /**
    * The cluster and its workload (a scenario, without faults): what runs before the candidate
-   * arrives. The hidden fault is added to it (hidden.ts).
+   * arrives. The hidden fault is folded into the affected node before it boots (hidden.ts).
    */
   cluster: scenarioData,
+  /** Nodes the fault may be on (default: every node of the cluster). */
+  faultNodes: z.optional(z.array(z.string()).check(z.minLength(1))),
+  /** The faults the seed chooses from. */
+  variants: z.array(variantSchema).check(z.minLength(1)),
   /** Root causes offered to the candidate (one is right for each hidden fault). */
   causes: z.array(z.strictObject({ id, text })).check(z.minLength(3), z.maxLength(10)),
   /** Fix steps offered (ids of fixes.ts); the candidate picks every step of the fix. */
-  fixes: z.array(id).check(z.minLength(3), z.maxLength(10)),
+  fixes: z.array(id).check(z.minLength(3), z.maxLength(12)),
   hints: z.array(hintSchema).check(z.minLength(1)),
   /** Goals that hold once the node has recovered ({node}: the affected node). */
   recovery: z.array(goalSchema).check(z.minLength(1)),

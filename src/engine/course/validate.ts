@@ -5,6 +5,7 @@
  */
 import { parseScenario } from '../scenario/schema';
 import { FIXES } from './fixes';
+import { variantProblems } from './hidden';
 import { lessonScenario } from './lesson';
 import {
   challengeSchema,
@@ -103,6 +104,7 @@ export function validateChallenge(data: unknown): Validated<Challenge> {
     if (!FIXES[f])
       errors.push(`fixes[${i}]: unknown fix "${f}" (one of ${Object.keys(FIXES).join(', ')})`);
   });
+  errors.push(...variantProblems(c));
   errors.push(...goalErrors(c.recovery, 'recovery'));
   errors.push(...goalErrors(c.symptom, 'symptom'));
   return errors.length ? { ok: false, errors } : { ok: true, value: c };

@@ -1,0 +1,122 @@
+/**
+ * Every challenge, with one seed per fault it may hide: the ticket's symptom holds when the
+ * candidate arrives, the right answer (cause + fix) is accepted because the fix really brings the
+ * node back, a wrong cause is refused even once the node is fine, and a fix that does not address
+ * the fault (restarting containerd) is refused because the node does not recover.
+ */
+import { describe, expect, it } from 'vitest';
+import { FAULTS } from '../faults/catalogue';
+import {
+  checkRecovery,
+  checkSymptom,
+  openChallenge,
+  scoreChallenge,
+  submitAnswer,
+} from './challenge';
+import { loadCourse } from './content';
+import { drawHidden, faultNodes } from './hidden';
+import type { Challenge } from './schema';
+
+const challenges = loadCourse().challenges;
+
+/** The first seed (from 1) that hides each variant. */
+function seedsPerVariant(ch: Challenge): number[] {
+  const seen = new Set<number>();
+  const seeds: number[] = [];
+  for (let s = 1; s <= 500 && seen.size < ch.variants.length; s++) {
+    const h = drawHidden(ch, s);
+    if (!seen.has(h.index)) {
+      seen.add(h.index);
+      seeds.push(s);
+    }
+  }
+  return seeds;
+}
+
+describe('the challenges', () => {
+  it('are at least 8, valid, and hide faults of the catalogue', () => {
+    expect(loadCourse().errors).toEqual([]);
+    expect(challenges.length).toBeGreaterThanOrEqual(8);
+    const ids = FAULTS.map((f) => f.id);
+    for (const ch of challenges) for (const v of ch.variants) expect(ids).toContain(v.fault);
+  });
+
+  it('draw the fault and its node from the seed, every variant and node within 60 seeds', () => {
+    for (const ch of challenges) {
+      const variants = new Set<number>();
+      const nodes = new Set<string>();
+      for (let s = 1; s <= 60; s++) {
+        const h = drawHidden(ch, s);
+        expect(drawHidden(ch, s)).toEqual(h);
+        variants.add(h.index);
+        nodes.add(h.node);
+      }
+      expect([ch.id, variants.size]).toEqual([ch.id, ch.variants.length]);
+      expect([ch.id, [...nodes].sort()]).toEqual([ch.id, [...faultNodes(ch)].sort()]);
+    }
+  });
+});
+
+describe.each(challenges.map((c) => [c.id, c] as const))('challenge %s', (_, ch) => {
+  const seeds = seedsPerVariant(ch);
+
+  it.each(seeds)(
+    'seed %i: the ticket holds, the right answer recovers the node',
+    { timeout: 120_000 },
+    (seed) => {
+      const run = openChallenge(ch, seed);
+      const v = run.hidden.variant;
+      // The ticket names the node (or none) but never the fault or its cause.
+      const cause = ch.causes.find((c) => c.id === v.cause)!;
+      expect(run.ticket).not.toContain(v.fault);
+      expect(run.ticket).not.toContain(cause.text);
+      if (ch.ticket.includes('{node}')) expect(run.ticket).toContain(run.hidden.node);
+      const symptom = checkSymptom(run).filter((g) => !g.met);
+      expect(symptom.map((g) => `${g.id}: ${g.explanation}`)).toEqual([]);
+      expect(checkRecovery(run, run.start).some((g) => !g.met)).toBe(true);
+
+      const ok = submitAnswer(run, { cause: v.cause, fixes: v.fix });
+      expect(ok.accepted ? [] : ['reason' in ok ? ok.reason : '']).toEqual([]);
+      expect(ok.recovery.every((g) => g.met)).toBe(true);
+
+      // The node is fine now, but a wrong cause is still refused, without naming the right one.
+      const wrong = ch.causes.find((c) => c.id !== v.cause)!;
+      const no = submitAnswer(run, { cause: wrong.id, fixes: [] });
+      expect(no.accepted).toBe(false);
+      if (!no.accepted) {
+        expect(no.reason).toBe('The node recovered, but that is not the root cause.');
+        expect(no.reason).not.toContain(cause.text);
+      }
+    },
+  );
+
+  it.each(seeds)(
+    'seed %i: the right cause with a fix that does not fix it is refused',
+    { timeout: 120_000 },
+    (seed) => {
+      const run = openChallenge(ch, seed);
+      const v = run.hidden.variant;
+      const wrongFix = v.fix.includes('restart-containerd') ? 'reboot-node' : 'restart-containerd';
+      const verdict = submitAnswer(run, { cause: v.cause, fixes: [wrongFix] });
+      expect(verdict.accepted).toBe(false);
+      if (!verdict.accepted)
+        expect(verdict.reason).toMatch(
+          /^That is the root cause, but the node did not recover: expected /,
+        );
+    },
+  );
+});
+
+describe('scoreChallenge', () => {
+  it('takes points for hints, refused answers, steps and time, never below 10', () => {
+    expect(scoreChallenge({ hintsUsed: 0, steps: 40, seconds: 300, wrongAnswers: 0 }).points).toBe(
+      100,
+    );
+    expect(scoreChallenge({ hintsUsed: 2, steps: 70, seconds: 900, wrongAnswers: 1 }).points).toBe(
+      100 - 30 - 10 - 2 - 5,
+    );
+    expect(
+      scoreChallenge({ hintsUsed: 9, steps: 9999, seconds: 99999, wrongAnswers: 9 }).points,
+    ).toBe(10);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * A challenge's hidden fault: which variant (a fault of the catalogue) and which node, drawn from
+ * (challenge id, seed), and the cluster it makes. The fault is folded into the affected node's
+ * description before the cluster boots (a plugin binary absent from /opt/cni/bin, an old build,
+ * a conflist as the fault leaves it, reservation files of an earlier life), so the node simply
+ * starts out broken: the trace has no event that injects it, no marker, nothing to step back to.
+ * What the candidate sees is what an operator on a real node would see: the node's state and
+ * how the kubelet, containerd and the plugins cope with it.
+ *
+ * Only faults that are a node's state before anything runs can be hidden that way; the others
+ * (a restart during ADD, a deleted netns) need a moment and would show in the trace.
+ */
+import { defaultConflist, REFERENCE_PACKAGE } from '../cluster/cluster';
+import { faultById } from '../faults/catalogue';
+import type { Challenge, Variant } from './schema';
+
+/** Catalogue faults a challenge can hide, and what they do to a node before it boots. */
+export const HIDEABLE = [
+  'plugin-missing',
+  'silent-ip-leak',
+  'add-fails-midway',
+  'cni-version-unsupported',
+  'old-plugin-in-chain',
+  'conflist-malformed',
+  'conflist-missing',
+  'ipam-exhausted',
+  'stale-reservation',
+] as const;
+export type HideableFault = (typeof HIDEABLE)[number];
+
+export interface Hidden {
+  variant: Variant;
+  /** Its index in the challenge's variants. */
+  index: number;
+  node: string;
+  /** The fault's parameters: the variant's over the catalogue's defaults. */
+  params: Record<string, string | number>;
+}
+
+type Data = Record<string, unknown>;
+
+/** FNV-1a, 32 bits: a stable, well-mixed number from a string. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  // Final avalanche (murmur3's fmix32) so that seeds 1, 2, 3 spread over the variants.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function clusterNodes(ch: Challenge): string[] {
+  const nodes = (ch.cluster['nodes'] as { name: string }[] | undefined) ?? [];
+  return nodes.map((n) => n.name);
+}
+
+/** The nodes a challenge's fault may be on. */
+export function faultNodes(ch: Challenge): string[] {
+  return ch.faultNodes ?? clusterNodes(ch);
+}
+
+/** The fault hidden in challenge `ch` with `seed` (a positive integer). */
+export function drawHidden(ch: Challenge, seed: number): Hidden {
+  const h = hash(`${ch.id}#${seed}`);
+  const index = h % ch.variants.length;
+  const nodes = faultNodes(ch);
+  const node = nodes[Math.floor(h / ch.variants.length) % nodes.length]!;
+  const variant = ch.variants[index]!;
+  const params: Record<string, string | number> = {};
+  const def = faultById(variant.fault);
+  for (const [k, p] of Object.entries(def?.params ?? {}))
+    if (p.default !== undefined && p.kind !== 'node') params[k] = p.default;
+  Object.assign(params, variant.params ?? {});
+  return { variant, index, node, params };
+}
+
+/** The ticket as the candidate reads it. */
+export function ticketText(ch: Challenge, hidden: Hidden): string {
+  return ch.ticket.replace(/\{node\}/g, hidden.node);
+}
+
+function v4(n: number): string {
+  return [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
+}
+function ip4(s: string): number {
+  return s.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+}
+
+/** A 64-hex container id of an earlier life, from the seed (no runtime knows it). */
+function ghostId(seed: number, i: number): string {
+  let out = '';
+  for (let k = 0; out.length < 64; k++)
+    out += hash(`ghost#${seed}#${i}#${k}`).toString(16).padStart(8, '0');
+  return out.slice(0, 64);
+}
+
+/** Problems with a variant, as `variants[i]...: what is wrong` lines. */
+export function variantProblems(ch: Challenge): string[] {
+  const out: string[] = [];
+  const nodes = clusterNodes(ch);
+  for (const n of ch.faultNodes ?? [])
+    if (!nodes.includes(n)) out.push(`faultNodes: no node "${n}" in the cluster`);
+  ch.variants.forEach((v, i) => {
+    const at = `variants[${i}]`;
+    const def = faultById(v.fault);
+    if (!def) out.push(`${at}.fault: no fault "${v.fault}" in the catalogue`);
+    else if (!(HIDEABLE as readonly string[]).includes(v.fault))
+      out.push(
+        `${at}.fault: "${v.fault}" cannot be hidden before the node boots (one of ${HIDEABLE.join(', ')})`,
+      );
+    else
+      for (const k of Object.keys(v.params ?? {}))
+        if (!def.params[k] || def.params[k].kind === 'node')
+          out.push(`${at}.params.${k}: fault "${v.fault}" has no parameter ${k}`);
+    if (!ch.causes.some((c) => c.id === v.cause))
+      out.push(`${at}.cause: "${v.cause}" is not one of the causes`);
+    v.fix.forEach((f, k) => {
+      if (!ch.fixes.includes(f)) out.push(`${at}.fix[${k}]: "${f}" is not one of the fixes`);
+    });
+  });
+  return out;
+}
+
+/**
+ * The challenge's cluster scenario with the hidden fault folded into the affected node, run with
+ * the challenge's seed (the same seed gives the same cluster, fault and trace).
+ */
+export function challengeScenario(ch: Challenge, hidden: Hidden, seed: number): Data {
+  const data = JSON.parse(JSON.stringify(ch.cluster)) as Data;
+  data['seed'] = seed;
+  const nodes = data['nodes'] as Data[];
+  const node = nodes.find((n) => n['name'] === hidden.node);
+  if (!node) throw new Error(`challenge ${ch.id}: no node ${hidden.node}`);
+  const podCIDR = node['podCIDR'] as string;
+  const conf = (): Data => JSON.parse(defaultConflist(podCIDR)) as Data;
+  const p = hidden.params;
+  const file = '10-containerd-net.conflist';
+  switch (hidden.variant.fault as HideableFault) {
+    case 'plugin-missing':
+    case 'silent-ip-leak':
+    case 'add-fails-midway': {
+      const have = (node['plugins'] as string[] | undefined) ?? REFERENCE_PACKAGE;
+      node['plugins'] = have.filter((x) => x !== p['plugin']);
+      break;
+    }
+    case 'cni-version-unsupported':
+      node['cniConfigs'] = { [file]: { ...conf(), cniVersion: String(p['cniVersion']) } };
+      break;
+    case 'old-plugin-in-chain':
+      node['pluginBuilds'] = {
+        ...((node['pluginBuilds'] as Data | undefined) ?? {}),
+        [String(p['plugin'])]: String(p['build']),
+      };
+      break;
+    case 'conflist-malformed': {
+      // Half-written, as the catalogue's injection leaves it.
+      const text = defaultConflist(podCIDR);
+      node['cniConfigs'] = { [file]: text.slice(0, Math.floor(text.length / 2)) };
+      break;
+    }
+    case 'conflist-missing':
+      node['cniConfigs'] = {};
+      break;
+    case 'ipam-exhausted':
+    case 'stale-reservation': {
+      // Reservations held by containers no runtime knows, from the top of the range down (the
+      // pods of an earlier life): all but `free` addresses, or one for a stale reservation.
+      const [net, prefix] = podCIDR.split('/') as [string, string];
+      const first = ip4(net) + 2; // .1 is the gateway
+      const last = ip4(net) + 2 ** (32 - Number(prefix)) - 2;
+      const total = last - first + 1;
+      const count =
+        hidden.variant.fault === 'stale-reservation'
+          ? 1
+          : Math.max(0, total - Number(p['free'] ?? 0));
+      const files: Record<string, string> = {};
+      for (let i = 0; i < count; i++)
+        files[`/var/lib/cni/networks/containerd-net/${v4(first + i)}`] =
+          `${ghostId(seed, i)}\r\neth0`;
+      if (count)
+        files['/var/lib/cni/networks/containerd-net/last_reserved_ip.0'] = v4(first + count - 1);
+      node['files'] = { ...((node['files'] as Data | undefined) ?? {}), ...files };
+      break;
+    }
+  }
+  return data;
+}
