@@ -60,7 +60,7 @@ test('a shared link opens the same step and views, and never overwrites my sandb
   await expect.poll(() => currentStep(page)).toBe(start + 3);
   await expect(page.getByRole('tab', { name: 'Journal' })).toHaveAttribute('aria-selected', 'true');
   const banner = page.getByRole('region', { name: 'Shared sandbox' });
-  await expect(banner).toContainText('You opened a shared link.');
+  await expect(banner).toContainText('You opened a shared sandbox.');
   await expectNoSeriousAxeViolations(page, 'shared link');
 
   // Working in it changes nothing saved.
@@ -113,4 +113,71 @@ test('a tampered or hostile link opens the default sandbox with a clear message'
   await page.getByRole('button', { name: 'Back to my sandbox' }).click();
   await expect.poll(() => currentStep(page)).toBe(start + 2);
   expect(errors).toEqual([]);
+});
+
+test('exports: the sequence, the topology and the trace; the trace opens again', async ({
+  page,
+  browser,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const start = await currentStep(page);
+  await stepTo(page, start + 12);
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  const exports = dialog.getByRole('group', { name: 'Export' });
+
+  async function exported(label: string): Promise<{ name: string; body: Buffer }> {
+    if (!(await dialog.isVisible())) {
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+    }
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 20_000 }),
+      exports.getByRole('button', { name: label }).click(),
+    ]);
+    const path = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    return { name: download.suggestedFilename(), body: await readFile(path) };
+  }
+
+  const mmd = await exported('Sequence (Mermaid)');
+  expect(mmd.name).toBe(`cnisim-step-${start + 12}.mmd`);
+  expect(mmd.body.toString()).toMatch(/^sequenceDiagram\n/);
+  expect(mmd.body.toString()).toContain('participant');
+
+  const seq = await exported('Sequence (SVG)');
+  expect(seq.name).toBe(`cnisim-step-${start + 12}-sequence.svg`);
+  expect(seq.body.toString()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+
+  const topo = await exported('Topology (SVG)');
+  expect(topo.body.toString()).toContain('<svg');
+  expect(topo.body.toString()).toContain('node-1');
+  const png = await exported('Topology (PNG)');
+  expect(png.name).toBe(`cnisim-step-${start + 12}-topology.png`);
+  expect(png.body.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+
+  const trace = await exported('Trace (JSON)');
+  const json = JSON.parse(trace.body.toString()) as { format: string; events: unknown[] };
+  expect(json.format).toBe('cnisim-trace');
+  expect(json.events.length).toBeGreaterThanOrEqual(start + 12);
+
+  // In another browser (a fresh sandbox), the file opens at its step.
+  const elsewhere = await browser.newContext({
+    baseURL: new URL('./', page.url()).href,
+    serviceWorkers: 'block',
+  });
+  const other = await elsewhere.newPage();
+  const otherErrors = collectPageErrors(other);
+  await openApp(other);
+  expect(await currentStep(other)).toBe(start);
+  await other.getByRole('button', { name: 'Share', exact: true }).click();
+  await other
+    .getByRole('dialog', { name: 'Share' })
+    .getByLabel('Open a trace (JSON)')
+    .setInputFiles({ name: trace.name, mimeType: 'application/json', buffer: trace.body });
+  await expect.poll(() => currentStep(other)).toBe(start + 12);
+  await expect(other.getByRole('status').filter({ hasText: 'the same trace' })).toBeVisible();
+  await expect(other.getByRole('region', { name: 'Shared sandbox' })).toBeVisible();
+  await elsewhere.close();
+  expect(errors).toEqual([]);
+  expect(otherErrors).toEqual([]);
 });

@@ -10,8 +10,8 @@ export function LinkBanner() {
   return (
     <section className="link-banner" aria-label="Shared sandbox">
       <p>
-        <strong>You opened a shared link.</strong> What you do here is not saved: your own sandbox
-        is kept as it was.
+        <strong>You opened a shared sandbox.</strong> What you do here is not saved: your own
+        sandbox is kept as it was.
       </p>
       <button type="button" disabled={!idle} onClick={() => void backToMine()}>
         Back to my sandbox

@@ -1,6 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../store';
+import type { ExportKind } from './exports';
 import { makeShareUrl } from './open';
+
+const EXPORTS: { kind: ExportKind; label: string }[] = [
+  { kind: 'mermaid', label: 'Sequence (Mermaid)' },
+  { kind: 'sequence-svg', label: 'Sequence (SVG)' },
+  { kind: 'topology-svg', label: 'Topology (SVG)' },
+  { kind: 'topology-png', label: 'Topology (PNG)' },
+  { kind: 'trace', label: 'Trace (JSON)' },
+];
+
+const exportsModule = () => import('./exports');
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -84,6 +95,34 @@ export function ShareDialog() {
       )}
       <p role="status" className="muted">
         {status}
+      </p>
+      <h3>Export</h3>
+      <div className="share-exports" role="group" aria-label="Export">
+        {EXPORTS.map((x) => (
+          <button
+            key={x.kind}
+            type="button"
+            onClick={() => void exportsModule().then((m) => m.exportAs(x.kind))}
+          >
+            {x.label}
+          </button>
+        ))}
+      </div>
+      <p>
+        <label>
+          Open a trace (JSON){' '}
+          <input
+            type="file"
+            accept="application/json,.json"
+            onChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (!f) return;
+              useApp.setState({ shareOpen: false });
+              void exportsModule().then((m) => m.importTrace(f));
+            }}
+          />
+        </label>
       </p>
       <form method="dialog">
         <button type="submit">Close</button>

@@ -4,10 +4,13 @@
  * store from saving it, so the user's saved sandbox stays as it was until they choose "Keep as
  * my sandbox"; "Back to my sandbox" restores it.
  */
+import type { SavedSession } from '../../engine/session/serialize';
+import type { Session } from '../../engine/session/session';
 import { pageUrl, routeHash } from '../route';
 import {
   get,
   notify,
+  pause,
   publish,
   restoreOwn,
   runJob,
@@ -16,6 +19,7 @@ import {
   type LeftTab,
   type RightTab,
 } from '../store';
+import type { LinkViews } from './link';
 
 const LEFT: readonly LeftTab[] = ['trace', 'sequence', 'topology', 'machines', 'metrics'];
 const RIGHT: readonly RightTab[] = ['pods', 'files', 'journal', 'actions', 'config'];
@@ -31,8 +35,7 @@ function isRight(v: string | undefined): v is RightTab {
 export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
-  const session = engine.newSandbox();
-  useApp.setState({ session, source: 'link', selectedPod: null, selectedFile: null });
+  useApp.setState({ session: engine.newSandbox(), source: 'link' });
   const { decodeLink } = await import('./link');
   const r = decodeLink(payload);
   if (!r.ok) {
@@ -42,21 +45,43 @@ export async function openLink(payload: string): Promise<void> {
     );
     return;
   }
-  const { views, saved } = r.state;
+  await openShared(r.state.saved, r.state.views, 'Opening the shared sandbox');
+}
+
+/**
+ * Replays a shared sandbox (a link's, a trace file's) in place of the current session, not
+ * saved over the user's own. Returns the session, or null when it could not be replayed.
+ */
+export async function openShared(
+  saved: SavedSession,
+  views: LinkViews,
+  label: string,
+): Promise<Session | null> {
+  const engine = get().engine;
+  if (!engine) return null;
+  pause();
+  const session = engine.newSandbox();
   useApp.setState({
+    session,
+    source: 'link',
+    selectedPod: null,
+    selectedFile: null,
     ...(isLeft(views.left) ? { leftTab: views.left } : {}),
     ...(isRight(views.right) ? { rightTab: views.right } : {}),
   });
   try {
-    const job = runJob('Opening the shared sandbox', engine.loadJob(session, saved));
+    const job = runJob(label, engine.loadJob(session, saved));
     const report = job ? await job : { warnings: [] };
     for (const w of report.warnings.slice(0, 3)) notify('warning', `Shared sandbox: ${w}`);
+    return session;
   } catch (e) {
     notify(
       'error',
-      `This link's sandbox could not be replayed (${(e as Error).message}). The default sandbox is open instead.`,
+      `This sandbox could not be replayed (${(e as Error).message}). The default sandbox is open instead.`,
     );
     useApp.setState({ session: engine.newSandbox() });
+    publish();
+    return null;
   }
 }
 
