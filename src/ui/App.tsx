@@ -29,6 +29,8 @@ const SequenceView = lazy(() => import('./views/sequence/SequenceView'));
 const TopologyView = lazy(() => import('./views/topology/TopologyView'));
 const MachinesView = lazy(() => import('./views/machines/MachinesView'));
 const MetricsView = lazy(() => import('./views/metrics/MetricsView'));
+// The node shell: xterm.js comes in a further chunk when the tab opens (docs/shell.md).
+const ShellView = lazy(() => import('./shell/ShellView'));
 
 const LEFT_TABS: readonly TabDef<LeftTab>[] = [
   { key: 'trace', label: 'Steps' },
@@ -44,6 +46,7 @@ const RIGHT_TABS: readonly TabDef<RightTab>[] = [
   { key: 'journal', label: 'Journal' },
   { key: 'actions', label: 'Actions' },
   { key: 'config', label: 'Config' },
+  { key: 'shell', label: 'Shell' },
 ];
 
 const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
@@ -57,6 +60,7 @@ const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
   journal: 'The Journal view',
   actions: 'The Actions view',
   config: 'The Config view',
+  shell: 'The Shell',
   inspector: 'The Inspector',
 };
 
@@ -137,6 +141,7 @@ export function App() {
     journal: JournalView,
     actions: ActionsView,
     config: ConfigView,
+    shell: ShellView,
   };
 
   return (

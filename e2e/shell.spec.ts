@@ -1,0 +1,138 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { clearSavedState, collectPageErrors, currentStep, openApp, podsTable } from './support';
+
+// The node shell in the app: a terminal per node, running lines at the cursor (docs/shell.md).
+
+test.afterEach(async ({ page }) => clearSavedState(page));
+
+/** The terminal's screen as one string: rows joined, so that wrapped lines read whole. */
+async function screen(page: Page): Promise<string> {
+  return page
+    .locator('.shell-terminal .xterm-rows > div')
+    .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ')).join(''));
+}
+
+/** Types a line and waits for the next (empty) prompt after it. */
+async function typeLine(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await expect.poll(async () => (await screen(page)).trimEnd()).toMatch(/# \S.*$/);
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(async () => (await screen(page)).trimEnd(), { timeout: 15_000 })
+    .toMatch(/root@node-1:[^#]*#$/);
+}
+
+/** `clear`: the screen then holds only the next prompt. */
+async function clearScreen(page: Page): Promise<void> {
+  await page.keyboard.type('clear');
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await screen(page)).trim()).toMatch(/^root@node-1:[^#]*#$/);
+}
+
+async function runUntil(page: Page, what: string): Promise<void> {
+  await page
+    .getByRole('group', { name: 'Run until' })
+    .getByRole('combobox')
+    .selectOption({ label: what });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+    timeout: 20_000,
+  });
+}
+
+async function openShell(page: Page): Promise<void> {
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  const term = page.locator('.shell-terminal .xterm');
+  await expect(term).toBeVisible({ timeout: 15_000 });
+  await expect.poll(() => screen(page)).toContain('root@node-1:~#');
+  await page.getByRole('group', { name: 'Shell on node-1' }).click();
+}
+
+test('reads the node: results cache, a cache file, containerd journal; reads add no step', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  await runUntil(page, 'a pod is Running');
+  await expect(await podsTable(page)).toContainText('Running');
+  const step = await currentStep(page);
+  await openShell(page);
+
+  await typeLine(page, 'ls /var/lib/cni/results');
+  const ls = await screen(page);
+  expect(ls).toMatch(/cni-loopback-[0-9a-f]{64}-lo/);
+  expect(ls).toMatch(/containerd-net-[0-9a-f]{64}-eth0/);
+
+  await typeLine(page, 'cat /var/lib/cni/results/containerd-net-*');
+  const cat = await screen(page);
+  // The file is longer than the screen: its end shows (the attachment and the ADD result).
+  expect(cat).toContain('"ifName":"eth0","networkName":"containerd-net"');
+  expect(cat).toContain('"ips":[{"address":"10.244.1.2/24"');
+
+  await clearScreen(page);
+  await typeLine(page, 'journalctl -u containerd | grep -i sandbox');
+  const journal = await screen(page);
+  expect(journal).toMatch(/level=info msg="RunPodSandbox for &PodSandboxMetadata\{Name:web-0/);
+  expect(journal).toContain('returns sandbox id');
+
+  // Tab completes a path; history recalls the last line.
+  await page.keyboard.type('ls /var/lib/cni/res');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(() => screen(page)).toMatch(/# ls \/var\/lib\/cni\/results\/ *$/);
+  await page.keyboard.press('Control+C');
+
+  // None of this was a step: the cursor stayed.
+  expect(await currentStep(page)).toBe(step);
+
+  // Keyboard alone: Escape, then Tab leaves the terminal.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.shell-terminal textarea')).not.toBeFocused();
+
+  // The Cluster pane with the terminal (the Inspector at this step is another view's matter).
+  const axe = await new AxeBuilder({ page }).include('.pane-cluster').analyze();
+  expect(
+    axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+  ).toEqual([]);
+  expect(axe.passes.length).toBeGreaterThan(0);
+  expect(errors).toEqual([]);
+});
+
+test('echo garbage into a cache file is a step, and the next DEL fails as with a corrupted cache', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  await runUntil(page, 'a pod is Running');
+  await openShell(page);
+  const before = await currentStep(page);
+
+  await typeLine(page, 'cd /var/lib/cni/results');
+  expect(await currentStep(page)).toBe(before);
+  await typeLine(page, 'echo garbage > containerd-net-*');
+  await expect.poll(() => currentStep(page)).toBe(before + 1);
+  // The line is a step of the trace, shown in the Steps view.
+  await expect(page.getByRole('region', { name: 'Views' })).toContainText(
+    "echo garbage > 'containerd-net-*'",
+  );
+  await page.getByRole('group', { name: 'Shell on node-1' }).click();
+  await typeLine(page, 'kubectl delete pod web-0');
+  await expect.poll(() => screen(page)).toContain('pod "web-0" deleted');
+  // The first error is libcni's DEL; the second, containerd's StopPodSandbox after it.
+  await runUntil(page, 'next error');
+  await runUntil(page, 'next error');
+
+  await page.getByRole('group', { name: 'Shell on node-1' }).click();
+  await clearScreen(page);
+  await typeLine(page, 'journalctl -u containerd -n 1 -o cat');
+  const out = await screen(page);
+  expect(out).toContain('level=error msg="StopPodSandbox for');
+  expect(out).toContain('failed to destroy network for sandbox');
+  expect(out).toContain('failed to get network \\"containerd-net\\" cached result');
+  expect(errors).toEqual([]);
+});

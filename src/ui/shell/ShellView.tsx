@@ -1,0 +1,79 @@
+import { useEffect, useRef, useState } from 'react';
+import { Tabs } from '../components/Tabs';
+import type { PanelProps } from '../panels/types';
+import type { NodeTerminal } from './terminals';
+
+// xterm.js and the terminals arrive in their own chunk when the Shell tab first opens.
+let loading: Promise<typeof import('./terminals')> | null = null;
+const loadTerminals = () => (loading ??= import('./terminals'));
+
+/** The node's shell: a terminal per node, in tabs (see terminals.ts and docs/shell.md). */
+export default function ShellView({ session, step }: PanelProps) {
+  const nodes = session.nodeNames;
+  const [node, setNode] = useState(nodes[0] ?? '');
+  const current = nodes.includes(node) ? node : (nodes[0] ?? '');
+  const box = useRef<HTMLDivElement>(null);
+  const [term, setTerm] = useState<NodeTerminal | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadTerminals().then(
+      (m) => {
+        if (!live || !box.current) return;
+        const t = m.terminalFor(current);
+        t.attach(box.current);
+        setTerm(t);
+      },
+      (e: unknown) => live && setError((e as Error).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [current]);
+
+  useEffect(() => {
+    if (!term || !box.current) return;
+    const ro = new ResizeObserver(() => term.resize());
+    ro.observe(box.current);
+    const onResize = () => term.resize();
+    window.addEventListener('resize', onResize);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', onResize);
+    };
+  }, [term]);
+
+  return (
+    <div className="shell-view">
+      <p className="muted shell-help" id="shell-help">
+        Commands run on the node as it was at step {step + 1}. A command that only reads changes
+        nothing; one that changes the node is added as an action at this step (after stepping back,
+        it replaces what followed). Tab completes, ↑/↓ recall, Esc then Tab leaves the terminal.
+      </p>
+      <Tabs
+        label="Nodes"
+        tabs={nodes.map((n) => ({ key: n, label: n }))}
+        selected={current}
+        onSelect={setNode}
+        className="shell-nodes"
+      >
+        {error !== null ? (
+          <p role="alert">The terminal could not be loaded: {error}</p>
+        ) : (
+          <>
+            {!term && <p className="muted">Loading the terminal…</p>}
+            <div
+              ref={box}
+              className="shell-terminal"
+              role="group"
+              aria-label={`Shell on ${current}`}
+              aria-describedby="shell-help"
+              onClick={() => term?.focus()}
+            />
+          </>
+        )}
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { LineEditor, type EditorEvent } from './lineEditor';
+
+const WORDS = ['journalctl', 'jq', '/var/lib/cni/results/', '/var/lib/cni/networks/'];
+
+function editor(history: string[] = []) {
+  const e = new LineEditor((line, pos) => {
+    let from = pos;
+    while (from > 0 && line[from - 1] !== ' ') from--;
+    const w = line.slice(from, pos);
+    const candidates = WORDS.filter((c) => c.startsWith(w));
+    let common = candidates[0] ?? w;
+    for (const c of candidates) while (!c.startsWith(common)) common = common.slice(0, -1);
+    return { from, candidates, common: common.length >= w.length ? common : w };
+  });
+  e.start('# ', history);
+  return e;
+}
+
+const submitted = (evs: EditorEvent[]) =>
+  evs.filter((e) => e.kind === 'submit').map((e) => (e as { line: string }).line);
+const written = (evs: EditorEvent[]) => evs.map((e) => (e.kind === 'write' ? e.data : '')).join('');
+
+describe('the terminal line editor', () => {
+  it('edits with arrows, Home/End, Ctrl-A/E/U/K/W and backspace', () => {
+    const e = editor();
+    e.input('ip addr');
+    e.input('\x1b[D\x1b[D\x1b[D\x1b[D\x7f\x1b[C'); // "ipaddr", cursor after "ipa"
+    expect([e.line, e.pos]).toEqual(['ipaddr', 3]);
+    e.input('\x01X\x05Y');
+    expect(e.line).toBe('XipaddrY');
+    e.input('\x17');
+    expect([e.line, e.pos]).toEqual(['', 0]);
+    e.input('ls -l /tmp\x1b[H\x1b[C\x1b[C\x0b');
+    expect(e.line).toBe('ls');
+    e.input('\x1b[D\x15');
+    expect([e.line, e.pos]).toEqual(['s', 0]);
+  });
+
+  it('submits on Enter, and keeps what a paste had after the newline for the next prompt', () => {
+    const e = editor();
+    const evs = e.input('ls /var\rcat x\rpwd');
+    expect(submitted(evs)).toEqual(['ls /var']);
+    expect(e.pending).toBe('cat x\rpwd');
+  });
+
+  it('recalls history with up and down, keeping the line being typed', () => {
+    const e = editor(['first', 'second']);
+    e.input('dra');
+    e.input('\x1b[A');
+    expect(e.line).toBe('second');
+    e.input('\x1b[A\x1b[A');
+    expect(e.line).toBe('first');
+    e.input('\x1b[B\x1b[B');
+    expect(e.line).toBe('dra');
+  });
+
+  it('Ctrl-C abandons the line and prints a new prompt', () => {
+    const e = editor();
+    e.input('rm -rf /var/lib/cni');
+    const evs = e.input('\x03');
+    expect(submitted(evs)).toEqual([]);
+    expect(written(evs)).toContain('^C\r\n# ');
+    expect(e.line).toBe('');
+  });
+
+  it('Tab completes a unique word with a space, a common prefix, and lists on the second Tab', () => {
+    const e = editor();
+    e.input('jou\t');
+    expect(e.line).toBe('journalctl ');
+    const f = editor();
+    f.input('ls /var/lib/cni/r\t');
+    expect(f.line).toBe('ls /var/lib/cni/results/');
+    const g = editor();
+    g.input('j\t');
+    expect(g.line).toBe('j');
+    const list = written(g.input('\t'));
+    expect(list).toMatch(/journalctl\s+jq\r\n# j/);
+  });
+
+  it('redraws a line longer than the terminal on as many rows as it needs', () => {
+    const e = editor();
+    e.cols = 10;
+    e.input('0123456789abcdef'); // prompt + 16 = 18 columns: two rows
+    const evs = e.input('\x01');
+    // From the second row back up to the prompt's row, then to column 2.
+    // eslint-disable-next-line no-control-regex -- terminal escape sequences
+    expect(written(evs)).toMatch(/^\x1b\[1A\r# 0123456789abcdef\x1b\[J\x1b\[1A\r\x1b\[2C$/);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The app's terminals: one xterm.js terminal per node, kept for the page's life (switching
+ * tabs or replaying the session keeps their screens and sessions). This module and xterm.js
+ * form a lazy chunk fetched when the Shell tab first opens.
+ *
+ * Lines run through the session's terminal (src/engine/session/terminal.ts): a read answers at
+ * the cursor at once; a line that changes the node is performed as a `shell` action through
+ * the store (so it is a step, replays and is saved), and its output is what it printed then.
+ */
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import { complete } from '../../engine/shell/complete';
+import { afterAction, newTermState, tryLine, type TermState } from '../../engine/session/terminal';
+import { cancelJob, cmd, useApp } from '../store';
+import { LineEditor } from './lineEditor';
+
+/** The root font size in px (the app's zoom: rem-based sizes and the browser's zoom follow it). */
+function appFontSize(): number {
+  const px = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return Number.isFinite(px) && px > 0 ? Math.round(px) : 15;
+}
+
+const toTerminal = (s: string) => s.replace(/\r?\n/g, '\r\n');
+
+export class NodeTerminal {
+  readonly term: Terminal;
+  private readonly fit = new FitAddon();
+  private readonly editor: LineEditor;
+  private state: TermState = newTermState();
+  private busy = false;
+  private opened = false;
+  /** Escape was pressed: the next Tab leaves the terminal instead of completing. */
+  private releaseTab = false;
+
+  constructor(readonly node: string) {
+    this.term = new Terminal({
+      fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+      fontSize: appFontSize(),
+      scrollback: 5000,
+      cursorBlink: false,
+      screenReaderMode: true,
+      allowProposedApi: false,
+      theme: { background: '#111418', foreground: '#e6e8eb', cursor: '#e6e8eb' },
+    });
+    this.term.loadAddon(this.fit);
+    this.editor = new LineEditor((line, pos) => {
+      const s = useApp.getState().session;
+      const n = s?.stateAt(s.cursor).nodes[this.node];
+      return n
+        ? complete(n, this.state.shell.cwd, line, pos)
+        : { from: pos, candidates: [], common: '' };
+    });
+    this.term.attachCustomKeyEventHandler((e) => this.onKey(e));
+    this.term.onData((d) => this.onData(d));
+  }
+
+  /** Shows the terminal in `container` (the first time: opens it there, with a prompt). */
+  attach(container: HTMLElement): void {
+    if (!this.opened) {
+      this.term.open(container);
+      this.opened = true;
+      this.resize();
+      this.term.write(
+        `\x1b[2mcnisim: a shell on ${this.node}. Type help for the commands.\x1b[0m\r\n`,
+      );
+      this.term.write(this.editor.start(this.prompt(), this.state.history));
+    } else if (this.term.element && this.term.element.parentElement !== container) {
+      container.appendChild(this.term.element);
+      this.resize();
+    }
+  }
+
+  /** Fits the terminal to its container, with the app's font size. */
+  resize(): void {
+    const size = appFontSize();
+    if (this.term.options.fontSize !== size) this.term.options.fontSize = size;
+    try {
+      this.fit.fit();
+    } catch {
+      // Not laid out (hidden): keep the size.
+    }
+    this.editor.cols = this.term.cols;
+  }
+
+  focus(): void {
+    this.term.focus();
+  }
+
+  private prompt(): string {
+    const cwd = this.state.shell.cwd;
+    const home = this.state.shell.env['HOME'] ?? '/root';
+    const shown =
+      cwd === home ? '~' : cwd.startsWith(home + '/') ? '~' + cwd.slice(home.length) : cwd;
+    return `root@${this.node}:${shown}# `;
+  }
+
+  private onKey(e: KeyboardEvent): boolean {
+    if (e.type !== 'keydown') return true;
+    if (e.key === 'Escape') {
+      this.releaseTab = true;
+      return false;
+    }
+    if (e.key === 'Tab' && this.releaseTab) {
+      // Leave the terminal: the browser moves the focus.
+      this.releaseTab = false;
+      return false;
+    }
+    this.releaseTab = false;
+    const copy =
+      (e.ctrlKey && e.shiftKey && e.code === 'KeyC') ||
+      (e.ctrlKey && !e.shiftKey && e.code === 'KeyC' && this.term.hasSelection());
+    if (copy) {
+      void navigator.clipboard?.writeText(this.term.getSelection()).catch(() => undefined);
+      e.preventDefault();
+      return false;
+    }
+    // Ctrl-Shift-V: the browser pastes into xterm's input, which arrives as data.
+    if (e.ctrlKey && e.shiftKey && e.code === 'KeyV') return false;
+    return true;
+  }
+
+  private onData(data: string): void {
+    if (this.busy) {
+      // Ctrl-C while a changing line replays: stop the computation (the store keeps the trace).
+      if (data.includes('\x03')) cancelJob();
+      return;
+    }
+    for (const ev of this.editor.input(data)) {
+      if (ev.kind === 'write') this.term.write(ev.data);
+      else if (ev.kind === 'clear') this.term.write('\x1b[H\x1b[2J\x1b[3J');
+      else void this.run(ev.line);
+    }
+  }
+
+  /** Runs a submitted line, then shows the next prompt (and types what a paste left). */
+  private async run(line: string): Promise<void> {
+    this.busy = true;
+    try {
+      await this.execute(line);
+    } catch (e) {
+      this.term.write(toTerminal(`cnisim: ${(e as Error).message}\n`));
+    }
+    this.busy = false;
+    this.term.write(this.editor.start(this.prompt(), this.state.history));
+    const rest = this.editor.pending;
+    this.editor.pending = '';
+    if (rest) this.onData(rest);
+  }
+
+  private async execute(line: string): Promise<void> {
+    if (line.trim() === '') return;
+    const { session, phase } = useApp.getState();
+    if (!session || phase !== 'ready') {
+      this.term.write('cnisim: the simulation is still loading\r\n');
+      return;
+    }
+    if (!session.nodeNames.includes(this.node)) {
+      this.term.write(`cnisim: this sandbox has no node ${this.node}\r\n`);
+      return;
+    }
+    const o = tryLine(session, this.node, line, this.state);
+    if (o.kind === 'read') {
+      this.term.write(toTerminal(o.result.output));
+      this.state = o.state;
+      if (o.result.exited) this.term.write('\x1b[2m(a new shell session starts)\x1b[0m\r\n');
+      return;
+    }
+    const r = await cmd.perform(o.action);
+    if (!r) {
+      this.term.write('\x1b[2mcnisim: the line was not run (see the notice above)\x1b[0m\r\n');
+      this.state = afterAction(this.state, line, undefined);
+      return;
+    }
+    const out = r.output?.shell;
+    if (out) this.term.write(toTerminal(out.output));
+    else if (r.error) this.term.write(toTerminal(`cnisim: ${r.error}\n`));
+    this.state = afterAction(this.state, line, out);
+    if (out?.exited) this.term.write('\x1b[2m(a new shell session starts)\x1b[0m\r\n');
+  }
+}
+
+const terminals = new Map<string, NodeTerminal>();
+
+/** The node's terminal (made the first time). */
+export function terminalFor(node: string): NodeTerminal {
+  let t = terminals.get(node);
+  if (!t) {
+    t = new NodeTerminal(node);
+    terminals.set(node, t);
+  }
+  return t;
+}
