@@ -40,11 +40,17 @@ export class TestNode {
       libcni?: '1.1' | '1.2';
       /** The plugins installed in /opt/cni/bin (default bridge, host-local, loopback). */
       plugins?: string[];
+      /** Their build (default v1.1.1). */
+      build?: string;
+      /** Files on the node before it starts (path -> content). */
+      files?: Record<string, string>;
     } = {},
   ) {
     const world = addNode(newWorld(opts.seed ?? 1), {
       name: this.node,
       plugins: opts.plugins ?? ['bridge', 'host-local', 'loopback'],
+      ...(opts.build !== undefined ? { build: opts.build } : {}),
+      ...(opts.files !== undefined ? { files: opts.files } : {}),
     });
     this.sim = new Simulation(world);
     this.list = confListFromBytes(opts.conflist ?? BRIDGE_CONFLIST);

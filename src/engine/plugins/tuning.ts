@@ -14,6 +14,19 @@
  * `args.cni.sysctl` without a top-level `sysctl` map panics (assignment to entry in nil map);
  * CHECK compares the MAC as text and prints the allmulti setting as a pointer. There is no sysctl
  * allow-list and no txQLen in this release.
+ *
+ * The v1.6.2 build (plugins v1.6.x, spec 1.1 builds) has the later code: before parsing, ADD and
+ * CHECK decode `sysctl` once more into a map whose key type refuses a key seen before ("duplicated
+ * sysctl keys are not allowed"; a wrongly typed `sysctl` fails there, without the "failed to load
+ * netconf" prefix); ADD then reads the allow-list `/etc/cni/tuning/allowlist.conf` (when it
+ * exists: one RE2 pattern per non-blank line, a sysctl key as configured must match one) and
+ * refuses an interface name with a `/`. A key's dots become slashes before IFNAME is replaced, so
+ * an interface name with dots stays one path element, and CHECK replaces IFNAME (and refuses keys
+ * outside /proc/sys/net/) as ADD does. `txQLen` (a *int: 0 is a value) is set last, saved in the
+ * backup and restored on DEL, and compared by CHECK. Read from the upstream source (a post-1.1.1
+ * revision with the allow-list, and the v1.6.x declarations); the order of the txQLen steps after
+ * the allmulti ones and the CHECK message for it follow the other settings' pattern. The panic
+ * trace printed for the nil-map case is v1.1.1's.
  */
 import { utf8Bytes } from '../base64';
 import { IGNORE_UNKNOWN, loadArgs } from '../cni/args';
@@ -21,6 +34,7 @@ import { parsePrevResult } from '../cni/create';
 import { GoError } from '../cni/errors';
 import {
   type GoNetConf,
+  type GoType,
   field,
   goBool,
   goDecode,
@@ -31,6 +45,7 @@ import {
   ptr,
   struct,
 } from '../cni/gotypes';
+import { basic, cachedTypeFields, type GoStructType } from '../gojson/types';
 import { goMarshal } from '../cni/json';
 import { type Result, toCurrent } from '../cni/result';
 import type { CmdArgs, SkelPlugin } from '../cni/skel';
@@ -43,10 +58,13 @@ import { type PluginBuild, aboutText } from './lib/build';
 import * as nl from './lib/netlink';
 import { getNS } from './lib/ns';
 import { GoPanic, goSliceArg, pluginMainWithPanics } from './lib/panic';
+import { goMatchString } from './lib/goregexp';
 import { PROC_SYS, readProcSys, writeProcSys } from './lib/procsys';
 import { printResult } from './loopback';
 
 const DEFAULT_DATA_DIR = '/run/cni/tuning';
+/** v1.6.x: filepath.Join(defaultAllowlistDir, defaultAllowlistFile). */
+export const ALLOWLIST_FILE = '/etc/cni/tuning/allowlist.conf';
 
 interface IPAMArgs {
   /** *map[string]string: null (nil pointer) or a box around the map. */
@@ -55,6 +73,8 @@ interface IPAMArgs {
   promisc: boolean | null;
   mtu: number | null;
   allmulti: boolean | null;
+  /** v1.6.x only */
+  txQLen?: number | null;
 }
 
 interface TuningConf {
@@ -65,37 +85,68 @@ interface TuningConf {
   promisc: boolean;
   mtu: number;
   allmulti: boolean | null;
+  /** v1.6.x only (*int): null when not configured. */
+  txQLen?: number | null;
   runtimeConfig: { mac: string };
   args: { cni: IPAMArgs | null } | null;
 }
 
-const IPAMArgsT = struct('main.IPAMArgs', [
-  field('SysCtl', ptr(map(goString)), 'sysctl', { prop: 'sysctl' }),
-  field('Mac', ptr(goString), 'mac,omitempty', { prop: 'mac' }),
-  field('Promisc', ptr(goBool), 'promisc,omitempty', { prop: 'promisc' }),
-  field('Mtu', ptr(goInt), 'mtu,omitempty', { prop: 'mtu' }),
-  field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
-]);
+function ipamArgsT(txq: boolean): GoType {
+  return struct('main.IPAMArgs', [
+    field('SysCtl', ptr(map(goString)), 'sysctl', { prop: 'sysctl' }),
+    field('Mac', ptr(goString), 'mac,omitempty', { prop: 'mac' }),
+    field('Promisc', ptr(goBool), 'promisc,omitempty', { prop: 'promisc' }),
+    field('Mtu', ptr(goInt), 'mtu,omitempty', { prop: 'mtu' }),
+    field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
+    ...(txq ? [field('TxQLen', ptr(goInt), 'txQLen,omitempty', { prop: 'txQLen' })] : []),
+  ]);
+}
 
-const TuningConfT = pluginConf('main.TuningConf', [
-  field('DataDir', goString, 'dataDir,omitempty', { prop: 'dataDir' }),
-  field('SysCtl', map(goString), 'sysctl', { prop: 'sysctl' }),
-  field('Mac', goString, 'mac,omitempty', { prop: 'mac' }),
-  field('Promisc', goBool, 'promisc,omitempty', { prop: 'promisc' }),
-  field('Mtu', goInt, 'mtu,omitempty', { prop: 'mtu' }),
-  field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
-  field(
-    'RuntimeConfig',
-    struct(undefined, [field('Mac', goString, 'mac,omitempty', { prop: 'mac' })]),
-    'runtimeConfig,omitempty',
-    { prop: 'runtimeConfig' },
-  ),
-  field(
-    'Args',
-    ptr(struct(undefined, [field('A', ptr(IPAMArgsT), 'cni', { prop: 'cni' })])),
-    'args',
-    { prop: 'args' },
-  ),
+function tuningConfT(txq: boolean): GoType {
+  return pluginConf('main.TuningConf', [
+    field('DataDir', goString, 'dataDir,omitempty', { prop: 'dataDir' }),
+    field('SysCtl', map(goString), 'sysctl', { prop: 'sysctl' }),
+    field('Mac', goString, 'mac,omitempty', { prop: 'mac' }),
+    field('Promisc', goBool, 'promisc,omitempty', { prop: 'promisc' }),
+    field('Mtu', goInt, 'mtu,omitempty', { prop: 'mtu' }),
+    ...(txq ? [field('TxQLen', ptr(goInt), 'txQLen,omitempty', { prop: 'txQLen' })] : []),
+    field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
+    field(
+      'RuntimeConfig',
+      struct(undefined, [field('Mac', goString, 'mac,omitempty', { prop: 'mac' })]),
+      'runtimeConfig,omitempty',
+      { prop: 'runtimeConfig' },
+    ),
+    field(
+      'Args',
+      ptr(struct(undefined, [field('A', ptr(ipamArgsT(txq)), 'cni', { prop: 'cni' })])),
+      'args',
+      { prop: 'args' },
+    ),
+  ]);
+}
+
+const TuningConfT = tuningConfT(false);
+const TuningConf16T = tuningConfT(true);
+
+function configToRestoreT(txq: boolean): GoType {
+  return struct('main.configToRestore', [
+    field('Mac', goString, 'mac,omitempty', { prop: 'mac' }),
+    field('Promisc', ptr(goBool), 'promisc,omitempty', { prop: 'promisc' }),
+    field('Mtu', goInt, 'mtu,omitempty', { prop: 'mtu' }),
+    field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
+    ...(txq ? [field('TxQLen', ptr(goInt), 'txQLen,omitempty', { prop: 'txQLen' })] : []),
+  ]);
+}
+
+const ConfigToRestoreT = configToRestoreT(false);
+const ConfigToRestore16T = configToRestoreT(true);
+
+/** v1.6.x: `type sysctlCheck struct { SysCtl map[sysctlKey]string `json:"sysctl"` }`. */
+const SysctlCheckT = struct('main.sysctlCheck', [
+  field('SysCtl', map(goString, undefined, basic('string', 'main.sysctlKey')), 'sysctl', {
+    prop: 'sysctl',
+  }),
 ]);
 
 const MAC_ENV_ARGS = [IGNORE_UNKNOWN, { name: 'MAC', parse: (t: string) => t }];
@@ -135,8 +186,8 @@ function nilMapPanic(cmd: Cmd, stdin: string, about: string): GoPanic {
   );
 }
 
-function parseConf(args: CmdArgs, cmd: Cmd, about: string): TuningConf {
-  const r = goDecode<TuningConf>(args.stdin, TuningConfT);
+function parseConf(args: CmdArgs, cmd: Cmd, about: string, v16: boolean): TuningConf {
+  const r = goDecode<TuningConf>(args.stdin, v16 ? TuningConf16T : TuningConfT);
   if (r.error !== null) throw new GoError(`failed to load netconf: ${r.error}`);
   const conf = r.value;
   if (conf.dataDir === '') conf.dataDir = DEFAULT_DATA_DIR;
@@ -158,8 +209,136 @@ function parseConf(args: CmdArgs, cmd: Cmd, about: string): TuningConf {
     if (a.promisc !== null) conf.promisc = a.promisc;
     if (a.mtu !== null) conf.mtu = a.mtu;
     if (a.allmulti !== null) conf.allmulti = a.allmulti;
+    if (v16 && a.txQLen != null) conf.txQLen = a.txQLen;
   }
   return conf;
+}
+
+/**
+ * v1.6.x validateSysctlConflictingKeys: json.Unmarshal of the config into sysctlCheck, whose key
+ * type's UnmarshalText refuses a key it has seen (in this process: across every `sysctl` object
+ * the document has). A duplicate stops decoding at once; otherwise a type error is returned as
+ * encoding/json words it.
+ */
+function validateSysctlConflictingKeys(stdin: string): void {
+  if (hasDuplicateSysctlKey(stdin)) throw new GoError('duplicated sysctl keys are not allowed');
+  const r = goDecode<unknown>(stdin, SysctlCheckT);
+  if (r.error !== null) throw new GoError(r.error);
+}
+
+/** Walks valid JSON (skel has parsed it already) for a repeated key in a top-level `sysctl`. */
+function hasDuplicateSysctlKey(text: string): boolean {
+  const isSysctl = cachedTypeFields(SysctlCheckT as GoStructType).list[0]!.equalFold;
+  let i = 0;
+  const ws = (): void => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  const str = (): string => {
+    const start = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  /** Calls `onKey` for each key of the object at i (after its value is skipped). */
+  const object = (onKey: (k: string, valueStart: number) => void): void => {
+    i++;
+    ws();
+    if (text[i] === '}') {
+      i++;
+      return;
+    }
+    for (;;) {
+      ws();
+      const k = str();
+      ws();
+      i++; // ':'
+      ws();
+      const v = i;
+      skip();
+      onKey(k, v);
+      ws();
+      if (text[i++] === '}') return;
+    }
+  };
+  const skip = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '"') str();
+    else if (c === '{') object(() => undefined);
+    else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        skip();
+        ws();
+        if (text[i++] === ']') return;
+      }
+    } else while (i < text.length && !',}] \t\r\n'.includes(text[i]!)) i++;
+  };
+  ws();
+  if (text[i] !== '{') return false;
+  const seen = new Set<string>();
+  let dup = false;
+  const objects: number[] = [];
+  object((k, v) => {
+    if (isSysctl(k) && text[v] === '{') objects.push(v);
+  });
+  for (const start of objects) {
+    if (dup) break;
+    i = start;
+    object((k) => {
+      if (dup) return;
+      if (seen.has(k)) dup = true;
+      seen.add(k);
+    });
+  }
+  return dup;
+}
+
+/** strings.TrimSpace: Unicode White_Space at both ends (not U+FEFF, which JS's trim() takes). */
+const GO_SPACE_EDGES =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+/** v1.6.x readAllowlist: absent -> null; else its trimmed non-blank lines. */
+function readAllowlist(p: Proc): string[] | null {
+  const fs = p.sys.fs;
+  if (statErrno(fs, ALLOWLIST_FILE) === 'ENOENT') return null;
+  let data: string;
+  try {
+    data = vfs.readFile(fs, ALLOWLIST_FILE);
+  } catch (e) {
+    throw new GoError((e as Error).message);
+  }
+  return data
+    .split('\n')
+    .map((l) => l.replace(GO_SPACE_EDGES, ''))
+    .filter((l) => l !== '');
+}
+
+/** v1.6.x validateSysctlConf: every configured key (as written) must match an allow-list line. */
+function validateSysctlConf(p: Proc, conf: TuningConf): void {
+  const allow = readAllowlist(p);
+  if (allow === null) return;
+  for (const key of Object.keys(conf.sysctl ?? {})) {
+    let ok = false;
+    for (const pattern of allow) {
+      const m = goMatchString(pattern, key);
+      if (m.error !== undefined) throw new GoError(m.error);
+      if (m.match) {
+        ok = true;
+        break;
+      }
+    }
+    if (!ok) {
+      throw new GoError(
+        `Sysctl ${key} is not allowed. Only the following sysctls are allowed: [${allow.join(' ')}]`,
+      );
+    }
+  }
 }
 
 /** net.ParseMAC: 6, 8 or 20 bytes written as xx:xx, xx-xx or xxxx.xxxx; null when invalid. */
@@ -235,6 +414,12 @@ function* changeAllmulti(p: Proc, ns: string, ifName: string, on: boolean): Gen<
   yield* nl.linkSetAllmulti(p.sys, ns, l, on);
 }
 
+function* changeTxQLen(p: Proc, ns: string, ifName: string, q: number): Gen<void> {
+  const l = linkOrErr(p, ns, ifName);
+  // IFLA_TXQLEN is a u32 too.
+  yield* nl.linkSetTxQLen(p.sys, ns, l, q < 0 ? q + 2 ** 32 : q);
+}
+
 function backupPath(dataDir: string, containerId: string, ifName: string): string {
   return vfs.joinPath(dataDir, `${containerId}_${ifName}.json`);
 }
@@ -266,6 +451,7 @@ function* createBackup(
   if (conf.promisc) config['promisc'] = l.promisc !== 0;
   if (conf.mtu !== 0) config['mtu'] = l.mtu;
   if (conf.allmulti !== null) config['allmulti'] = l.allmulti;
+  if (conf.txQLen != null) config['txQLen'] = l.txqlen;
   const sys = p.sys;
   if (statErrno(sys.fs, conf.dataDir) === 'ENOENT') {
     try {
@@ -292,6 +478,7 @@ function* restoreBackup(
   ifName: string,
   containerId: string,
   dataDir: string,
+  v16: boolean,
 ): Gen<void> {
   const sys = p.sys;
   const file = backupPath(dataDir, containerId, ifName);
@@ -303,15 +490,8 @@ function* restoreBackup(
     promisc: boolean | null;
     mtu: number;
     allmulti: boolean | null;
-  }>(
-    entry.data,
-    struct('main.configToRestore', [
-      field('Mac', goString, 'mac,omitempty', { prop: 'mac' }),
-      field('Promisc', ptr(goBool), 'promisc,omitempty', { prop: 'promisc' }),
-      field('Mtu', goInt, 'mtu,omitempty', { prop: 'mtu' }),
-      field('Allmulti', ptr(goBool), 'allmulti,omitempty', { prop: 'allmulti' }),
-    ]),
-  );
+    txQLen?: number | null;
+  }>(entry.data, v16 ? ConfigToRestore16T : ConfigToRestoreT);
   if (r.error !== null) return;
   const config = r.value;
   try {
@@ -331,6 +511,7 @@ function* restoreBackup(
   if (config.mac !== '') yield* attempt(changeMacAddr(p, ns, ifName, config.mac));
   if (config.promisc !== null) yield* attempt(changePromisc(p, ns, ifName, config.promisc));
   if (config.allmulti !== null) yield* attempt(changeAllmulti(p, ns, ifName, config.allmulti));
+  if (config.txQLen != null) yield* attempt(changeTxQLen(p, ns, ifName, config.txQLen));
   if (failed) return;
   try {
     yield* sys.remove(file);
@@ -344,6 +525,22 @@ function sysctlFile(key: string): string {
   return vfs.joinPath(PROC_SYS, key.split('.').join('/'));
 }
 
+/**
+ * v1.6.x getSysctlFilename: the dots become slashes first, then the first IFNAME is replaced (an
+ * interface name with dots stays one path element); a key outside /proc/sys/net/ is refused,
+ * quoted in its slash form.
+ */
+function sysctlFile16(key: string, ifName: string): string {
+  const slashed = key
+    .split('.')
+    .join('/')
+    .replace('IFNAME', () => ifName);
+  const file = vfs.joinPath(PROC_SYS, slashed);
+  if (!file.startsWith(`${PROC_SYS}/net/`))
+    throw new GoError(`invalid net sysctl key: ${q(slashed)}`);
+  return file;
+}
+
 function prevResultOf(conf: TuningConf, b: PluginBuild): Result {
   if (conf.netConf.prevResult === null) throw new GoError('Required prevResult missing');
   return parsePrevResult(conf.netConf.prevResult, conf.netConf.cniVersion, b.lib);
@@ -351,20 +548,40 @@ function prevResultOf(conf: TuningConf, b: PluginBuild): Result {
 
 function makeTuning(b: PluginBuild): SkelPlugin {
   const about = aboutText('tuning', b);
+  // The plugins v1.6.x code: allow-list, txQLen, duplicate keys, IFNAME after the dots.
+  const v16 = b.spec11;
 
   function* add(args: CmdArgs, p: Proc): Gen<void> {
-    const conf = parseConf(args, 'ADD', about);
+    if (v16) validateSysctlConflictingKeys(args.stdin);
+    const conf = parseConf(args, 'ADD', about, v16);
+    if (v16) {
+      validateSysctlConf(p, conf);
+      if (args.ifName.includes('/')) {
+        throw new GoError(`Interface name (${args.ifName}) contains an invalid character /`);
+      }
+    }
     let prev = prevResultOf(conf, b);
     const sys = p.sys;
     const ns = getNS(sys, args.netns);
     for (const [rawKey, value] of Object.entries(conf.sysctl ?? {})) {
-      const key = rawKey.replace('IFNAME', () => args.ifName);
-      const file = sysctlFile(key);
-      if (!file.startsWith(`${PROC_SYS}/net/`))
-        throw new GoError(`invalid net sysctl key: ${q(key)}`);
+      let file: string;
+      if (v16) file = sysctlFile16(rawKey, args.ifName);
+      else {
+        const key = rawKey.replace('IFNAME', () => args.ifName);
+        file = sysctlFile(key);
+        if (!file.startsWith(`${PROC_SYS}/net/`))
+          throw new GoError(`invalid net sysctl key: ${q(key)}`);
+      }
       yield* writeProcSys(sys, ns, file, value);
     }
-    if (conf.mac !== '' || conf.mtu !== 0 || conf.promisc || conf.allmulti !== null) {
+    const txQLen = v16 ? (conf.txQLen ?? null) : null;
+    if (
+      conf.mac !== '' ||
+      conf.mtu !== 0 ||
+      conf.promisc ||
+      conf.allmulti !== null ||
+      txQLen !== null
+    ) {
       yield* createBackup(p, ns, args.ifName, args.containerId, conf);
     }
     if (conf.mac !== '') {
@@ -377,29 +594,31 @@ function makeTuning(b: PluginBuild): SkelPlugin {
     if (conf.promisc) yield* changePromisc(p, ns, args.ifName, true);
     if (conf.mtu !== 0) yield* changeMtu(p, ns, args.ifName, conf.mtu);
     if (conf.allmulti !== null) yield* changeAllmulti(p, ns, args.ifName, conf.allmulti);
+    if (txQLen !== null) yield* changeTxQLen(p, ns, args.ifName, txQLen);
     printResult(p, prev, conf.netConf.cniVersion, b);
   }
 
   function* del(args: CmdArgs, p: Proc): Gen<void> {
-    const conf = parseConf(args, 'DEL', about);
+    const conf = parseConf(args, 'DEL', about, v16);
     let ns: string;
     try {
       ns = getNS(p.sys, args.netns);
     } catch {
       return;
     }
-    yield* restoreBackup(p, ns, args.ifName, args.containerId, conf.dataDir);
+    yield* restoreBackup(p, ns, args.ifName, args.containerId, conf.dataDir, v16);
   }
 
   // eslint-disable-next-line require-yield
   function* check(args: CmdArgs, p: Proc): Gen<void> {
-    const conf = parseConf(args, 'CHECK', about);
+    if (v16) validateSysctlConflictingKeys(args.stdin);
+    const conf = parseConf(args, 'CHECK', about, v16);
     const prev = prevResultOf(conf, b);
     toCurrent(prev, b.lib);
     const sys = p.sys;
     const ns = getNS(sys, args.netns);
     for (const [key, confValue] of Object.entries(conf.sysctl ?? {})) {
-      const file = sysctlFile(key);
+      const file = v16 ? sysctlFile16(key, args.ifName) : sysctlFile(key);
       const curValue = readProcSys(sys, ns, file);
       if (confValue !== curValue) {
         throw new GoError(
@@ -432,6 +651,12 @@ function makeTuning(b: PluginBuild): SkelPlugin {
       // Go prints the *bool itself: an address that changes from run to run.
       throw new GoError(
         `Error: Tuning configured all-multicast mode of ${args.ifName} is 0xc0000a8c7c, current value is ${link.allmulti}`,
+      );
+    }
+    const txQLen = v16 ? (conf.txQLen ?? null) : null;
+    if (txQLen !== null && txQLen !== link.txqlen) {
+      throw new GoError(
+        `Error: Tuning configured Transmit Queue Length of ${args.ifName} is ${txQLen}, current value is ${link.txqlen}`,
       );
     }
   }
