@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { build, defineConfig, type Plugin } from 'vite';
 
 /**
  * The built page's Content Security Policy: scripts only from the site itself (no inline
@@ -35,14 +36,53 @@ function csp(): Plugin {
   };
 }
 
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * `<cni-sim>` (src/element) built in library mode after the app, as one classic script next to
+ * embed.html: dist/cni-sim.js. Part of every `vite build`, so the e2e tests find it.
+ */
+function element(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'cnisim-element',
+    apply: 'build',
+    configResolved(c) {
+      outDir = c.build.outDir;
+    },
+    async closeBundle() {
+      await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: {
+          outDir,
+          emptyOutDir: false,
+          sourcemap: false,
+          copyPublicDir: false,
+          lib: {
+            entry: here('./src/element/cni-sim.ts'),
+            formats: ['iife'],
+            name: 'CniSim',
+            fileName: () => 'cni-sim.js',
+          },
+        },
+      });
+    },
+  };
+}
+
 // Static site: relative asset URLs (`base: './'`) so the build works from any sub-path
 // (GitHub Pages project sites, a file server directory, ...).
 export default defineConfig({
   base: './',
-  plugins: [react(), csp()],
+  plugins: [react(), csp(), element()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    rollupOptions: {
+      // The app, and embed.html (minimal chrome for iframes and <cni-sim>).
+      input: { main: here('./index.html'), embed: here('./embed.html') },
+    },
   },
 });

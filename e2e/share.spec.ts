@@ -139,6 +139,13 @@ test('exports: the sequence, the topology and the trace; the trace opens again',
     return { name: download.suggestedFilename(), body: await readFile(path) };
   }
 
+  // "Embed" writes the HTML for this sandbox at this step.
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Embed', exact: true }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Embed code' })).toHaveValue(
+    new RegExp(`<cni-sim scenario="[A-Za-z0-9_-]+" step="${start + 12}" views="steps,inspector"`),
+  );
+
   const mmd = await exported('Sequence (Mermaid)');
   expect(mmd.name).toBe(`cnisim-step-${start + 12}.mmd`);
   expect(mmd.body.toString()).toMatch(/^sequenceDiagram\n/);

@@ -64,7 +64,7 @@ export interface AppState {
    * Where the session came from: the user's own sandbox (saved in localStorage as it changes),
    * or a shared link (share/open.ts), which is never saved over the user's own.
    */
-  source: 'own' | 'link';
+  source: 'own' | 'link' | 'embed';
   shareOpen: boolean;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../store';
 import type { ExportKind } from './exports';
-import { makeShareUrl } from './open';
+import { makeEmbedSnippet, makeShareUrl } from './open';
 
 const EXPORTS: { kind: ExportKind; label: string }[] = [
   { kind: 'mermaid', label: 'Sequence (Mermaid)' },
@@ -30,6 +30,7 @@ export function ShareDialog() {
   const input = useRef<HTMLInputElement>(null);
   const [link, setLink] = useState<{ url: string } | { error: string } | null>(null);
   const [status, setStatus] = useState('');
+  const [embed, setEmbed] = useState<string | null>(null);
 
   useEffect(() => {
     const d = ref.current;
@@ -96,6 +97,39 @@ export function ShareDialog() {
       <p role="status" className="muted">
         {status}
       </p>
+      <h3>Embed</h3>
+      <p>
+        <button
+          type="button"
+          onClick={() =>
+            void makeEmbedSnippet().then(async (r) => {
+              if ('error' in r) {
+                setStatus(r.error);
+                return;
+              }
+              setEmbed(r.html);
+              setStatus(
+                (await copy(r.html))
+                  ? 'Embed code copied.'
+                  : 'Embed code written below: select it and copy it.',
+              );
+            })
+          }
+        >
+          Embed
+        </button>{' '}
+        HTML for a page of your documentation (see docs/embedding.md).
+      </p>
+      {embed !== null && (
+        <textarea
+          aria-label="Embed code"
+          readOnly
+          rows={6}
+          className="share-embed"
+          value={embed}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      )}
       <h3>Export</h3>
       <div className="share-exports" role="group" aria-label="Export">
         {EXPORTS.map((x) => (

@@ -120,3 +120,32 @@ export async function makeShareUrl(): Promise<{ url: string } | { error: string 
   }
   return { url: pageUrl(location) + routeHash({ kind: 'link', payload }) };
 }
+
+const EMBED_VIEW: Record<LeftTab, string> = {
+  trace: 'steps',
+  sequence: 'sequence',
+  topology: 'topology',
+  machines: 'machines',
+  metrics: 'metrics',
+};
+
+/** HTML that embeds the current sandbox at this step: the <cni-sim> element, or an iframe. */
+export async function makeEmbedSnippet(): Promise<{ html: string } | { error: string }> {
+  const { session, engine, leftTab, level } = get();
+  if (!session || !engine) return { error: 'The simulation is still loading.' };
+  const { encodeLink } = await import('./link');
+  const payload = encodeLink({ saved: engine.saveSession(session), views: {} });
+  if (payload === null) return { error: 'This sandbox is too large to embed.' };
+  const base = new URL('./', pageUrl(location)).href;
+  const views = `${EMBED_VIEW[leftTab]},inspector`;
+  const step = session.cursor + 1;
+  const q = new URLSearchParams({ scenario: payload, step: String(step), views, level });
+  const html = [
+    `<script src="${base}cni-sim.js" defer></script>`,
+    `<cni-sim scenario="${payload}" step="${step}" views="${views}" level="${level}" theme="host"></cni-sim>`,
+    '',
+    '<!-- or, without a script: -->',
+    `<iframe src="${base}embed.html?${q.toString().replace(/&/g, '&amp;')}" title="cnisim" style="width:100%;height:480px;border:0"></iframe>`,
+  ].join('\n');
+  return { html };
+}

@@ -1,0 +1,172 @@
+import { expect, test, type Page } from '@playwright/test';
+import { collectPageErrors, expectNoSeriousAxeViolations } from './support';
+
+// A documentation site on another origin than the simulator (the preview server), served by
+// Playwright: it embeds the simulator both ways and drives it through the postMessage API.
+const DOCS = 'http://docs.test';
+const EVIL = 'http://evil.test';
+
+// Chromium refuses to let a public site (docs.test) frame a local address (the preview server
+// at 127.0.0.1): a real docs site frames a public cnisim, so that check is off here.
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-features=LocalNetworkAccessChecks',
+    ],
+  },
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+function hostPage(app: string): string {
+  return `<!doctype html><html lang="en"><head><title>Docs</title>
+<script src="${app}cni-sim.js"></script>
+<script src="${app}cni-sim.js"></script>
+<script>
+  window.__msgs = [];
+  window.__events = [];
+  window.addEventListener('message', (e) => {
+    const frame = document.getElementById('frame');
+    if (e.source !== frame.contentWindow || e.origin !== ${JSON.stringify(new URL(app).origin)}) return;
+    window.__msgs.push(e.data);
+  });
+  function drive(m) {
+    document.getElementById('frame').contentWindow.postMessage(
+      Object.assign({ cnisim: 1 }, m), ${JSON.stringify(new URL(app).origin)});
+  }
+</script></head>
+<body>
+<main>
+<h1>Pod networking</h1>
+<iframe id="frame" title="cnisim" style="width:100%;height:300px;border:0"
+  src="${app}embed.html?step=2&amp;views=steps,inspector&amp;origin=${encodeURIComponent(DOCS)}"></iframe>
+<cni-sim id="el" step="3" views="steps,inspector" theme="dark"></cni-sim>
+<div style="height:4000px"></div>
+<cni-sim id="below" views="steps"></cni-sim>
+</main>
+<script>
+  for (const t of ['cni-sim:ready', 'cni-sim:step'])
+    document.getElementById('el').addEventListener(t, (e) => window.__events.push([t, e.detail]));
+</script>
+</body></html>`;
+}
+
+async function serve(page: Page, origin: string, html: string): Promise<void> {
+  await page.route(`${origin}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: html }),
+  );
+}
+
+const msgs = (page: Page) =>
+  page.evaluate('window.__msgs') as Promise<{ type: string; step?: number; height?: number }[]>;
+
+test('a host page embeds the simulator as an iframe and as <cni-sim>, and drives both', async ({
+  page,
+  baseURL,
+}) => {
+  const app = new URL('./', baseURL).href;
+  const errors = collectPageErrors(page);
+  await serve(page, DOCS, hostPage(app));
+  await page.goto(`${DOCS}/guide.html`);
+
+  // The iframe: ready at step 2, then driven by postMessage.
+  await expect
+    .poll(async () => (await msgs(page)).find((m) => m.type === 'ready'))
+    .toMatchObject({
+      step: 2,
+    });
+  const frame = page.frameLocator('#frame');
+  await expect(frame.locator('.position strong')).toHaveText('2');
+  await page.evaluate("drive({ type: 'goto', step: 5 })");
+  await expect.poll(async () => (await msgs(page)).at(-1)).toMatchObject({ type: 'step', step: 5 });
+  await expect(frame.locator('.position strong')).toHaveText('5');
+  await expect.poll(async () => (await msgs(page)).some((m) => m.type === 'height')).toBe(true);
+  // Malformed and foreign messages are ignored.
+  await page.evaluate("drive({ type: 'goto', step: -4 }); drive({ type: 'eval', code: 'x' })");
+  await page.evaluate("drive({ type: 'views', views: ['topology'] })");
+  await expect(frame.getByRole('heading', { name: 'Topology' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Steps' })).toBeHidden();
+  await expect(frame.locator('.position strong')).toHaveText('5');
+
+  // The element: loaded twice without error, dark, at step 3; methods and events.
+  await expect
+    .poll(() => page.evaluate("window.__events.find((e) => e[0] === 'cni-sim:ready')?.[1]"))
+    .toEqual({ step: 3, length: expect.any(Number) });
+  const inner = page.frameLocator('cni-sim#el iframe');
+  await expect(inner.locator('.position strong')).toHaveText('3');
+  expect(await inner.locator('html').getAttribute('data-theme')).toBe('dark');
+  await page.evaluate("document.getElementById('el').goTo(7)");
+  await expect.poll(() => page.evaluate("document.getElementById('el').step")).toBe(7);
+  await expect(inner.locator('.position strong')).toHaveText('7');
+  await page.evaluate("document.getElementById('el').setAttribute('step', '4')");
+  await expect.poll(() => page.evaluate("document.getElementById('el').step")).toBe(4);
+  // It sizes itself to its content.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        "document.getElementById('el').shadowRoot.querySelector('iframe').style.height",
+      ),
+    )
+    .not.toBe('');
+
+  // The one far below renders only once scrolled into view.
+  const below = page.locator('#below');
+  expect(
+    await page.evaluate(
+      "document.getElementById('below').shadowRoot.querySelector('iframe') === null",
+    ),
+  ).toBe(true);
+  await below.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() =>
+      page.evaluate("document.getElementById('below').shadowRoot.querySelector('iframe') !== null"),
+    )
+    .toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('an embed answers only its host: another origin cannot drive it nor hear it', async ({
+  page,
+  baseURL,
+}) => {
+  const app = new URL('./', baseURL).href;
+  // evil.test frames the simulator claiming docs.test as its host.
+  await serve(
+    page,
+    EVIL,
+    hostPage(app)
+      .replace(/<cni-sim[^]*?<\/cni-sim>/g, '')
+      .replace('cni-sim.js', 'nothing.js'),
+  );
+  await page.goto(`${EVIL}/page.html`);
+  const frame = page.frameLocator('#frame');
+  await expect(frame.locator('.position strong')).toHaveText('2');
+  await page.evaluate("drive({ type: 'goto', step: 9 })");
+  await page.waitForTimeout(1000);
+  await expect(frame.locator('.position strong')).toHaveText('2');
+  expect(await msgs(page)).toEqual([]);
+});
+
+test('embed.html alone: parameters, theme, and no serious axe violations', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./embed.html?step=4&views=steps,inspector&theme=light&level=cni&bogus=1');
+  await expect(page.locator('.position strong')).toHaveText('4');
+  expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+  await expect(page.getByRole('heading', { name: 'Steps' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inspector' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open in cnisim' })).toHaveAttribute('href', /\/$/);
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(page.locator('.position strong')).toHaveText('5');
+  await expectNoSeriousAxeViolations(page, 'embed.html');
+  // Nothing of the embed is saved as the user's sandbox.
+  expect(await page.evaluate("localStorage.getItem('cnisim.sandbox.v1')")).toBeNull();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,137 @@
+/**
+ * embed.html: the chosen views and the step controls, nothing else. State lives in the app's
+ * store (src/ui/store.ts) with `source: 'embed'`: nothing is read from or saved to the user's
+ * sandbox.
+ */
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { ErrorBoundary } from '../ui/components/ErrorBoundary';
+import type { PanelProps } from '../ui/panels/types';
+import { cmd, useApp } from '../ui/store';
+import type { EmbedView } from './protocol';
+import { useEmbed } from './state';
+
+const panels = () => import('../ui/panels');
+function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<PanelProps> {
+  return lazy(() => panels().then((m) => ({ default: m[name] as ComponentType<PanelProps> })));
+}
+
+const VIEWS: Record<EmbedView, { title: string; component: ComponentType<PanelProps> }> = {
+  sequence: {
+    title: 'Sequence',
+    component: lazy(() => import('../ui/views/sequence/SequenceView')),
+  },
+  topology: {
+    title: 'Topology',
+    component: lazy(() => import('../ui/views/topology/TopologyView')),
+  },
+  steps: { title: 'Steps', component: panel('TraceView') },
+  inspector: { title: 'Inspector', component: panel('Inspector') },
+  pods: { title: 'Pods', component: panel('PodsView') },
+  files: { title: 'Files', component: panel('FilesView') },
+  journal: { title: 'Journal', component: panel('JournalView') },
+  machines: {
+    title: 'Machines',
+    component: lazy(() => import('../ui/views/machines/MachinesView')),
+  },
+  metrics: { title: 'Metrics', component: lazy(() => import('../ui/views/metrics/MetricsView')) },
+};
+
+function Loading() {
+  return <p className="muted loading">Loading the simulation…</p>;
+}
+
+function View({ name }: { name: EmbedView }) {
+  const session = useApp((s) => s.session);
+  const phase = useApp((s) => s.phase);
+  const revision = useApp((s) => s.revision);
+  useApp((s) => s.version);
+  const cursor = useApp((s) => s.cursor);
+  const { title, component: C } = VIEWS[name];
+  return (
+    <div className={`embed-view embed-view-${name}`}>
+      <h2 className="embed-view-title">{title}</h2>
+      {!session || phase !== 'ready' ? (
+        <Loading />
+      ) : (
+        <ErrorBoundary what={`The ${title} view`} key={`${name}-${revision}`}>
+          <Suspense fallback={<Loading />}>
+            <C session={session} step={cursor} onSelectStep={cmd.seek} slot={name} />
+          </Suspense>
+        </ErrorBoundary>
+      )}
+    </div>
+  );
+}
+
+function useKeys(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) return;
+      if (e.key === 'ArrowRight') cmd.stepForward();
+      else if (e.key === 'ArrowLeft') cmd.stepBack();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function EmbedApp({ appUrl }: { appUrl: string }) {
+  useKeys();
+  const ready = useApp((s) => s.phase === 'ready');
+  const busy = useApp((s) => s.busy);
+  const playing = useApp((s) => s.playing);
+  const cursor = useApp((s) => s.cursor);
+  const length = useApp((s) => s.length);
+  const views = useEmbed((s) => s.views);
+  const loadError = useApp((s) => s.loadError);
+  const notices = useApp((s) => s.notices);
+  const idle = ready && busy === null;
+  return (
+    <div className="embed">
+      <div className="embed-controls" role="group" aria-label="Playback">
+        <button type="button" onClick={cmd.stepBack} disabled={!idle || cursor < 0}>
+          <span aria-hidden="true">◀ </span>Step back
+        </button>
+        <button type="button" className="primary" onClick={cmd.togglePlay} disabled={!ready}>
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" className="primary" onClick={cmd.stepForward} disabled={!idle}>
+          Step forward<span aria-hidden="true"> ▶</span>
+        </button>
+        <p className="position" aria-live="polite">
+          {ready ? (
+            <>
+              Step <strong>{cursor + 1}</strong> of {length}
+            </>
+          ) : (
+            'Loading…'
+          )}
+        </p>
+        <a className="embed-open" href={appUrl} target="_blank" rel="noopener">
+          Open in cnisim<span aria-hidden="true"> ↗</span>
+        </a>
+      </div>
+      {loadError !== null && (
+        <p role="alert" className="notice notice-error">
+          The simulation could not be loaded: {loadError}
+        </p>
+      )}
+      {notices
+        .filter((n) => n.kind !== 'info')
+        .map((n) => (
+          <p key={n.id} role="alert" className={`notice notice-${n.kind}`}>
+            {n.text}
+          </p>
+        ))}
+      <div className="embed-views">
+        {views.map((v) => (
+          <View key={v} name={v} />
+        ))}
+      </div>
+    </div>
+  );
+}

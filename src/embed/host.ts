@@ -1,0 +1,134 @@
+/**
+ * The embed's side of the postMessage API (protocol.ts): messages from the parent window at
+ * the host's origin only, answers to that origin only, never '*'.
+ */
+import { cmd, notify, pause, useApp } from '../ui/store';
+import {
+  parseHostMessage,
+  PROTOCOL,
+  type EmbedMessage,
+  type HostMessage,
+  type Theme,
+} from './protocol';
+import { loadScenario, seekTo } from './start';
+import { useEmbed } from './state';
+
+function referrerOrigin(): string | null {
+  try {
+    return document.referrer ? new URL(document.referrer).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+type Body<M> = M extends unknown ? Omit<M, 'cnisim'> : never;
+
+export interface HostLink {
+  ready(): void;
+  error(message: string): void;
+}
+
+export function connectHost(origin: string | null, applyTheme: (t: Theme) => void): HostLink {
+  const parent = window.parent !== window ? window.parent : null;
+  const target = origin ?? referrerOrigin();
+  const post = (m: Body<EmbedMessage>) => {
+    if (parent && target) parent.postMessage({ cnisim: PROTOCOL, ...m }, target);
+  };
+  let started = false;
+  const early: HostMessage[] = [];
+  let queue: Promise<void> = Promise.resolve();
+
+  async function handle(m: HostMessage): Promise<void> {
+    const { engine, session } = useApp.getState();
+    if (!engine || !session) return;
+    switch (m.type) {
+      case 'goto':
+        pause();
+        await seekTo(m.step);
+        return;
+      case 'load':
+        await loadScenario(engine, m.scenario, m.step ?? null);
+        return;
+      case 'inject': {
+        let action: Parameters<typeof cmd.perform>[0] | string = {
+          do: 'injectFault',
+          fault: m.fault,
+          ...(m.params ? { params: m.params } : {}),
+        };
+        if (!m.params) {
+          const { FAULTS } = await import('../ui/faults');
+          const f = FAULTS.find((x) => x.id === m.fault);
+          action = f ? f.action(session, session.cursor) : `unknown fault "${m.fault}"`;
+        }
+        if (typeof action === 'string') {
+          notify('warning', `Fault ${m.fault}: ${action}`);
+          post({ type: 'error', message: `fault ${m.fault}: ${action}` });
+          return;
+        }
+        const r = await cmd.perform(action);
+        if (r === null) post({ type: 'error', message: `fault ${m.fault} was refused` });
+        return;
+      }
+      case 'views':
+        useEmbed.setState({ views: m.views });
+        return;
+      case 'theme':
+        applyTheme(m.theme);
+        return;
+      case 'level':
+        cmd.setLevel(m.level);
+        return;
+      case 'play':
+        if (!useApp.getState().playing) cmd.togglePlay();
+        return;
+      case 'pause':
+        pause();
+        return;
+    }
+  }
+
+  const run = (m: HostMessage) => {
+    queue = queue
+      .then(() => handle(m))
+      .catch((e: unknown) => {
+        post({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+      });
+  };
+
+  window.addEventListener('message', (e: MessageEvent) => {
+    if (!parent || e.source !== parent || e.origin !== target) return;
+    const m = parseHostMessage(e.data);
+    if (!m) return;
+    if (started) run(m);
+    else early.push(m);
+  });
+
+  let lastHeight = -1;
+  const reportHeight = () => {
+    const h = Math.ceil(document.documentElement.scrollHeight);
+    if (h !== lastHeight) {
+      lastHeight = h;
+      post({ type: 'height', height: h });
+    }
+  };
+
+  return {
+    ready() {
+      const st = useApp.getState();
+      post({ type: 'ready', step: st.cursor + 1, length: st.length });
+      let last = st.cursor;
+      useApp.subscribe((s) => {
+        if (s.cursor === last || s.busy !== null) return;
+        last = s.cursor;
+        post({ type: 'step', step: s.cursor + 1, length: s.length });
+      });
+      new ResizeObserver(reportHeight).observe(document.body);
+      reportHeight();
+      started = true;
+      for (const m of early.splice(0)) run(m);
+    },
+    error(message) {
+      post({ type: 'error', message });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * embed.html's entry: reads the parameters, starts the engine (a lazy chunk, as in the app) on
+ * the chosen scenario and step, and answers the host page over postMessage (protocol.ts).
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { routeHash } from '../ui/route';
+import { failedToLoad, useApp } from '../ui/store';
+import '../ui/app.css';
+import './embed.css';
+import { connectHost } from './host';
+import { EmbedApp } from './EmbedApp';
+import { parseParams, type Theme } from './protocol';
+import { startEmbed } from './start';
+import { useEmbed } from './state';
+
+export function applyTheme(theme: Theme): void {
+  const root = document.documentElement;
+  if (theme === 'auto') delete root.dataset['theme'];
+  else root.dataset['theme'] = theme;
+}
+
+const { params, problems } = parseParams(location.search);
+applyTheme(params.theme);
+useEmbed.setState({ views: params.views });
+useApp.setState({ source: 'embed' });
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('cnisim: missing #root element in embed.html');
+
+const appUrl = new URL(
+  `./${params.scenario === 'sandbox' ? '' : routeHash({ kind: 'link', payload: params.scenario })}`,
+  location.href,
+).href;
+
+const host = connectHost(params.origin, applyTheme);
+import('../ui/engine')
+  .then((engine) => startEmbed(engine, params, problems))
+  .then(host.ready, (e: unknown) => {
+    failedToLoad(e);
+    host.error(e instanceof Error ? e.message : String(e));
+  });
+
+createRoot(container).render(
+  <StrictMode>
+    <EmbedApp appUrl={appUrl} />
+  </StrictMode>,
+);
