@@ -9,9 +9,10 @@ if (container === null) {
   throw new Error('cnisim: missing #root element in index.html');
 }
 
-// The simulation engine is a lazy chunk: it downloads while React paints the first screen, and
-// "Step forward" is enabled once it has arrived and the sandbox exists.
+// The simulation engine and the panels that read it are lazy chunks: they download while React
+// paints the first screen, and "Step forward" is enabled once the sandbox exists.
 import('./ui/engine').then(start, failedToLoad);
+void import('./ui/panels').catch(() => undefined);
 
 createRoot(container).render(
   <StrictMode>

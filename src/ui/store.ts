@@ -370,9 +370,13 @@ export function setTheme(theme: Theme): void {
 
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
 
+/** Saves a moment after the last change, when the page is idle (saving walks the trace). */
 function scheduleSave(): void {
   if (saveTimer) clearTimeout(saveTimer);
-  saveTimer = setTimeout(saveNow, 400);
+  saveTimer = setTimeout(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(saveNow, { timeout: 2000 });
+    else saveNow();
+  }, 400);
 }
 
 /** Writes the sandbox to localStorage now (also on pagehide, so a reload keeps the last step). */
@@ -390,12 +394,15 @@ export function saveNow(): void {
 
 /** Creates the session once the engine chunk has arrived: a shared link, the saved sandbox, or a new one. */
 export async function start(engine: EngineModule): Promise<void> {
+  performance.mark('cnisim:engine-loaded');
   set({ engine, session: engine.newSandbox() });
+  performance.mark('cnisim:sandbox-created');
   const route = parseRoute(location.hash);
   if (route.kind === 'link') await openLink(route.payload);
   else await restoreOwn();
   set({ phase: 'ready' });
   publish();
+  performance.mark('cnisim:ready');
   window.addEventListener('pagehide', saveNow);
   window.addEventListener('hashchange', onHashChange);
 }

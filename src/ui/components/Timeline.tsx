@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { Marker, MarkerKind } from '../../engine/session/view';
 import { cmd, useApp } from '../store';
 
@@ -8,6 +8,48 @@ const KIND_TEXT: Record<MarkerKind, string> = {
   error: 'error',
   'pod-running': 'pod Running',
 };
+
+const Ticks = memo(function Ticks({ ticks, max }: { ticks: readonly Marker[]; max: number }) {
+  return (
+    <div className="ticks" aria-hidden="true">
+      {ticks.map((m) => (
+        <span
+          key={`${m.kind}-${m.step}`}
+          className={`tick tick-${m.kind}`}
+          style={{ left: `${((m.step + 1) / (max + 1)) * 100}%` }}
+          title={`Step ${m.step + 1}: ${KIND_TEXT[m.kind]} — ${m.label}`}
+          onClick={() => cmd.seek(m.step)}
+        />
+      ))}
+    </div>
+  );
+});
+
+/** The markers as a list a keyboard reaches: choosing one goes to its step. */
+const Jump = memo(function Jump(props: { markers: readonly Marker[]; disabled: boolean }) {
+  const { markers } = props;
+  return (
+    <label className="inline jump">
+      Jump to{' '}
+      <select
+        value=""
+        disabled={props.disabled || markers.length === 0}
+        onChange={(e) => {
+          if (e.target.value !== '') cmd.seek(Number(e.target.value));
+        }}
+      >
+        <option value="">
+          {markers.length ? `a marker (${markers.length})` : 'no markers yet'}
+        </option>
+        {markers.slice(-300).map((m) => (
+          <option key={`${m.kind}-${m.step}-${m.label}`} value={m.step}>
+            {`${m.step + 1} · ${KIND_TEXT[m.kind]}: ${m.label.slice(0, 80)}`}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+});
 
 /** The scrubber over every step computed so far, with marks for actions, faults, errors and pods Running. */
 export function Timeline() {
@@ -56,37 +98,9 @@ export function Timeline() {
           }
           onChange={(e) => cmd.seek(Number(e.target.value))}
         />
-        <div className="ticks" aria-hidden="true">
-          {ticks.map((m) => (
-            <span
-              key={`${m.kind}-${m.step}`}
-              className={`tick tick-${m.kind}`}
-              style={{ left: `${((m.step + 1) / (max + 1)) * 100}%` }}
-              title={`Step ${m.step + 1}: ${KIND_TEXT[m.kind]} — ${m.label}`}
-              onClick={() => cmd.seek(m.step)}
-            />
-          ))}
-        </div>
+        <Ticks ticks={ticks} max={max} />
       </div>
-      <label className="inline jump">
-        Jump to{' '}
-        <select
-          value=""
-          disabled={!session || busy || markers.length === 0}
-          onChange={(e) => {
-            if (e.target.value !== '') cmd.seek(Number(e.target.value));
-          }}
-        >
-          <option value="">
-            {markers.length ? `a marker (${markers.length})` : 'no markers yet'}
-          </option>
-          {markers.slice(-300).map((m) => (
-            <option key={`${m.kind}-${m.step}-${m.label}`} value={m.step}>
-              {`${m.step + 1} · ${KIND_TEXT[m.kind]}: ${m.label.slice(0, 80)}`}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Jump markers={markers} disabled={!session || busy} />
     </div>
   );
 }

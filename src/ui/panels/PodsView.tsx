@@ -1,6 +1,36 @@
-import { describeEvents, podRows } from '../../engine/cluster/apiserver';
+import { memo } from 'react';
+import { describeEvents, podRows, type PodRow } from '../../engine/cluster/apiserver';
 import { useApp } from '../store';
 import type { PanelProps } from './types';
+
+const Row = memo(
+  function Row({ r, id, selected }: { r: PodRow; id: string; selected: boolean }) {
+    return (
+      <tr className={selected ? 'selected' : ''}>
+        <th scope="row">
+          <button
+            type="button"
+            className="link"
+            aria-pressed={selected}
+            onClick={() => useApp.setState({ selectedPod: selected ? null : id })}
+          >
+            {r.namespace === 'default' ? r.name : id}
+          </button>
+        </th>
+        <td>{r.ready}</td>
+        <td className={`status status-${r.status}`}>{r.status}</td>
+        <td>{r.restarts}</td>
+        <td>{r.age}</td>
+        <td className="mono">{r.ip}</td>
+        <td>{r.node}</td>
+      </tr>
+    );
+  },
+  (a, b) =>
+    a.selected === b.selected &&
+    a.id === b.id &&
+    (Object.keys(a.r) as (keyof PodRow)[]).every((k) => a.r[k] === b.r[k]),
+);
 
 /** `kubectl get pods -o wide` at the current step, and `kubectl describe` of the selected pod. */
 export function PodsView({ session, step }: PanelProps) {
@@ -40,28 +70,7 @@ export function PodsView({ session, step }: PanelProps) {
             <tbody>
               {rows.map((r) => {
                 const key = `${r.namespace}/${r.name}`;
-                return (
-                  <tr key={key} className={key === selected ? 'selected' : ''}>
-                    <th scope="row">
-                      <button
-                        type="button"
-                        className="link"
-                        aria-pressed={key === selected}
-                        onClick={() =>
-                          useApp.setState({ selectedPod: key === selected ? null : key })
-                        }
-                      >
-                        {r.namespace === 'default' ? r.name : key}
-                      </button>
-                    </th>
-                    <td>{r.ready}</td>
-                    <td className={`status status-${r.status}`}>{r.status}</td>
-                    <td>{r.restarts}</td>
-                    <td>{r.age}</td>
-                    <td className="mono">{r.ip}</td>
-                    <td>{r.node}</td>
-                  </tr>
-                );
+                return <Row key={key} r={r} id={key} selected={key === selected} />;
               })}
             </tbody>
           </table>

@@ -1,66 +1,122 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { isErrorEvent } from '../../engine/session/conditions';
+import type { TraceEvent } from '../../engine/trace/trace';
+import type { Session } from '../../engine/session/session';
 import { timeText } from '../format';
 import type { PanelProps } from './types';
 
-const BEFORE = 40;
-const AFTER = 40;
+/** Rows shown: a page of visible steps that moves only when the cursor nears its edges. */
+const PAGE = 80;
+const MARGIN = 8;
+
+const Row = memo(function Row(props: {
+  i: number;
+  e: TraceEvent;
+  current: boolean;
+  onSelect(i: number): void;
+}) {
+  const { i, e, current } = props;
+  return (
+    <li
+      className={`${current ? 'current' : ''} level-${e.level} ${isErrorEvent(e) ? 'failed' : ''}`}
+      aria-current={current ? 'step' : undefined}
+      data-step={i}
+    >
+      <button type="button" className="row" onClick={() => props.onSelect(i)}>
+        <span className="step-index">{i + 1}</span>
+        <span className="step-time muted">{timeText(e.time)}</span>
+        <span className="step-node muted">{e.node ?? 'cluster'}</span>
+        <span className="step-route">
+          {e.source}
+          <span aria-hidden="true"> → </span>
+          <span className="visually-hidden"> to </span>
+          {e.target}
+        </span>
+        <span className="step-summary">{e.summary}</span>
+      </button>
+    </li>
+  );
+});
+
+interface Anchor {
+  from: number;
+  level: string;
+  revision: number;
+  session: Session;
+}
+
+/**
+ * The visible steps of the page holding `step`: the previous page if the cursor is still well
+ * inside it, otherwise a new page starting a quarter of a page before the cursor.
+ */
+function pageAt(session: Session, step: number, prev: Anchor | null) {
+  const events = session.events;
+  const collect = (from: number) => {
+    const out: number[] = [];
+    for (let i = Math.max(0, from); i < events.length && out.length < PAGE; i++)
+      if (session.isVisible(events[i]!)) out.push(i);
+    return out;
+  };
+  if (
+    prev &&
+    prev.session === session &&
+    prev.level === session.level &&
+    prev.revision === session.revision
+  ) {
+    const kept = collect(prev.from);
+    const k = kept.indexOf(step);
+    const roomAfter = kept.length < PAGE || k < kept.length - MARGIN;
+    if (step < 0 ? prev.from === 0 : k >= Math.min(MARGIN, prev.from) && roomAfter)
+      return { anchor: prev, rows: kept };
+  }
+  let from = Math.max(0, step);
+  for (let n = 0; from > 0 && n < PAGE / 4;) {
+    from--;
+    if (session.isVisible(events[from]!)) n++;
+  }
+  const anchor: Anchor = { from, level: session.level, revision: session.revision, session };
+  return { anchor, rows: collect(from) };
+}
 
 /** The steps around the current one, at the current detail level; a click selects a step. */
 export function TraceView({ session, step, onSelectStep }: PanelProps) {
   const events = session.events;
   const level = session.level;
   const length = events.length;
-  // Visible steps in a window around the cursor: scan outwards only as far as needed.
-  const rows = useMemo(() => {
-    const before: number[] = [];
-    for (let i = Math.min(step, length - 1); i >= 0 && before.length < BEFORE; i--)
-      if (session.isVisible(events[i]!)) before.push(i);
-    const after: number[] = [];
-    for (let i = Math.max(step + 1, 0); i < length && after.length < AFTER; i++)
-      if (session.isVisible(events[i]!)) after.push(i);
-    return [...before.reverse(), ...after];
-    // `level` and `length` change what is visible; `events` is the same array as it grows.
+  // The page's first step, kept between renders so the list moves only near its edges.
+  const [anchor, setAnchor] = useState<Anchor | null>(null);
+  const page = useMemo(
+    () => pageAt(session, step, anchor),
+    // `length` grows the same `events` array; `level` changes what is visible.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session, step, level, length, events]);
-  const current = useRef<HTMLLIElement>(null);
+    [session, step, level, length, session.revision, anchor],
+  );
+  // Storing information from previous renders (React's documented pattern): re-render once.
+  if (page.anchor !== anchor) setAnchor(page.anchor);
+  const rows = page.rows;
+
+  const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
-    current.current?.scrollIntoView({ block: 'nearest' });
-  }, [step]);
+    const el = list.current?.querySelector<HTMLElement>('li.current');
+    const box = list.current?.closest<HTMLElement>('.tabpanel');
+    if (!el || !box) return;
+    // Scroll only when the row is out of view (reading positions once).
+    const r = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.top < b.top || r.bottom > b.bottom) el.scrollIntoView({ block: 'nearest' });
+  }, [step, rows]);
 
   if (length === 0) return <p className="muted">No steps yet.</p>;
   return (
-    <ol className="trace" aria-label="Steps">
+    <ol className="trace" aria-label="Steps" ref={list}>
       {step < 0 && (
         <li className="current" aria-current="step">
           <span className="muted">Before the first step: the nodes are off.</span>
         </li>
       )}
-      {rows.map((i) => {
-        const e = events[i]!;
-        const isCurrent = i === step;
-        return (
-          <li
-            key={i}
-            ref={isCurrent ? current : undefined}
-            className={`${isCurrent ? 'current' : ''} level-${e.level} ${isErrorEvent(e) ? 'failed' : ''}`}
-            aria-current={isCurrent ? 'step' : undefined}
-          >
-            <button type="button" className="row" onClick={() => onSelectStep(i)}>
-              <span className="step-index">{i + 1}</span>
-              <span className="step-time muted">{timeText(e.time)}</span>
-              <span className="step-node muted">{e.node ?? 'cluster'}</span>
-              <span className="step-route">
-                {e.source}
-                <span aria-hidden="true"> → </span>
-                <span className="visually-hidden"> to </span>
-                {e.target}
-              </span>
-              <span className="step-summary">{e.summary}</span>
-            </button>
-          </li>
-        );
-      })}
+      {rows.map((i) => (
+        <Row key={i} i={i} e={events[i]!} current={i === step} onSelect={onSelectStep} />
+      ))}
     </ol>
   );
 }
