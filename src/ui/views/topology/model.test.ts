@@ -39,6 +39,22 @@ describe('topology model', () => {
     }
   });
 
+  it('names a pod namespace from the start of RunPodSandbox, before containerd records the sandbox', () => {
+    const addr = c.events.find(
+      (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
+    )!;
+    const at = states[addr.seq]!;
+    const sandboxes = Object.values(at.nodes['node-1']!.containerd?.sandboxes ?? {});
+    const n = structureOf(at).nodes[0]!;
+    const named = n.pods.filter((p) => p.pod !== null).map((p) => p.pod);
+    // Mid-ADD of the first pod: containerd has no sandbox yet, each namespace is still its pod's.
+    expect(sandboxes).toHaveLength(0);
+    expect(named).toEqual(['default/web-0', 'default/web-1']);
+    expect(new StructureCache().get(at).nodes[0]!.pods.map((p) => p.pod)).toEqual(
+      n.pods.map((p) => p.pod),
+    );
+  });
+
   it('marks exactly what a kernel step changed', () => {
     const addr = c.events.find(
       (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),

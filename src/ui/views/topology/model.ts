@@ -39,15 +39,32 @@ export interface Structure {
   nodes: NodeStructure[];
 }
 
-/** Namespace ids by mount path, and the pod that owns each mounted namespace. */
-function podsOf(node: NodeState): Map<string, string> {
+/**
+ * The pod that owns each mounted namespace of a node: from containerd's sandboxes, and from the
+ * sandbox actors of sandboxes still being set up (containerd records a sandbox only once it is
+ * ready, and the namespace exists from the start of RunPodSandbox).
+ */
+export function podsOf(node: NodeState, actors?: WorldState['actors']): Map<string, string> {
   const byNs = new Map<string, string>();
   const k = node.kernel;
+  for (const a of Object.values(actors ?? {})) {
+    if (a.machine !== 'sandbox') continue;
+    const ctx = a.context as { node?: string; netns?: string; pod?: string };
+    if (ctx.node !== node.name || !ctx.netns || !ctx.pod) continue;
+    const id = k.mounts[ctx.netns];
+    if (id) byNs.set(id, ctx.pod);
+  }
   for (const sb of Object.values(node.containerd?.sandboxes ?? {})) {
     const id = k.mounts[sb.netns];
     if (id) byNs.set(id, `${sb.pod.namespace}/${sb.pod.name}`);
   }
   return byNs;
+}
+
+function ownersKey(m: Map<string, string>): string {
+  let s = '';
+  for (const [k, v] of m) s += `${k}=${v};`;
+  return s;
 }
 
 /**
@@ -103,7 +120,7 @@ function structureKey(nodes: NodeStructure[]): string {
 export function structureOf(state: WorldState): Structure {
   const nodes = Object.values(state.nodes)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((n) => nodeStructure(n));
+    .map((n) => nodeStructure(n, podsOf(n, state.actors)));
   return { key: structureKey(nodes), nodes };
 }
 
@@ -115,8 +132,41 @@ export function structureOf(state: WorldState): Structure {
 export class StructureCache {
   private readonly perNode = new Map<
     string,
-    { netns: unknown; mounts: unknown; sandboxes: unknown; s: NodeStructure; linkSets: unknown[] }
+    {
+      netns: unknown;
+      mounts: unknown;
+      owners: string;
+      s: NodeStructure;
+      linkSets: unknown[];
+    }
   >();
+  /** Owners of namespaces per node, recomputed when the actors, sandboxes or mounts change. */
+  private readonly owners = new Map<
+    string,
+    { actors: unknown; sandboxes: unknown; mounts: unknown; map: Map<string, string>; key: string }
+  >();
+
+  private ownersOf(state: WorldState, node: NodeState) {
+    const o = this.owners.get(node.name);
+    const sandboxes = node.containerd?.sandboxes;
+    if (
+      o &&
+      o.actors === state.actors &&
+      o.sandboxes === sandboxes &&
+      o.mounts === node.kernel.mounts
+    )
+      return o;
+    const map = podsOf(node, state.actors);
+    const next = {
+      actors: state.actors,
+      sandboxes,
+      mounts: node.kernel.mounts,
+      map,
+      key: ownersKey(map),
+    };
+    this.owners.set(node.name, next);
+    return next;
+  }
   private last: Structure | null = null;
 
   get(state: WorldState): Structure {
@@ -126,8 +176,8 @@ export class StructureCache {
       const node = state.nodes[name]!;
       const k = node.kernel;
       const prev = this.perNode.get(name);
-      const sandboxes = node.containerd?.sandboxes;
-      if (prev && prev.mounts === k.mounts && prev.sandboxes === sandboxes) {
+      const owners = this.ownersOf(state, node);
+      if (prev && prev.mounts === k.mounts && prev.owners === owners.key) {
         if (prev.netns === k.netns) return prev.s;
         // Same namespaces and same link sets in each: only link contents changed.
         const nss = Object.values(k.netns);
@@ -136,14 +186,14 @@ export class StructureCache {
           return prev.s;
         }
       }
-      const s = nodeStructure(node);
+      const s = nodeStructure(node, owners.map);
       const old = this.last?.nodes[i];
       const reuse = old && old.name === name && structureKey([old]) === structureKey([s]);
       const keep = reuse ? old : s;
       this.perNode.set(name, {
         netns: k.netns,
         mounts: k.mounts,
-        sandboxes,
+        owners: owners.key,
         s: keep,
         linkSets: linkSetsOf(Object.values(k.netns)),
       });
