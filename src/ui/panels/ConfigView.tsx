@@ -2,27 +2,13 @@ import { lazy, Suspense, useState } from 'react';
 import type { FsState } from '../../engine/fs/vfs';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { jsonProblem } from './jsonProblem';
 import type { PanelProps } from './types';
 
 // CodeMirror (~100 KiB gzip) arrives when the editor is first shown.
 const JsonEditor = lazy(() => import('./JsonEditor'));
 
 const CONF_DIR = '/etc/cni/net.d';
-
-/** Where JSON.parse stops, as "line 3, column 7: ...", or null when the text parses. */
-export function jsonProblem(text: string): string | null {
-  try {
-    JSON.parse(text);
-    return null;
-  } catch (e) {
-    const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    if (!m) return msg;
-    const pos = Number(m[1]);
-    const before = text.slice(0, pos).split('\n');
-    return `line ${before.length}, column ${before.at(-1)!.length + 1}: ${msg.replace(/ in JSON at position \d+.*$/, '')}`;
-  }
-}
 
 /** A node's CNI configuration, editable; applying writes the file on the node at this step. */
 export function ConfigView({ session, step }: PanelProps) {

@@ -4,12 +4,26 @@
  * styles only.
  */
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { json, jsonParseLinter } from '@codemirror/lang-json';
+import { json } from '@codemirror/lang-json';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { linter, lintGutter } from '@codemirror/lint';
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { jsonError } from './jsonProblem';
+
+/** The first JSON error as a one-character mark (CodeMirror's own JSON linter marks nothing when V8 names no position). */
+function jsonLint(view: EditorView): Diagnostic[] {
+  const text = view.state.doc.toString();
+  const e = jsonError(text);
+  if (!e) return [];
+  const len = text.length;
+  const from = e.offset < len ? e.offset : Math.max(0, len - 1);
+  const to = Math.min(len, from + 1);
+  return [
+    { from, to, severity: 'error', message: `line ${e.line}, column ${e.column}: ${e.reason}` },
+  ];
+}
 
 export default function JsonEditor(props: {
   value: string;
@@ -37,7 +51,7 @@ export default function JsonEditor(props: {
           bracketMatching(),
           json(),
           syntaxHighlighting(defaultHighlightStyle),
-          linter(jsonParseLinter(), { delay: 200 }),
+          linter(jsonLint, { delay: 200 }),
           lintGutter(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
