@@ -280,7 +280,12 @@ export default function MachinesView({ session, step }: MachinesViewProps) {
                 </span>
               )}
             </figcaption>
-            <div className="mach-scroll">
+            <div
+              className="mach-scroll"
+              tabIndex={0}
+              role="group"
+              aria-label={`State chart of ${c.title}`}
+            >
               <ChartSvg
                 title={c.title}
                 chart={c.chart}
@@ -313,7 +318,12 @@ export default function MachinesView({ session, step }: MachinesViewProps) {
               </span>
             )}
           </figcaption>
-          <div className="mach-scroll">
+          <div
+            className="mach-scroll"
+            tabIndex={0}
+            role="group"
+            aria-label="State chart of kernel links"
+          >
             <ChartSvg
               title="kernel link"
               chart={LINK_CHART}
