@@ -57,23 +57,26 @@ function pageAt(session: Session, step: number, prev: Anchor | null) {
       if (session.isVisible(events[i]!)) out.push(i);
     return out;
   };
-  if (
-    prev &&
+  const same =
+    prev !== null &&
     prev.session === session &&
     prev.level === session.level &&
-    prev.revision === session.revision
-  ) {
+    prev.revision === session.revision;
+  if (same) {
     const kept = collect(prev.from);
-    const k = kept.indexOf(step);
-    const roomAfter = kept.length < PAGE || k < kept.length - MARGIN;
-    if (step < 0 ? prev.from === 0 : k >= Math.min(MARGIN, prev.from) && roomAfter)
-      return { anchor: prev, rows: kept };
+    // Keep the page while the cursor is at least MARGIN rows from an edge that can move.
+    const lo = prev.from === 0 ? -Infinity : (kept[Math.min(MARGIN, kept.length - 1)] ?? Infinity);
+    const hi = kept.length < PAGE ? Infinity : kept[kept.length - 1 - MARGIN]!;
+    if (step >= lo && step <= hi) return { anchor: prev, rows: kept };
   }
-  let from = Math.max(0, step);
+  // The cursor may lie past a session that was just replaced: clamp to its steps.
+  let from = Math.min(Math.max(0, step), events.length);
   for (let n = 0; from > 0 && n < PAGE / 4;) {
     from--;
     if (session.isVisible(events[from]!)) n++;
   }
+  // The same page again keeps the same anchor: the caller stores a new one only when it moved.
+  if (same && prev.from === from) return { anchor: prev, rows: collect(from) };
   const anchor: Anchor = { from, level: session.level, revision: session.revision, session };
   return { anchor, rows: collect(from) };
 }
