@@ -395,8 +395,8 @@ export function saveNow(): void {
 /** Creates the session once the engine chunk has arrived: a shared link, the saved sandbox, or a new one. */
 export async function start(engine: EngineModule): Promise<void> {
   performance.mark('cnisim:engine-loaded');
-  set({ engine, session: engine.newSandbox() });
-  performance.mark('cnisim:sandbox-created');
+  // openLink and restoreOwn each make the session: a sandbox made here would be thrown away.
+  set({ engine });
   const route = parseRoute(location.hash);
   if (route.kind === 'link') await openLink(route.payload);
   else await restoreOwn();
@@ -412,6 +412,7 @@ export async function restoreOwn(): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
   const session = engine.newSandbox();
+  performance.mark('cnisim:sandbox-created');
   set({ session, source: 'own' });
   let saved: string | null;
   try {
