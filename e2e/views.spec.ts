@@ -125,6 +125,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   test(`the drawn views have no serious or critical axe violations (${colorScheme})`, async ({
     page,
   }) => {
+    test.setTimeout(90_000); // four axe scans: slow on a busy 2-core machine
     await page.emulateMedia({ colorScheme });
     await openApp(page);
     await runUntilRunning(page);
