@@ -47,9 +47,8 @@ export default function ShellView({ session, step }: PanelProps) {
   return (
     <div className="shell-view">
       <p className="muted shell-help" id="shell-help">
-        Commands run on the node as it was at step {step + 1}. A command that only reads changes
-        nothing; one that changes the node is added as an action at this step (after stepping back,
-        it replaces what followed). Tab completes, ↑/↓ recall, Esc then Tab leaves the terminal.
+        Runs on the node as it was at step {step + 1}. Reads change nothing; a command that changes
+        the node becomes an action at this step. Esc then Tab leaves the terminal.
       </p>
       <Tabs
         label="Nodes"
