@@ -1,0 +1,119 @@
+/**
+ * npm run screenshots
+ *
+ * Builds the app, serves it with vite preview, and saves small screenshots of the main views
+ * into docs/screenshots/ (documentation assets shown by the README). Drives the app by roles and
+ * accessible names, as the e2e tests do, in the system Chromium.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { build, preview } from 'vite';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'docs', 'screenshots');
+const PORT = Number(process.env['SCREENSHOTS_PORT'] ?? 4321);
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+async function ready(page: Page): Promise<void> {
+  await page
+    .getByRole('button', { name: 'Step forward', exact: true })
+    .and(page.locator(':enabled'))
+    .waitFor({ timeout: 60_000 });
+}
+
+async function runUntil(page: Page, label: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Run until' }).selectOption({ label });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await ready(page);
+}
+
+async function tab(page: Page, pane: string, name: string): Promise<void> {
+  await page.getByRole('region', { name: pane }).getByRole('tab', { name, exact: true }).click();
+  await page.getByText('Loading the simulation…').first().waitFor({ state: 'detached' });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  await page.waitForTimeout(400); // transitions and lazy drawings settle
+  await page.screenshot({ path: join(OUT, `${name}.png`), animations: 'disabled' });
+  console.log(`docs/screenshots/${name}.png`);
+}
+
+async function main(): Promise<void> {
+  const tmp = mkdtempSync(join(tmpdir(), 'cnisim-shots-'));
+  const dist = join(tmp, 'dist');
+  mkdirSync(OUT, { recursive: true });
+  await build({ root: ROOT, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+  const server = await preview({
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir: dist },
+    preview: { port: PORT, strictPort: true, host: '127.0.0.1' },
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    // A 1280×720 projector, light and dark.
+    for (const scheme of ['light', 'dark'] as const) {
+      const ctx = await browser.newContext({
+        viewport: { width: 1280, height: 720 },
+        colorScheme: scheme,
+        serviceWorkers: 'block',
+      });
+      const page = await ctx.newPage();
+      await page.goto(`http://127.0.0.1:${PORT}/`);
+      await ready(page);
+      if (scheme === 'dark') {
+        await shot(page, 'landing-dark');
+        await ctx.close();
+        continue;
+      }
+      await shot(page, 'landing');
+      await runUntil(page, 'next plugin call');
+      await tab(page, 'Views', 'Sequence');
+      await page.locator('.seq-view svg').first().waitFor({ timeout: 30_000 });
+      await shot(page, 'sequence');
+      await runUntil(page, 'a pod is Running');
+      await tab(page, 'Views', 'Topology');
+      await tab(page, 'Cluster', 'Files');
+      await page
+        .getByRole('button', { name: /^10\.244\.1\.\d+$/ })
+        .first()
+        .click();
+      await page.getByRole('region', { name: 'File viewer' }).scrollIntoViewIfNeeded();
+      await shot(page, 'topology-files');
+      await tab(page, 'Views', 'Machines');
+      await tab(page, 'Cluster', 'Journal');
+      await shot(page, 'machines-journal');
+      await tab(page, 'Views', 'Metrics');
+      await tab(page, 'Cluster', 'Config');
+      await page.getByRole('textbox', { name: /^Contents of/ }).waitFor({ timeout: 30_000 });
+      await shot(page, 'metrics-config');
+      await ctx.close();
+    }
+    // A phone in portrait: the panes stacked.
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+    });
+    const page = await phone.newPage();
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await ready(page);
+    await shot(page, 'phone');
+    await phone.close();
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
