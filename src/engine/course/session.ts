@@ -144,7 +144,8 @@ export function scenarioSession(
     cluster: clusterSpec(scenario),
     seed: summary.seed,
     actions,
-    faults: opts.faults ?? null,
+    // undefined: the fault catalogue, as every Session; null turns injection off.
+    ...(opts.faults !== undefined ? { faults: opts.faults } : {}),
   });
   const length = cluster.events.length;
   session.seek(length - 1);
