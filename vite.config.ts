@@ -1,4 +1,6 @@
 import react from '@vitejs/plugin-react';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
 
@@ -71,11 +73,31 @@ function element(): Plugin {
   };
 }
 
+/**
+ * The service worker (src/offline/sw-template.js) with the build's file list, so that a first
+ * visit caches the whole app (every lesson, every lazy view) for offline use.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'cnisim-sw',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).sort();
+      const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
+      const source = readFileSync(here('./src/offline/sw-template.js'), 'utf8')
+        .replace("'__VERSION__'", JSON.stringify(version))
+        .replace('/* __FILES__ */ []', JSON.stringify(['./', ...files]));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 // Static site: relative asset URLs (`base: './'`) so the build works from any sub-path
 // (GitHub Pages project sites, a file server directory, ...).
 export default defineConfig({
   base: './',
-  plugins: [react(), csp(), element()],
+  plugins: [react(), csp(), element(), serviceWorker()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
