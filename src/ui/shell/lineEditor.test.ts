@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineEditor, type EditorEvent } from './lineEditor';
+import { LineEditor, MAX_INPUT, type EditorEvent } from './lineEditor';
 
 const WORDS = ['journalctl', 'jq', '/var/lib/cni/results/', '/var/lib/cni/networks/'];
 
@@ -86,5 +86,18 @@ describe('the terminal line editor', () => {
     // From the second row back up to the prompt's row, then to column 2.
     // eslint-disable-next-line no-control-regex -- terminal escape sequences
     expect(written(evs)).toMatch(/^\x1b\[1A\r# 0123456789abcdef\x1b\[J\x1b\[1A\r\x1b\[2C$/);
+  });
+
+  it('a big paste is inserted in one go; one bigger than MAX_INPUT is refused, saying so', () => {
+    const e = editor();
+    e.input('echo ');
+    const evs = e.input('x'.repeat(50_000));
+    expect(evs.filter((v) => v.kind === 'write')).toHaveLength(1);
+    expect(e.line).toHaveLength(50_005);
+    const f = editor();
+    f.input('ls');
+    const big = written(f.input('y'.repeat(MAX_INPUT + 1)));
+    expect(big).toContain(`a paste of ${MAX_INPUT + 1} characters was ignored`);
+    expect(f.line).toBe('ls');
   });
 });

@@ -16,6 +16,9 @@ export type EditorEvent =
   /** Ctrl-L. */
   | { kind: 'clear' };
 
+/** The most a single input (a paste) may hold. */
+export const MAX_INPUT = 100_000;
+
 export class LineEditor {
   line = '';
   pos = 0;
@@ -46,6 +49,12 @@ export class LineEditor {
   /** Handles input from the terminal (keys or a paste); returns what to do, in order. */
   input(data: string): EditorEvent[] {
     const out: EditorEvent[] = [];
+    if (data.length > MAX_INPUT) {
+      // A paste this big is a mistake (a whole file): refuse it rather than freeze the page.
+      const msg = `\r\ncnisim: a paste of ${data.length} characters was ignored (at most ${MAX_INPUT})\r\n`;
+      out.push({ kind: 'write', data: this.moveToEnd() + msg + this.redrawFresh() });
+      return out;
+    }
     let i = 0;
     const redraw = () => out.push({ kind: 'write', data: this.redraw() });
     while (i < data.length) {
@@ -143,10 +152,16 @@ export class LineEditor {
           this.lastTab = true;
           break;
         }
-        default:
+        default: {
           if (ch < ' ') continue;
-          this.line = this.line.slice(0, this.pos) + ch + this.line.slice(this.pos);
-          this.pos++;
+          // A run of printable characters (typed fast or pasted) is inserted, and drawn, at once.
+          let j = i;
+          while (j < data.length && data[j]! >= ' ' && data[j] !== '\x7f') j++;
+          const text = ch + data.slice(i, j);
+          i = j;
+          this.line = this.line.slice(0, this.pos) + text + this.line.slice(this.pos);
+          this.pos += text.length;
+        }
       }
       redraw();
     }
