@@ -31,6 +31,8 @@ const MachinesView = lazy(() => import('./views/machines/MachinesView'));
 const MetricsView = lazy(() => import('./views/metrics/MetricsView'));
 // The node shell: xterm.js comes in a further chunk when the tab opens (docs/shell.md).
 const ShellView = lazy(() => import('./shell/ShellView'));
+// The course (lessons, challenges, quiz) and its data arrive when a course route is opened.
+const CoursePanel = lazy(() => import('./course/CoursePanel'));
 
 const LEFT_TABS: readonly TabDef<LeftTab>[] = [
   { key: 'trace', label: 'Steps' },
@@ -128,6 +130,8 @@ export function App() {
   const leftTab = useApp((s) => s.leftTab);
   const rightTab = useApp((s) => s.rightTab);
   const loadError = useApp((s) => s.loadError);
+  const course = useApp((s) => s.course);
+  const source = useApp((s) => s.source);
   const left: Record<LeftTab, ComponentType<PanelProps>> = {
     trace: TraceView,
     sequence: SequenceView,
@@ -161,9 +165,13 @@ export function App() {
               <option value="dark">Dark</option>
             </select>
           </label>
-          <button type="button" onClick={() => useApp.setState({ shareOpen: true })}>
-            Share
-          </button>
+          <a href="#/course">Course</a>
+          {/* A course session is never shared: a challenge's link carries only its id and seed. */}
+          {source !== 'course' && (
+            <button type="button" onClick={() => useApp.setState({ shareOpen: true })}>
+              Share
+            </button>
+          )}
           <button
             type="button"
             onClick={() => useApp.setState({ shortcutsOpen: true })}
@@ -184,6 +192,13 @@ export function App() {
           <p className="mono">{loadError}</p>
         </div>
       )}
+      {course && (
+        <ErrorBoundary what="The course">
+          <Suspense fallback={<Loading />}>
+            <CoursePanel />
+          </Suspense>
+        </ErrorBoundary>
+      )}
       <Controls />
       <Timeline />
       <main className="workbench">
@@ -197,7 +212,8 @@ export function App() {
             <View name={leftTab} component={left[leftTab]} />
           </Tabs>
         </section>
-        <section className="pane pane-inspector" aria-labelledby="inspector-heading">
+        {/* Focusable: when the course panel takes height, the inspector scrolls (keyboard too). */}
+        <section className="pane pane-inspector" aria-labelledby="inspector-heading" tabIndex={0}>
           <h2 id="inspector-heading" className="pane-title">
             Inspector
           </h2>

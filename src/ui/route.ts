@@ -2,6 +2,7 @@
  * The app's routes, all in the URL hash (a static site has no server to route paths):
  *
  *   #/s/<payload>                 a shared sandbox (share/link.ts)
+ *   #/course                      the course: lessons, challenges, progress
  *   #/lesson/<id>                 a lesson
  *   #/challenge/<id>?seed=<n>     a challenge: only its id and seed, never its fault
  *   (anything else)               the user's own sandbox
@@ -13,6 +14,7 @@
 export type Route =
   | { kind: 'sandbox' }
   | { kind: 'link'; payload: string }
+  | { kind: 'course' }
   | { kind: 'lesson'; id: string }
   | { kind: 'challenge'; id: string; seed: number | null };
 
@@ -21,6 +23,7 @@ const ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export function parseRoute(hash: string): Route {
   const h = hash.startsWith('#') ? hash.slice(1) : hash;
   if (h.startsWith('/s/')) return { kind: 'link', payload: h.slice(3) };
+  if (h === '/course') return { kind: 'course' };
   const lesson = /^\/lesson\/([^/?]+)$/.exec(h);
   if (lesson && ID_RE.test(lesson[1]!)) return { kind: 'lesson', id: lesson[1]! };
   const challenge = /^\/challenge\/([^/?]+)(?:\?(.*))?$/.exec(h);
@@ -42,6 +45,8 @@ export function routeHash(r: Route): string {
       return '';
     case 'link':
       return `#/s/${r.payload}`;
+    case 'course':
+      return '#/course';
     case 'lesson':
       return `#/lesson/${r.id}`;
     case 'challenge':

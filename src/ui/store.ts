@@ -13,7 +13,7 @@ import type { SessionAction } from '../engine/session/actions';
 import type { StopCondition } from '../engine/session/conditions';
 import type { Level } from '../engine/trace/trace';
 import type { EngineModule } from './engine';
-import { parseRoute } from './route';
+import { parseRoute, type Route } from './route';
 import { openLink } from './share/open';
 
 export const STORAGE_KEY = 'cnisim.sandbox.v1';
@@ -64,8 +64,10 @@ export interface AppState {
    * Where the session came from: the user's own sandbox (saved in localStorage as it changes),
    * or a shared link (share/open.ts), which is never saved over the user's own.
    */
-  source: 'own' | 'link' | 'embed';
+  source: 'own' | 'link' | 'embed' | 'course';
   shareOpen: boolean;
+  /** The course route shown (course/, a lesson, a challenge), null in the sandbox. */
+  course: Exclude<Route, { kind: 'sandbox' | 'link' }> | null;
 }
 
 export const useApp = create<AppState>(() => ({
@@ -90,6 +92,7 @@ export const useApp = create<AppState>(() => ({
   shortcutsOpen: false,
   source: 'own',
   shareOpen: false,
+  course: null,
 }));
 
 const set = useApp.setState;
@@ -400,6 +403,7 @@ export async function start(engine: EngineModule): Promise<void> {
   const route = parseRoute(location.hash);
   if (route.kind === 'link') await openLink(route.payload);
   else await restoreOwn();
+  if (isCourse(route)) await openCourse(route);
   set({ phase: 'ready' });
   publish();
   performance.mark('cnisim:ready');
@@ -448,9 +452,35 @@ export async function restoreOwn(): Promise<void> {
   }
 }
 
+function isCourse(r: Route): r is NonNullable<AppState['course']> {
+  return r.kind === 'course' || r.kind === 'lesson' || r.kind === 'challenge';
+}
+
+/** Opens a course route (its code is a lazy chunk, src/ui/course). */
+async function openCourse(route: NonNullable<AppState['course']>): Promise<void> {
+  try {
+    const m = await import('./course/open');
+    await m.openCourseRoute(route);
+  } catch (e) {
+    notify('error', `The course could not be opened: ${(e as Error).message}`);
+  }
+}
+
 function onHashChange(): void {
   const route = parseRoute(location.hash);
-  if (route.kind !== 'link' || current) return;
+  if (current) return;
+  if (isCourse(route)) {
+    pause();
+    void openCourse(route).then(publish);
+    return;
+  }
+  if (get().course !== null) {
+    // Leaving the course: back to the user's own sandbox.
+    pause();
+    set({ course: null });
+    if (get().source === 'course' && route.kind !== 'link') void restoreOwn().then(publish);
+  }
+  if (route.kind !== 'link') return;
   pause();
   void openLink(route.payload).then(publish);
 }

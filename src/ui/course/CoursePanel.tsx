@@ -1,0 +1,623 @@
+/**
+ * The course in the app (a lazy chunk): the list of lessons and challenges with the learner's
+ * progress, a lesson (narration of the step at the cursor, goals with what differs, graded
+ * hints, the solution's replay, the quiz), and a challenge (the ticket, graded hints, the
+ * answer form, the verdict and the score). The simulation's own views stay below it, linked
+ * through the same cursor.
+ */
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { routeHash } from '../route';
+import { cmd, notify, useApp } from '../store';
+import type { GoalResult, Lesson, QuizQuestion } from './engine';
+import { openLesson } from './open';
+import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
+import {
+  setProgress,
+  updateChallenge,
+  updateLesson,
+  useCourse,
+  type OpenChallenge,
+  type OpenLesson,
+} from './state';
+import './course.css';
+
+export default function CoursePanel() {
+  const route = useApp((s) => s.course);
+  const open = useCourse((s) => s.open);
+  const engine = useCourse((s) => s.engine);
+  if (!route || !engine) return <p className="muted">Loading the course…</p>;
+  if (route.kind === 'lesson' && open?.kind === 'lesson') return <LessonView open={open} />;
+  if (route.kind === 'challenge' && open?.kind === 'challenge')
+    return <ChallengeView open={open} />;
+  return <CourseHome />;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Home: lessons, challenges, progress
+
+function CourseHome() {
+  const engine = useCourse((s) => s.engine)!;
+  const progress = useCourse((s) => s.progress);
+  const course = engine.loadCourse();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [confirmReset, setConfirmReset] = useState(false);
+
+  const exportFile = () => {
+    const blob = new Blob([serializeProgress(progress)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'cnisim-course-progress.json';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  const importFile = async (f: File) => {
+    const r = parseProgress(await f.text());
+    if (!r.ok) {
+      notify('error', `${f.name} is not course progress (${r.error}). Nothing was changed.`);
+      return;
+    }
+    setProgress(r.progress);
+    notify('info', `Progress imported from ${f.name}.`);
+  };
+
+  return (
+    <section className="course course-home" aria-labelledby="course-heading">
+      <div className="course-head">
+        <h2 id="course-heading">Course</h2>
+        <a href="#" className="course-leave">
+          Back to my sandbox
+        </a>
+      </div>
+      {course.errors.length > 0 && (
+        <div role="alert" className="notice notice-warning">
+          Some course files could not be loaded: {course.errors.slice(0, 3).join('; ')}
+        </div>
+      )}
+      <div className="course-columns">
+        <div>
+          <h3>Lessons</h3>
+          <ol className="course-list">
+            {course.lessons.map((l) => {
+              const p = progress.lessons[l.id];
+              const status = p?.done ? 'done' : p ? 'started' : 'new';
+              return (
+                <li key={l.id}>
+                  <a href={routeHash({ kind: 'lesson', id: l.id })}>{l.title}</a>{' '}
+                  <span className={`badge badge-${status}`}>
+                    {status === 'done' ? 'Done' : status === 'started' ? 'Started' : 'New'}
+                  </span>
+                  <span className="muted"> · {l.minutes} min</span>
+                  <p className="muted course-summary">{l.summary}</p>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+        <div>
+          <h3>Challenges</h3>
+          <p className="muted">
+            A cluster with a hidden fault, a ticket, and the shell. Each attempt draws the fault and
+            its node from a seed.
+          </p>
+          <ul className="course-list">
+            {course.challenges.map((c) => {
+              const p = progress.challenges[c.id];
+              return (
+                <li key={c.id}>
+                  <a href={routeHash({ kind: 'challenge', id: c.id, seed: null })}>{c.title}</a>{' '}
+                  <span className="muted">({c.difficulty})</span>{' '}
+                  {p?.solved && (
+                    <span className="badge badge-done">Solved, best score {p.best ?? 0}</span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          <h3>Your progress</h3>
+          <p className="muted">Saved in this browser only.</p>
+          <div className="row-form">
+            <button type="button" onClick={exportFile}>
+              Export progress
+            </button>
+            <button type="button" onClick={() => fileRef.current?.click()}>
+              Import progress
+            </button>
+            <input
+              ref={fileRef}
+              type="file"
+              accept="application/json,.json"
+              className="visually-hidden"
+              tabIndex={-1}
+              aria-label="Progress file to import"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) void importFile(f);
+                e.target.value = '';
+              }}
+            />
+            {confirmReset ? (
+              <>
+                <span role="alert">Forget all course progress in this browser?</span>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setProgress(emptyProgress());
+                    setConfirmReset(false);
+                    notify('info', 'Course progress reset.');
+                  }}
+                >
+                  Yes, reset
+                </button>
+                <button type="button" onClick={() => setConfirmReset(false)}>
+                  Cancel
+                </button>
+              </>
+            ) : (
+              <button type="button" onClick={() => setConfirmReset(true)}>
+                Reset progress
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A lesson
+
+function useGoals(goals: Lesson['goals'], start: number): GoalResult[] {
+  const engine = useCourse((s) => s.engine)!;
+  const session = useApp((s) => s.session);
+  const cursor = useApp((s) => s.cursor);
+  const version = useApp((s) => s.version);
+  return useMemo(() => {
+    if (!session) return [];
+    void version;
+    const step = Math.max(cursor, 0);
+    return engine.checkGoals(goals, {
+      state: session.stateAt(cursor),
+      events: session.events,
+      step,
+      setupEnd: start + 1,
+      audit: (s) => session.audit(s),
+    });
+  }, [engine, session, cursor, version, goals, start]);
+}
+
+function Narration({ lesson }: { lesson: Lesson }) {
+  const engine = useCourse((s) => s.engine)!;
+  const session = useApp((s) => s.session);
+  const cursor = useApp((s) => s.cursor);
+  const version = useApp((s) => s.version);
+  const { now, earlier } = useMemo(() => {
+    void version;
+    if (!session || cursor < 0) return { now: [], earlier: null };
+    const idx = engine.narrationIndex(lesson, session.events, Math.max(0, cursor - 400), cursor);
+    const here = idx.get(cursor) ?? [];
+    let before: { step: number; text: string[] } | null = null;
+    for (const [k, v] of idx)
+      if (k < cursor && (!before || k > before.step)) before = { step: k, text: v };
+    return { now: here, earlier: before };
+  }, [engine, lesson, session, cursor, version]);
+  return (
+    <div className="narration" aria-live="polite" aria-label="What happens at this step">
+      {now.length > 0 ? (
+        now.map((t, i) => <p key={i}>{t}</p>)
+      ) : earlier ? (
+        <p className="muted">
+          Step {earlier.step + 1}: {earlier.text.join(' ')}
+        </p>
+      ) : (
+        <p className="muted">Step forward (→) to see what happens.</p>
+      )}
+    </div>
+  );
+}
+
+function LessonView({ open }: { open: OpenLesson }) {
+  const { lesson, start } = open;
+  const results = useGoals(lesson.goals, start);
+  const saved = useCourse((s) => s.progress.lessons[lesson.id]);
+  const progress = saved ?? emptyLesson();
+  const metIds = results.filter((r) => r.met).map((r) => r.id);
+  const allMet = results.length > 0 && metIds.length === results.length;
+  const metKey = metIds.join(',');
+
+  useEffect(() => {
+    if (!metKey && !allMet) return;
+    updateLesson(lesson.id, (p) => ({
+      ...p,
+      goals: [...new Set([...p.goals, ...metKey.split(',').filter(Boolean)])],
+      done: p.done || allMet,
+    }));
+  }, [lesson.id, metKey, allMet]);
+
+  const nextHinted = lesson.goals.find(
+    (g) => g.hint && !results.find((r) => r.id === g.id)?.met && (open.hints[g.id] ?? 0) < 3,
+  );
+  const showHint = () => {
+    if (!nextHinted) return;
+    const level = Math.min(3, (open.hints[nextHinted.id] ?? 0) + 1) as 1 | 2 | 3;
+    useCourse.setState({
+      open: { ...open, hints: { ...open.hints, [nextHinted.id]: level } },
+    });
+    updateLesson(lesson.id, (p) => ({ ...p, hints: p.hints + 1 }));
+  };
+
+  return (
+    <section className="course course-lesson" aria-labelledby="lesson-heading">
+      <div className="course-head">
+        <h2 id="lesson-heading">{lesson.title}</h2>
+        <span className="muted">
+          {lesson.minutes} min{progress.done ? ' · done' : ''}
+          {open.solution ? ' · replaying the solution' : ''}
+        </span>
+        <a href={routeHash({ kind: 'course' })} className="course-leave">
+          All lessons
+        </a>
+      </div>
+      <div className="course-columns">
+        <div>
+          <details open={!progress.goals.length}>
+            <summary>Objectives and introduction</summary>
+            <ul>
+              {lesson.objectives.map((o, i) => (
+                <li key={i}>{o}</li>
+              ))}
+            </ul>
+            <p>{lesson.intro}</p>
+          </details>
+          <h3>At this step</h3>
+          <Narration lesson={lesson} />
+          <h3>Goals</h3>
+          {allMet && (
+            <p className="done" role="status">
+              Every goal is met: lesson complete. Try the quiz.
+            </p>
+          )}
+          <ul className="goals" aria-label="Goals">
+            {lesson.goals.map((g) => {
+              const r = results.find((x) => x.id === g.id);
+              const level = open.hints[g.id] ?? 0;
+              const hint = g.hint
+                ? [g.hint.nudge, g.hint.concept, g.hint.step].slice(0, level)
+                : [];
+              return (
+                <li key={g.id} className={r?.met ? 'goal goal-met' : 'goal'}>
+                  <span className="goal-mark" aria-hidden="true">
+                    {r?.met ? '✓' : '○'}
+                  </span>
+                  <span>
+                    {g.text}{' '}
+                    <span className="visually-hidden">{r?.met ? '(met)' : '(not met)'}</span>
+                    {r && !r.met && <span className="goal-why">Now: {r.explanation}</span>}
+                    {hint.map((h, i) => (
+                      <span key={i} className="goal-hint">
+                        {['Hint', 'Concept', 'Step'][i]}: {h}
+                      </span>
+                    ))}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="row-form">
+            <button type="button" onClick={showHint} disabled={!nextHinted}>
+              {nextHinted ? 'Show a hint' : 'No more hints'}
+            </button>
+            {open.solution ? (
+              <button type="button" onClick={() => openLesson(lesson, false)}>
+                Back to my attempt (start over)
+              </button>
+            ) : (
+              <button type="button" onClick={() => openLesson(lesson, true)}>
+                Replay the solution
+              </button>
+            )}
+          </div>
+          {open.solution && <p className="muted">{lesson.solution.explanation}</p>}
+        </div>
+        <div>
+          <h3>Quiz</h3>
+          <Quiz open={open} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Quiz({ open }: { open: OpenLesson }) {
+  const engine = useCourse((s) => s.engine)!;
+  const { lesson } = open;
+  return (
+    <ol className="quiz">
+      {lesson.quiz.map((q) => (
+        <li key={q.id}>
+          <Question q={q} open={open} outcome={engine} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Question(props: {
+  q: QuizQuestion;
+  open: OpenLesson;
+  outcome: NonNullable<ReturnType<typeof useCourse.getState>['engine']>;
+}) {
+  const { q, open, outcome: engine } = props;
+  const { lesson } = open;
+  const state = open.quiz[q.id] ?? { chosen: [], checked: false };
+  const multi = q.answer.length > 1;
+  const result = state.checked ? engine.answerQuiz(q, state.chosen) : null;
+  // The check button goes away with the answer: the focus moves to the verdict, not to the page.
+  const verdictRef = useRef<HTMLDivElement>(null);
+  const [justChecked, setJustChecked] = useState(false);
+  useEffect(() => {
+    if (justChecked && state.checked) verdictRef.current?.focus();
+  }, [justChecked, state.checked]);
+  const setState = (s: { chosen: string[]; checked: boolean }) => {
+    const cur = useCourse.getState().open;
+    if (cur?.kind !== 'lesson') return;
+    useCourse.setState({ open: { ...cur, quiz: { ...cur.quiz, [q.id]: s } } });
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!state.chosen.length) return;
+    const r = engine.answerQuiz(q, state.chosen);
+    setState({ ...state, checked: true });
+    setJustChecked(true);
+    updateLesson(lesson.id, (p) => ({ ...p, quiz: { ...p.quiz, [q.id]: r.correct } }));
+  };
+  const showStep = () => {
+    const s = useApp.getState().session;
+    if (!s) return;
+    if (q.link.lesson && q.link.lesson !== lesson.id) return;
+    const i = engine.findEvent(s.events, q.link.at);
+    if (i < 0)
+      notify(
+        'info',
+        'That step has not happened yet in this session: do the lesson, or replay its solution, then try again.',
+      );
+    else cmd.seek(i);
+  };
+  const name = `quiz-${q.id}`;
+  return (
+    <form onSubmit={submit}>
+      <fieldset>
+        <legend>
+          {q.question}
+          {multi ? ' (select all that apply)' : ''}
+        </legend>
+        {q.choices.map((c) => (
+          <label key={c.id} className="choice">
+            <input
+              type={multi ? 'checkbox' : 'radio'}
+              name={name}
+              value={c.id}
+              checked={state.chosen.includes(c.id)}
+              disabled={state.checked}
+              onChange={(e) => {
+                const chosen = multi
+                  ? e.target.checked
+                    ? [...state.chosen, c.id]
+                    : state.chosen.filter((x) => x !== c.id)
+                  : [c.id];
+                setState({ chosen, checked: false });
+              }}
+            />{' '}
+            {c.text}
+          </label>
+        ))}
+      </fieldset>
+      {!state.checked ? (
+        <button type="submit" disabled={!state.chosen.length}>
+          Check answer
+        </button>
+      ) : (
+        <div
+          ref={verdictRef}
+          tabIndex={-1}
+          className={result?.correct ? 'quiz-result quiz-right' : 'quiz-result quiz-wrong'}
+          role="status"
+        >
+          <p>
+            <strong>{result?.correct ? 'Right.' : 'Not quite.'}</strong> {q.explanation}
+          </p>
+          {result?.myths.map((m) => (
+            <p key={m.choice} className="muted">
+              Choice {m.choice.toUpperCase()} is a common simplification.{' '}
+              {engine.MYTHS[m.myth as keyof typeof engine.MYTHS]}
+            </p>
+          ))}
+          <div className="row-form">
+            {q.link.lesson && q.link.lesson !== lesson.id ? (
+              <a href={routeHash({ kind: 'lesson', id: q.link.lesson })}>
+                See it in the lesson “{q.link.lesson}”
+              </a>
+            ) : (
+              <button type="button" onClick={showStep}>
+                Show this step
+              </button>
+            )}
+            <button type="button" onClick={() => setState({ chosen: [], checked: false })}>
+              Try again
+            </button>
+          </div>
+        </div>
+      )}
+    </form>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A challenge
+
+function ChallengeView({ open }: { open: OpenChallenge }) {
+  const engine = useCourse((s) => s.engine)!;
+  const cursor = useApp((s) => s.cursor);
+  const { run } = open;
+  const ch = run.challenge;
+  const [cause, setCause] = useState<string>('');
+  const [fixes, setFixes] = useState<string[]>([]);
+  const hints = ch.hints.flatMap((h) => [h.nudge, h.concept, h.step]);
+  const solved = open.verdict?.accepted === true;
+
+  // Steps taken: every move of the cursor counts.
+  const last = useRef(cursor);
+  useEffect(() => {
+    if (last.current === cursor) return;
+    last.current = cursor;
+    const cur = useCourse.getState().open;
+    if (cur?.kind === 'challenge' && !cur.verdict?.accepted)
+      useCourse.setState({ open: { ...cur, steps: cur.steps + 1 } });
+  }, [cursor]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!cause || open.checking || solved) return;
+    useCourse.setState({ open: { ...open, checking: true } });
+    // Let the page show "Checking…" before the fix runs (a few seconds of simulation).
+    setTimeout(() => {
+      const cur = useCourse.getState().open;
+      if (cur?.kind !== 'challenge') return;
+      let verdict;
+      try {
+        verdict = engine.submitAnswer(cur.run, { cause, fixes });
+      } catch (err) {
+        notify('error', `The answer could not be checked: ${(err as Error).message}`);
+        useCourse.setState({ open: { ...cur, checking: false } });
+        return;
+      }
+      const wrong = cur.wrongAnswers + (verdict.accepted ? 0 : 1);
+      const score = verdict.accepted
+        ? engine.scoreChallenge({
+            hintsUsed: cur.hintsShown,
+            steps: cur.steps,
+            seconds: (Date.now() - cur.openedAt) / 1000,
+            wrongAnswers: cur.wrongAnswers,
+          })
+        : null;
+      useCourse.setState({
+        open: {
+          ...cur,
+          checking: false,
+          verdict,
+          wrongAnswers: wrong,
+          score: score?.points ?? null,
+        },
+      });
+      updateChallenge(ch.id, (p) => ({
+        ...p,
+        attempts: p.attempts + 1,
+        solved: p.solved || verdict.accepted,
+        ...(score ? { best: Math.max(p.best ?? 0, score.points) } : {}),
+      }));
+      useApp.setState({ rightTab: 'pods' });
+      // The session now holds what the fix did: show it.
+      cmd.seek(cur.run.session.cursor);
+    }, 30);
+  };
+
+  return (
+    <section className="course course-challenge" aria-labelledby="challenge-heading">
+      <div className="course-head">
+        <h2 id="challenge-heading">Challenge: {ch.title}</h2>
+        <span className="muted">
+          {ch.difficulty} · seed {run.seed}
+        </span>
+        <a href={routeHash({ kind: 'course' })} className="course-leave">
+          All challenges
+        </a>
+      </div>
+      <div className="course-columns">
+        <div>
+          <h3>Ticket</h3>
+          <blockquote className="ticket">{run.ticket}</blockquote>
+          <p className="muted">
+            Investigate with the views below and the shell (journalctl, ls, cat, ip, crictl,
+            kubectl). Hints cost points; so do refused answers, many steps and a long time.
+          </p>
+          <h3>Hints</h3>
+          {open.hintsShown > 0 && (
+            <ol className="hints">
+              {hints.slice(0, open.hintsShown).map((h, i) => (
+                <li key={i}>{h}</li>
+              ))}
+            </ol>
+          )}
+          <button
+            type="button"
+            disabled={open.hintsShown >= hints.length || solved}
+            onClick={() =>
+              useCourse.setState({ open: { ...open, hintsShown: open.hintsShown + 1 } })
+            }
+          >
+            {open.hintsShown >= hints.length ? 'No more hints' : 'Show a hint'}
+          </button>
+        </div>
+        <div>
+          <h3>Your answer</h3>
+          <form onSubmit={submit}>
+            <fieldset disabled={solved || open.checking}>
+              <legend>Root cause</legend>
+              {ch.causes.map((c) => (
+                <label key={c.id} className="choice">
+                  <input
+                    type="radio"
+                    name="cause"
+                    value={c.id}
+                    checked={cause === c.id}
+                    onChange={() => setCause(c.id)}
+                  />{' '}
+                  {c.text}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset disabled={solved || open.checking}>
+              <legend>Fix (every step you would take, carried out in this order)</legend>
+              {ch.fixes.map((f) => (
+                <label key={f} className="choice">
+                  <input
+                    type="checkbox"
+                    value={f}
+                    checked={fixes.includes(f)}
+                    onChange={(e) =>
+                      setFixes(e.target.checked ? [...fixes, f] : fixes.filter((x) => x !== f))
+                    }
+                  />{' '}
+                  {engine.FIXES[f]?.label ?? f}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit" disabled={!cause || solved || open.checking}>
+              {open.checking ? 'Applying the fix…' : 'Submit answer'}
+            </button>
+          </form>
+          <div role="status" aria-live="polite">
+            {open.verdict && !open.verdict.accepted && (
+              <p className="quiz-result quiz-wrong">
+                <strong>Refused.</strong> {open.verdict.reason} Your fix was applied: step through
+                it below. Refused answers so far: {open.wrongAnswers}.
+              </p>
+            )}
+            {solved && (
+              <div className="quiz-result quiz-right">
+                <p>
+                  <strong>Solved: the node recovered.</strong> Score {open.score} / 100 (hints{' '}
+                  {open.hintsShown}, steps {open.steps}, refused answers {open.wrongAnswers}).
+                </p>
+                <p>{ch.debrief}</p>
+                <a href={routeHash({ kind: 'challenge', id: ch.id, seed: null })}>
+                  Try another seed
+                </a>
+              </div>
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Opening a course route: the course home, a lesson (its starting scenario as the app's session,
+ * with the cursor where the learner takes over), or a challenge (the cluster with its hidden
+ * fault, drawn from the link's seed; a link without a seed gets a new one). The session's
+ * `source` becomes 'course', so it is never saved over the user's own sandbox.
+ */
+import { routeHash, type Route } from '../route';
+import { get, notify, publish, saveNow, useApp } from '../store';
+import { loadProgress } from './progress';
+import { storage, updateChallenge, useCourse } from './state';
+
+type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
+
+let progressLoaded = false;
+
+async function engine() {
+  const e = useCourse.getState().engine ?? (await import('./engine'));
+  if (!useCourse.getState().engine) useCourse.setState({ engine: e });
+  if (!progressLoaded) {
+    progressLoaded = true;
+    const { progress, problem } = loadProgress(storage());
+    useCourse.setState({ progress });
+    if (problem) notify('warning', problem);
+  }
+  return e;
+}
+
+/** A fresh seed for a challenge attempt. */
+function newSeed(): number {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return (a[0]! % 999_999) + 1;
+}
+
+export async function openCourseRoute(route: CourseRoute): Promise<void> {
+  const ce = await engine();
+  // Whatever the user had in their own sandbox is saved before a course session replaces it.
+  if (get().source === 'own') saveNow();
+  const course = ce.loadCourse();
+  if (route.kind === 'course') {
+    useApp.setState({ course: route });
+    useCourse.setState({ open: null });
+    return;
+  }
+  if (route.kind === 'lesson') {
+    const lesson = course.lessons.find((l) => l.id === route.id);
+    if (!lesson) {
+      notify('error', `There is no lesson "${route.id}". Here is the list of lessons.`);
+      history.replaceState(null, '', routeHash({ kind: 'course' }));
+      useApp.setState({ course: { kind: 'course' } });
+      useCourse.setState({ open: null });
+      return;
+    }
+    openLesson(lesson, false);
+    useApp.setState({ course: route });
+    return;
+  }
+  const ch = course.challenges.find((c) => c.id === route.id);
+  if (!ch) {
+    notify('error', `There is no challenge "${route.id}". Here is the list of challenges.`);
+    history.replaceState(null, '', routeHash({ kind: 'course' }));
+    useApp.setState({ course: { kind: 'course' } });
+    useCourse.setState({ open: null });
+    return;
+  }
+  let seed = route.seed;
+  if (seed === null || seed < 1) {
+    seed = newSeed();
+    history.replaceState(null, '', routeHash({ kind: 'challenge', id: ch.id, seed }));
+  }
+  const run = ce.openChallenge(ch, seed);
+  useApp.setState({
+    session: run.session,
+    source: 'course',
+    course: { kind: 'challenge', id: ch.id, seed },
+    selectedPod: null,
+    selectedFile: null,
+  });
+  useCourse.setState({
+    open: {
+      kind: 'challenge',
+      run,
+      openedAt: Date.now(),
+      hintsShown: 0,
+      steps: 0,
+      wrongAnswers: 0,
+      verdict: null,
+      score: null,
+      checking: false,
+    },
+  });
+  updateChallenge(ch.id, (c) => ({ ...c, seed }));
+  publish();
+}
+
+/** Opens a lesson's start, or its solution's replay (from where the learner takes over). */
+export function openLesson(lesson: import('./engine').Lesson, solution: boolean): void {
+  const ce = useCourse.getState().engine;
+  if (!ce) return;
+  const s = ce.scenarioSession(ce.lessonScenario(lesson, { solution }));
+  const prev = useCourse.getState().open;
+  const same = prev?.kind === 'lesson' && prev.lesson.id === lesson.id;
+  // The solution's session starts like the lesson's: the learner's part begins at the same step.
+  const start = !solution
+    ? s.start
+    : same
+      ? prev.start
+      : ce.scenarioSession(ce.lessonScenario(lesson)).start;
+  s.session.seek(start);
+  useApp.setState({ session: s.session, source: 'course', selectedPod: null, selectedFile: null });
+  useCourse.setState({
+    open: {
+      kind: 'lesson',
+      lesson,
+      start,
+      solution,
+      hints: same ? prev.hints : {},
+      quiz: same ? prev.quiz : {},
+    },
+  });
+  publish();
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyProgress,
+  loadProgress,
+  parseProgress,
+  PROGRESS_DAMAGED_KEY,
+  PROGRESS_KEY,
+  saveProgress,
+  serializeProgress,
+  type Store,
+} from './progress';
+
+function memory(init: Record<string, string> = {}): Store & { data: Record<string, string> } {
+  const data = { ...init };
+  return {
+    data,
+    getItem: (k) => data[k] ?? null,
+    setItem: (k, v) => {
+      data[k] = v;
+    },
+    removeItem: (k) => {
+      delete data[k];
+    },
+  };
+}
+
+const some = {
+  ...emptyProgress(),
+  lessons: {
+    'add-step-by-step': { goals: ['running'], quiz: { q1: true }, hints: 1, done: false },
+  },
+  challenges: { 'node-notready': { attempts: 2, solved: true, best: 85, seed: 7 } },
+};
+
+describe('course progress', () => {
+  it('round-trips through storage and through an exported file', () => {
+    const s = memory();
+    expect(saveProgress(s, some)).toBe(true);
+    expect(loadProgress(s)).toEqual({ progress: some, problem: null });
+    expect(parseProgress(serializeProgress(some))).toEqual({ ok: true, progress: some });
+  });
+
+  it('sets corrupted progress aside with a notice, and starts afresh', () => {
+    const s = memory({ [PROGRESS_KEY]: '{"app":"cnisim-course","version":1,"lessons":' });
+    const r = loadProgress(s);
+    expect(r.progress).toEqual(emptyProgress());
+    expect(r.problem).toMatch(/could not be read \(not valid JSON/);
+    expect(s.data[PROGRESS_DAMAGED_KEY]).toBe('{"app":"cnisim-course","version":1,"lessons":');
+    expect(s.data[PROGRESS_KEY]).toBeUndefined();
+  });
+
+  it('refuses a file of the wrong shape, naming where', () => {
+    const bad = { ...some, challenges: { x: { attempts: -1, solved: true } } };
+    const r = parseProgress(JSON.stringify(bad));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/^challenges\.x\.attempts: /);
+    expect(parseProgress('[]')).toMatchObject({ ok: false });
+    expect(parseProgress(JSON.stringify({ ...some, version: 2 }))).toMatchObject({ ok: false });
+  });
+
+  it('copes with no storage at all', () => {
+    expect(loadProgress(null)).toEqual({ progress: emptyProgress(), problem: null });
+    expect(saveProgress(null, some)).toBe(false);
+  });
+});
