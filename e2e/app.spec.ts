@@ -237,6 +237,9 @@ test('every main view: no serious or critical axe violations, no CSP violation',
   });
   const errors = collectPageErrors(page);
   await openApp(page);
+  // The inspector of a plugin call: env table, stdin and stdout in scrollable blocks.
+  await runUntil(page, 'next plugin call');
+  await expectNoSeriousAxeViolations(page, 'Inspector › plugin call');
   await runUntil(page, 'a pod is Running');
   for (const v of VIEWS) {
     await page.getByRole('region', { name: v.pane }).getByRole('tab', { name: v.tab }).click();

@@ -7,7 +7,7 @@ function Lines({ text }: { text: string }) {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   return (
-    <pre className="file-text">
+    <pre className="file-text" tabIndex={0}>
       {lines.map((l, i) => {
         const cr = l.endsWith('\r');
         return (
@@ -54,7 +54,9 @@ export function FileText({ file, label }: { file: FsFile | undefined; label: str
         )}
       </p>
       {pretty !== null && !raw ? (
-        <pre className="file-text json">{pretty}</pre>
+        <pre className="file-text json" tabIndex={0}>
+          {pretty}
+        </pre>
       ) : (
         <Lines text={file.data} />
       )}

@@ -19,7 +19,11 @@ function fileAt(state: WorldState, node: string | null, path: string): FsFile | 
 }
 
 function Json({ value }: { value: unknown }) {
-  return <pre className="json">{json(value)}</pre>;
+  return (
+    <pre className="json" tabIndex={0}>
+      {json(value)}
+    </pre>
+  );
 }
 
 function BeforeAfter({ changes, empty }: { changes: Change[]; empty: string }) {
@@ -99,16 +103,24 @@ function Stdin({ stdin }: { stdin: string }) {
     parsed = null;
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    return <pre className="json">{stdin}</pre>;
+    return (
+      <pre className="json" tabIndex={0}>
+        {stdin}
+      </pre>
+    );
   }
   const { prevResult, ...rest } = parsed as Record<string, unknown>;
   return (
     <>
-      <pre className="json">{JSON.stringify(rest, null, 2)}</pre>
+      <pre className="json" tabIndex={0}>
+        {JSON.stringify(rest, null, 2)}
+      </pre>
       {prevResult !== undefined && (
         <details className="fold">
           <summary>prevResult (the result of the plugin before it in the chain)</summary>
-          <pre className="json">{JSON.stringify(prevResult, null, 2)}</pre>
+          <pre className="json" tabIndex={0}>
+            {JSON.stringify(prevResult, null, 2)}
+          </pre>
         </details>
       )}
     </>
@@ -159,14 +171,18 @@ function PluginCall({ e, events }: { e: TraceEvent; events: readonly TraceEvent[
           </p>
           <h4>{failed ? 'stdout (the error)' : 'stdout (the result)'}</h4>
           {stdout ? (
-            <pre className="json">{pretty ?? stdout}</pre>
+            <pre className="json" tabIndex={0}>
+              {pretty ?? stdout}
+            </pre>
           ) : (
             <p className="muted">(empty)</p>
           )}
           {stderr && (
             <>
               <h4>stderr</h4>
-              <pre className="json">{stderr}</pre>
+              <pre className="json" tabIndex={0}>
+                {stderr}
+              </pre>
             </>
           )}
         </>
@@ -299,7 +315,11 @@ export function Inspector({ session, step }: PanelProps) {
     body = <LibcniStep e={e} after={after} />;
   else if (e.kind === 'fs') body = <FsStep e={e} before={before} after={after} />;
   else if (e.kind === 'log')
-    body = <pre className="json">{String(e.payload['line'] ?? e.summary)}</pre>;
+    body = (
+      <pre className="json" tabIndex={0}>
+        {String(e.payload['line'] ?? e.summary)}
+      </pre>
+    );
   else body = <Changes e={e} before={before} after={after} />;
 
   return (

@@ -95,7 +95,7 @@ export function PodsView({ session, step }: PanelProps) {
                   <dd>{sel.conditions.map((c) => `${c.type}=${c.status}`).join(', ')}</dd>
                 </div>
               </dl>
-              <pre className="json">
+              <pre className="json" tabIndex={0}>
                 {describeEvents(api, `pod/${sel.spec.name}`, sel.spec.namespace, state.clock).join(
                   '\n',
                 )}
