@@ -423,7 +423,7 @@ const DATA: unknown = [
       steps: [
         'List the reservations whose container id is no current sandbox (compare the first line of each file with crictl pods -q --no-trunc) and remove those files.',
         'Find what leaked them (see silent-ip-leak); the next retry succeeds.',
-        'On a node with no running pod, the failed ADDs left cni0 without ports and with an all-zero MAC: delete it (ip link del cni0) or every ADD fails with "could not set bridge\'s mac: invalid argument".',
+        'On a node with no running pod, the failed ADDs left cni0 without ports and with an all-zero MAC: delete it (ip link del cni0) or the next ADD fails with "could not set bridge\'s mac: invalid argument".',
       ],
       actions: [{ kind: 'remove-orphans' }, { kind: 'reset-portless-bridge' }],
     },
@@ -577,7 +577,7 @@ const DATA: unknown = [
     id: 'add-fails-midway',
     title: 'ADD failing midway, after the veth exists',
     explanation:
-      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release) and is ignored; removing the netns then takes the veth pair with it. On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: every later ADD fails with "could not set bridge\'s mac: invalid argument" even once host-local is back (containernetworking/plugins PR #1265).',
+      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release) and is ignored; removing the netns then takes the veth pair with it. On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
     when: 'any',
     challenge: true,
     params: {
@@ -603,7 +603,7 @@ const DATA: unknown = [
     recovery: {
       steps: [
         'Install the IPAM plugin again; the next retry succeeds.',
-        'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise every ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
+        'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise the next ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
     },
