@@ -8,6 +8,12 @@ import { Tabs, type TabDef } from './components/Tabs';
 import { Timeline } from './components/Timeline';
 import { ownsKeys } from './format';
 import type { PanelProps } from './panels/types';
+import {
+  Narration,
+  PresenterButton,
+  togglePresenter,
+  usePresenterClass,
+} from './present/Presenter';
 import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, setTheme, useApp, type LeftTab, type RightTab, type Theme } from './store';
@@ -105,6 +111,7 @@ function useKeyboard(): void {
       else if (e.key === 'Home') cmd.home();
       else if (e.key === 'End') cmd.end();
       else if (e.key === '?') useApp.setState({ shortcutsOpen: true });
+      else if (e.key === 'p' || e.key === 'P') togglePresenter();
       else if (level && /^[1-4]$/.test(e.key)) cmd.setLevel(level);
       else return;
       e.preventDefault();
@@ -126,6 +133,7 @@ function useTheme(): Theme {
 
 export function App() {
   useKeyboard();
+  usePresenterClass();
   const theme = useTheme();
   const leftTab = useApp((s) => s.leftTab);
   const rightTab = useApp((s) => s.rightTab);
@@ -165,6 +173,7 @@ export function App() {
               <option value="dark">Dark</option>
             </select>
           </label>
+          <PresenterButton />
           <a href="#/course">Course</a>
           {/* A course session is never shared: a challenge's link carries only its id and seed. */}
           {source !== 'course' && (
@@ -201,6 +210,7 @@ export function App() {
       )}
       <Controls />
       <Timeline />
+      <Narration />
       <main className="workbench">
         <section className="pane pane-views" aria-label="Views">
           <Tabs

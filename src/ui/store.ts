@@ -68,6 +68,8 @@ export interface AppState {
   shareOpen: boolean;
   /** The course route shown (course/, a lesson, a challenge), null in the sandbox. */
   course: Exclude<Route, { kind: 'sandbox' | 'link' }> | null;
+  /** Presenter mode (present/Presenter.tsx). */
+  presenter: boolean;
 }
 
 export const useApp = create<AppState>(() => ({
@@ -93,6 +95,7 @@ export const useApp = create<AppState>(() => ({
   source: 'own',
   shareOpen: false,
   course: null,
+  presenter: false,
 }));
 
 const set = useApp.setState;

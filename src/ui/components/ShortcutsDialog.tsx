@@ -8,6 +8,7 @@ const KEYS: [string, string][] = [
   ['Home', 'Go to the first step'],
   ['End', 'Go to the last step computed'],
   ['1 – 4', 'Detail: cluster, runtime, CNI, kernel'],
+  ['P', 'Presenter mode: large type, narration'],
   ['?', 'These shortcuts'],
   ['Esc', 'Close this dialog'],
 ];

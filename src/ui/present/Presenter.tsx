@@ -1,0 +1,56 @@
+/**
+ * Presenter mode, for a projector: large type, a narration panel that says what the current
+ * step did (its source, target and summary, lit), the cluster pane folded away. Everything
+ * stays on the keyboard: P toggles it, the usual keys step.
+ */
+import { useEffect } from 'react';
+import { useApp } from '../store';
+import './present.css';
+
+export function togglePresenter(): void {
+  useApp.setState((s) => ({ presenter: !s.presenter }));
+}
+
+/** Mirrors presenter mode on <html> (the CSS keys off it). */
+export function usePresenterClass(): void {
+  const on = useApp((s) => s.presenter);
+  useEffect(() => {
+    document.documentElement.classList.toggle('presenter', on);
+  }, [on]);
+}
+
+export function PresenterButton() {
+  const on = useApp((s) => s.presenter);
+  return (
+    <button type="button" aria-pressed={on} onClick={togglePresenter} title="Presenter mode (P)">
+      Presenter
+    </button>
+  );
+}
+
+/** The narration panel: what the current step did, in words, with the change lit. */
+export function Narration() {
+  const on = useApp((s) => s.presenter);
+  const session = useApp((s) => s.session);
+  const cursor = useApp((s) => s.cursor);
+  useApp((s) => s.version);
+  if (!on) return null;
+  const e = session && cursor >= 0 ? session.events[cursor] : undefined;
+  return (
+    <section className="narration" aria-label="Narration" aria-live="polite">
+      {e ? (
+        <p>
+          <span className="narration-step">Step {cursor + 1}</span>{' '}
+          <span className="narration-who">
+            {e.source} → {e.target}
+            {e.node ? ` (${e.node})` : ''}
+          </span>
+          : <mark className="narration-what">{e.summary}</mark>
+          {e.error ? <span className="narration-error"> — failed: {e.error}</span> : null}
+        </p>
+      ) : (
+        <p>The cluster has booted. Press → to step.</p>
+      )}
+    </section>
+  );
+}
