@@ -15,7 +15,7 @@ import {
   setNodeReady,
   updatePod,
 } from '../cluster/apiserver';
-import type { PodObj } from '../cluster/types';
+import type { K8sEvent, PodObj } from '../cluster/types';
 import { kubeletLine, writeLog } from '../node/journal';
 import type { Gen } from '../os/sys';
 import {
@@ -108,6 +108,23 @@ export class Kubelet {
       this.state.pid,
       sev === 'E' ? 'error' : sev === 'W' ? 'warning' : 'info',
       kubeletLine(this.sim.state.clock, sev, this.state.pid, where, msg, fields),
+    );
+  }
+
+  /** An event about a pod, as this node's kubelet reports it to the API server. */
+  private podEvent(p: PodObj, type: K8sEvent['type'], reason: string, message: string): void {
+    recordEvent(
+      this.sim,
+      {
+        type,
+        reason,
+        message,
+        object: `pod/${p.spec.name}`,
+        uid: p.spec.uid,
+        namespace: p.spec.namespace,
+        source: `kubelet, ${this.node}`,
+      },
+      this.node,
     );
   }
 
@@ -428,19 +445,7 @@ export class Kubelet {
       const p = this.pod(ctx.pod);
       if (!p) return;
       const msg = `network is not ready: container runtime network not ready: ${NOT_READY_PREFIX}${this.state.networkMessage}`;
-      recordEvent(
-        this.sim,
-        {
-          type: 'Warning',
-          reason: 'NetworkNotReady',
-          message: msg,
-          object: `pod/${p.spec.name}`,
-          uid: p.spec.uid,
-          namespace: p.spec.namespace,
-          source: `kubelet, ${this.node}`,
-        },
-        this.node,
-      );
+      this.podEvent(p, 'Warning', 'NetworkNotReady', msg);
       this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
         err: msg,
         pod: ctx.pod,
@@ -496,18 +501,11 @@ export class Kubelet {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p || p.deletionTimestamp !== null) return;
-      recordEvent(
-        this.sim,
-        {
-          type: 'Warning',
-          reason: 'FailedCreatePodSandBox',
-          message: `Failed to create pod sandbox: ${ctx.lastError ?? ''}`,
-          object: `pod/${p.spec.name}`,
-          uid: p.spec.uid,
-          namespace: p.spec.namespace,
-          source: `kubelet, ${this.node}`,
-        },
-        this.node,
+      this.podEvent(
+        p,
+        'Warning',
+        'FailedCreatePodSandBox',
+        `Failed to create pod sandbox: ${ctx.lastError ?? ''}`,
       );
     },
 
@@ -524,19 +522,7 @@ export class Kubelet {
         ['Created', `Created container ${containerName(p)}`],
         ['Started', `Started container ${containerName(p)}`],
       ] as const) {
-        recordEvent(
-          this.sim,
-          {
-            type: 'Normal',
-            reason,
-            message,
-            object: `pod/${p.spec.name}`,
-            uid: p.spec.uid,
-            namespace: p.spec.namespace,
-            source: `kubelet, ${this.node}`,
-          },
-          this.node,
-        );
+        this.podEvent(p, 'Normal', reason, message);
       }
       updatePod(
         this.sim,
@@ -560,18 +546,11 @@ export class Kubelet {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
-      recordEvent(
-        this.sim,
-        {
-          type: 'Normal',
-          reason: 'SandboxChanged',
-          message: 'Pod sandbox changed, it will be killed and re-created.',
-          object: `pod/${p.spec.name}`,
-          uid: p.spec.uid,
-          namespace: p.spec.namespace,
-          source: `kubelet, ${this.node}`,
-        },
-        this.node,
+      this.podEvent(
+        p,
+        'Normal',
+        'SandboxChanged',
+        'Pod sandbox changed, it will be killed and re-created.',
       );
       updatePod(
         this.sim,
@@ -600,19 +579,7 @@ export class Kubelet {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
-      recordEvent(
-        this.sim,
-        {
-          type: 'Warning',
-          reason: 'FailedKillPod',
-          message: `error killing pod: ${ctx.lastError ?? ''}`,
-          object: `pod/${p.spec.name}`,
-          uid: p.spec.uid,
-          namespace: p.spec.namespace,
-          source: `kubelet, ${this.node}`,
-        },
-        this.node,
-      );
+      this.podEvent(p, 'Warning', 'FailedKillPod', `error killing pod: ${ctx.lastError ?? ''}`);
     },
 
     removeSandboxes: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
@@ -691,19 +658,7 @@ export class Kubelet {
       // killContainersWithSyncResult: the running container is stopped first, with its event
       // (once: on a retry the container is already stopped and only the sandbox is left).
       if (p.containerRunning) {
-        recordEvent(
-          this.sim,
-          {
-            type: 'Normal',
-            reason: 'Killing',
-            message: `Stopping container ${containerName(p)}`,
-            object: `pod/${p.spec.name}`,
-            uid: p.spec.uid,
-            namespace: p.spec.namespace,
-            source: `kubelet, ${this.node}`,
-          },
-          this.node,
-        );
+        this.podEvent(p, 'Normal', 'Killing', `Stopping container ${containerName(p)}`);
       }
       updatePod(
         this.sim,
