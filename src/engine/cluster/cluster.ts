@@ -28,7 +28,7 @@ import {
 import type { KubeletSettings } from '../kubelet/types';
 import { addNode, installPluginFiles } from '../node/setup';
 import type { Gen } from '../os/sys';
-import { PLUGIN_FACTORIES, PROGRAMS } from '../plugins/registry';
+import { PLUGIN_FACTORIES, PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import {
   Containerd,
   DEFAULT_CONTAINERD_SETTINGS,
@@ -70,24 +70,7 @@ export interface ClusterSpec {
   nodes: NodeSpec[];
 }
 
-export const REFERENCE_PACKAGE = [
-  'bandwidth',
-  'bridge',
-  'dhcp',
-  'firewall',
-  'host-device',
-  'host-local',
-  'ipvlan',
-  'loopback',
-  'macvlan',
-  'portmap',
-  'ptp',
-  'sbr',
-  'static',
-  'tuning',
-  'vlan',
-  'vrf',
-];
+export { REFERENCE_PACKAGE };
 
 /** The conflist a kubeadm-style containerd node is given for `podCIDR`: bridge + portmap. */
 export function defaultConflist(podCIDR: string): string {

@@ -15,7 +15,7 @@ import { confListFromBytes, type NetworkConfigList } from '../libcni/conf';
 import { addNode, netnsAdd, settle } from '../node/setup';
 import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
-import { PROGRAMS } from '../plugins/registry';
+import { PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import { Shell } from '../shell';
 import { Simulation, newWorld } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
@@ -54,26 +54,6 @@ const PLACEHOLDERS: Array<[string, string]> = [
   [SIM_PATHS.tuningDir, '<tuningDir>'],
   [SIM_PATHS.confDir, '<confDir>'],
   [SIM_PATHS.tmp, '<tmp>'],
-];
-
-/** Every binary Debian's containernetworking-plugins 1.1.1 ships. */
-export const PACKAGE_PLUGINS = [
-  'bandwidth',
-  'bridge',
-  'dhcp',
-  'firewall',
-  'host-device',
-  'host-local',
-  'ipvlan',
-  'loopback',
-  'macvlan',
-  'portmap',
-  'ptp',
-  'sbr',
-  'static',
-  'tuning',
-  'vlan',
-  'vrf',
 ];
 
 function concretize(s: string): string {
@@ -174,7 +154,7 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
   let world = newWorld(opts.seed ?? 1);
   world = addNode(world, {
     name: 'node',
-    plugins: PACKAGE_PLUGINS,
+    plugins: REFERENCE_PACKAGE,
     pluginDir: SIM_PATHS.cniPath,
     loUp: true,
   });

@@ -18,6 +18,26 @@ import { unmodelledProgram } from './unmodelled';
 
 type Factory = (b: PluginBuild) => Program;
 
+/** Every binary Debian's containernetworking-plugins 1.1.1 ships: a node's /opt/cni/bin. */
+export const REFERENCE_PACKAGE = [
+  'bandwidth',
+  'bridge',
+  'dhcp',
+  'firewall',
+  'host-device',
+  'host-local',
+  'ipvlan',
+  'loopback',
+  'macvlan',
+  'portmap',
+  'ptp',
+  'sbr',
+  'static',
+  'tuning',
+  'vlan',
+  'vrf',
+];
+
 export const PLUGIN_FACTORIES: Record<string, Factory> = {
   bandwidth: bandwidthProgram,
   bridge: bridgeProgram,

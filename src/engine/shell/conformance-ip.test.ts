@@ -12,7 +12,8 @@ import { produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import { Renaming, diffValues } from '../conformance/diff';
-import { PACKAGE_PLUGINS, SIM_PATHS } from '../conformance/replay';
+import { SIM_PATHS } from '../conformance/replay';
+import { REFERENCE_PACKAGE } from '../plugins/registry';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
@@ -110,7 +111,7 @@ function load(file: string): Obj {
 function newNode(pods: string[]): Simulation {
   let world = addNode(newWorld(1), {
     name: 'node',
-    plugins: PACKAGE_PLUGINS,
+    plugins: REFERENCE_PACKAGE,
     pluginDir: SIM_PATHS.cniPath,
     loUp: true,
   });
