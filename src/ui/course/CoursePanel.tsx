@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { routeHash } from '../route';
 import { cmd, notify, useApp } from '../store';
 import type { GoalResult, Lesson, QuizQuestion } from './engine';
+import { useLessonNarration } from './narration';
 import { openLesson } from './open';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
@@ -187,20 +188,7 @@ function useGoals(goals: Lesson['goals'], start: number): GoalResult[] {
 }
 
 function Narration({ lesson }: { lesson: Lesson }) {
-  const engine = useCourse((s) => s.engine)!;
-  const session = useApp((s) => s.session);
-  const cursor = useApp((s) => s.cursor);
-  const version = useApp((s) => s.version);
-  const { now, earlier } = useMemo(() => {
-    void version;
-    if (!session || cursor < 0) return { now: [], earlier: null };
-    const idx = engine.narrationIndex(lesson, session.events, Math.max(0, cursor - 400), cursor);
-    const here = idx.get(cursor) ?? [];
-    let before: { step: number; text: string[] } | null = null;
-    for (const [k, v] of idx)
-      if (k < cursor && (!before || k > before.step)) before = { step: k, text: v };
-    return { now: here, earlier: before };
-  }, [engine, lesson, session, cursor, version]);
+  const { now, earlier } = useLessonNarration(lesson);
   return (
     <div className="narration" aria-live="polite" aria-label="What happens at this step">
       {now.length > 0 ? (

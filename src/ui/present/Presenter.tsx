@@ -1,11 +1,15 @@
 /**
  * Presenter mode, for a projector: large type, a narration panel that says what the current
- * step did (its source, target and summary, lit), the cluster pane folded away. Everything
+ * step did (its source, target and summary, lit), the cluster pane folded away. In a lesson the
+ * panel also shows the lesson's own narration of the step, as the lesson panel does. Everything
  * stays on the keyboard: P toggles it, the usual keys step.
  */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useApp } from '../store';
 import './present.css';
+
+// The lesson's narration comes with the course's chunk, only inside a lesson.
+const LessonNarration = lazy(() => import('../course/PresenterNarration'));
 
 export function togglePresenter(): void {
   useApp.setState((s) => ({ presenter: !s.presenter }));
@@ -33,6 +37,7 @@ export function Narration() {
   const on = useApp((s) => s.presenter);
   const session = useApp((s) => s.session);
   const cursor = useApp((s) => s.cursor);
+  const inLesson = useApp((s) => s.course?.kind === 'lesson');
   useApp((s) => s.version);
   if (!on) return null;
   const e = session && cursor >= 0 ? session.events[cursor] : undefined;
@@ -50,6 +55,11 @@ export function Narration() {
         </p>
       ) : (
         <p>The cluster has booted. Press → to step.</p>
+      )}
+      {inLesson && (
+        <Suspense fallback={null}>
+          <LessonNarration />
+        </Suspense>
       )}
     </section>
   );
