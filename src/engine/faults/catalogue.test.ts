@@ -36,6 +36,15 @@ describe('the fault catalogue', () => {
     ]);
   });
 
+  it('passes its own schema and rules (the app does not re-check it when it loads)', () => {
+    expect(parseCatalogue(structuredClone(FAULTS))).toEqual(FAULTS);
+    // The check can fail: one entry's explanation cut short is named with its id.
+    const broken = structuredClone(FAULTS).map((f, i) =>
+      i === 4 ? { ...f, explanation: 'x' } : f,
+    );
+    expect(() => parseCatalogue(broken)).toThrow(/faults\[4\] \(plugin-missing\)\.explanation/);
+  });
+
   it('has a symptoms test and a recovery test for every fault', () => {
     const tests = ['cache', 'plugins', 'lifecycle']
       .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))

@@ -4,8 +4,10 @@
  * parameters, the symptoms a real node shows, what an operator does about it, and how it is
  * made (`inject`) and undone (`recovery.actions`) with the cluster's own primitives (inject.ts).
  *
- * The catalogue is checked against a schema when this module loads, so a broken entry fails
- * every test with a message naming the entry and the field.
+ * The entries are typed (a wrong kind or a missing field does not compile) and checked against
+ * the schema below by catalogue.test.ts (a broken entry fails it with a message naming the entry
+ * and the field). The schema is built only when parseCatalogue runs, not when this module loads:
+ * the app's first step needs the catalogue, not its validator.
  *
  * Texts in symptoms use placeholders: <id> a sandbox id (64 hex), <uid> the pod's uid, <pod> its
  * name, <ns> its sandbox's netns, <net> the network's name (containerd-net on a default node).
@@ -33,98 +35,102 @@ export const PARAM_KINDS = [
   'count',
 ] as const;
 
-const ParamSpec = z.strictObject({
-  kind: z.enum(PARAM_KINDS),
-  description: z.string().check(z.minLength(1)),
-  /** A value used when the parameter is not given (absent: required, unless `node`). */
-  default: z.optional(z.union([z.string(), z.number()])),
-  /** The values a `choice` accepts. */
-  values: z.optional(z.array(z.string()).check(z.minLength(1))),
-});
+/** The catalogue's zod schemas, built once on first use. */
+function buildSchemas() {
+  const ParamSpec = z.strictObject({
+    kind: z.enum(PARAM_KINDS),
+    description: z.string().check(z.minLength(1)),
+    /** A value used when the parameter is not given (absent: required, unless `node`). */
+    default: z.optional(z.union([z.string(), z.number()])),
+    /** The values a `choice` accepts. */
+    values: z.optional(z.array(z.string()).check(z.minLength(1))),
+  });
 
-const Symptom = z.strictObject({
-  /** Where a person sees it. */
-  where: z.enum(['kubectl', 'event', 'journal', 'kernel', 'ipam', 'cache', 'check', 'node']),
-  text: z.string().check(z.minLength(1)),
-});
+  const Symptom = z.strictObject({
+    /** Where a person sees it. */
+    where: z.enum(['kubectl', 'event', 'journal', 'kernel', 'ipam', 'cache', 'check', 'node']),
+    text: z.string().check(z.minLength(1)),
+  });
 
-/** How a fault is made. Parameters (node, pod, plugin, ...) come from the call. */
-const Inject = z.discriminatedUnion('kind', [
-  /** The pod's result cache file is cut short after `keepBytes` bytes (a write lost in a crash). */
-  z.strictObject({ kind: z.literal('truncate-cache'), keepBytes: z.number() }),
-  z.strictObject({ kind: z.literal('remove-cache') }),
-  /** The node's conflist gets `cniVersion` = param cniVersion. */
-  z.strictObject({ kind: z.literal('set-cni-version') }),
-  /** param plugin of param build is installed over the current binary. */
-  z.strictObject({ kind: z.literal('install-build') }),
-  z.strictObject({ kind: z.literal('remove-plugin') }),
-  /** host-local's range is filled with reservations of container ids nobody knows. */
-  z.strictObject({ kind: z.literal('fill-ipam') }),
-  /** An attachment from an earlier life: a reservation, and a cache file if `withCache`. */
-  z.strictObject({ kind: z.literal('stale-attachment'), withCache: z.boolean() }),
-  z.strictObject({ kind: z.literal('delete-netns') }),
-  z.strictObject({ kind: z.literal('hang-plugin') }),
-  z.strictObject({ kind: z.literal('restart-kubelet') }),
-  z.strictObject({ kind: z.literal('restart-containerd') }),
-  z.strictObject({ kind: z.literal('reboot') }),
-  /** Part of a running pod's wiring is removed by hand (param what). */
-  z.strictObject({ kind: z.literal('drift') }),
-  z.strictObject({ kind: z.literal('break-conflist'), mode: z.enum(['malformed', 'missing']) }),
-]);
+  /** How a fault is made. Parameters (node, pod, plugin, ...) come from the call. */
+  const Inject = z.discriminatedUnion('kind', [
+    /** The pod's result cache file is cut short after `keepBytes` bytes (a write lost in a crash). */
+    z.strictObject({ kind: z.literal('truncate-cache'), keepBytes: z.number() }),
+    z.strictObject({ kind: z.literal('remove-cache') }),
+    /** The node's conflist gets `cniVersion` = param cniVersion. */
+    z.strictObject({ kind: z.literal('set-cni-version') }),
+    /** param plugin of param build is installed over the current binary. */
+    z.strictObject({ kind: z.literal('install-build') }),
+    z.strictObject({ kind: z.literal('remove-plugin') }),
+    /** host-local's range is filled with reservations of container ids nobody knows. */
+    z.strictObject({ kind: z.literal('fill-ipam') }),
+    /** An attachment from an earlier life: a reservation, and a cache file if `withCache`. */
+    z.strictObject({ kind: z.literal('stale-attachment'), withCache: z.boolean() }),
+    z.strictObject({ kind: z.literal('delete-netns') }),
+    z.strictObject({ kind: z.literal('hang-plugin') }),
+    z.strictObject({ kind: z.literal('restart-kubelet') }),
+    z.strictObject({ kind: z.literal('restart-containerd') }),
+    z.strictObject({ kind: z.literal('reboot') }),
+    /** Part of a running pod's wiring is removed by hand (param what). */
+    z.strictObject({ kind: z.literal('drift') }),
+    z.strictObject({ kind: z.literal('break-conflist'), mode: z.enum(['malformed', 'missing']) }),
+  ]);
 
-/** What an operator does to recover, as something the simulation can do too. */
-const RecoveryAction = z.discriminatedUnion('kind', [
-  /** Install param plugin again, of the node's build. */
-  z.strictObject({ kind: z.literal('reinstall-plugin') }),
-  /** Remove the result cache files of the pod's sandboxes that are no longer ready. */
-  z.strictObject({ kind: z.literal('remove-cache') }),
-  /** libcni GC of the node's pod network (cnitool gc; needs libcni v1.2). */
-  z.strictObject({ kind: z.literal('cni-gc') }),
-  z.strictObject({ kind: z.literal('set-cni-version'), cniVersion: z.string() }),
-  /** Write the node's original conflist back. */
-  z.strictObject({ kind: z.literal('restore-conflist') }),
-  z.strictObject({ kind: z.literal('unhang-plugin') }),
-  /** Remove netns mounts, reservations and cache files that no sandbox owns. */
-  z.strictObject({ kind: z.literal('remove-orphans') }),
-  /** Delete the pod and create it again (what its ReplicaSet would do). */
-  z.strictObject({ kind: z.literal('recreate-pod') }),
-  /**
-   * Delete the pod network's bridge if it has no ports and an all-zero MAC: the kernel zeroes a
-   * bridge's MAC when its last port goes, and bridge v1.1.1 then fails every ADD with "could not
-   * set bridge's mac: invalid argument" (containernetworking/plugins PR #1265). The next ADD
-   * creates the bridge afresh.
-   */
-  z.strictObject({ kind: z.literal('reset-portless-bridge') }),
-  /** Nothing: the kubelet and containerd bring the node back by themselves. */
-  z.strictObject({ kind: z.literal('none') }),
-]);
+  /** What an operator does to recover, as something the simulation can do too. */
+  const RecoveryAction = z.discriminatedUnion('kind', [
+    /** Install param plugin again, of the node's build. */
+    z.strictObject({ kind: z.literal('reinstall-plugin') }),
+    /** Remove the result cache files of the pod's sandboxes that are no longer ready. */
+    z.strictObject({ kind: z.literal('remove-cache') }),
+    /** libcni GC of the node's pod network (cnitool gc; needs libcni v1.2). */
+    z.strictObject({ kind: z.literal('cni-gc') }),
+    z.strictObject({ kind: z.literal('set-cni-version'), cniVersion: z.string() }),
+    /** Write the node's original conflist back. */
+    z.strictObject({ kind: z.literal('restore-conflist') }),
+    z.strictObject({ kind: z.literal('unhang-plugin') }),
+    /** Remove netns mounts, reservations and cache files that no sandbox owns. */
+    z.strictObject({ kind: z.literal('remove-orphans') }),
+    /** Delete the pod and create it again (what its ReplicaSet would do). */
+    z.strictObject({ kind: z.literal('recreate-pod') }),
+    /**
+     * Delete the pod network's bridge if it has no ports and an all-zero MAC: the kernel zeroes a
+     * bridge's MAC when its last port goes, and bridge v1.1.1 then fails every ADD with "could not
+     * set bridge's mac: invalid argument" (containernetworking/plugins PR #1265). The next ADD
+     * creates the bridge afresh.
+     */
+    z.strictObject({ kind: z.literal('reset-portless-bridge') }),
+    /** Nothing: the kubelet and containerd bring the node back by themselves. */
+    z.strictObject({ kind: z.literal('none') }),
+  ]);
 
-const Fault = z.strictObject({
-  id: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case')),
-  title: z.string().check(z.minLength(1)),
-  explanation: z.string().check(z.minLength(40)),
-  when: z.enum(WHEN),
-  /**
-   * Whether a challenge may hide it: it leaves something to find and fix. Faults the node heals
-   * by itself (a plain restart, a reboot) are not.
-   */
-  challenge: z.boolean(),
-  params: z.record(z.string(), ParamSpec),
-  symptoms: z.array(Symptom).check(z.minLength(1)),
-  recovery: z.strictObject({
-    steps: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
-    actions: z.array(RecoveryAction).check(z.minLength(1)),
-  }),
-  inject: Inject,
-});
+  const Fault = z.strictObject({
+    id: z.string().check(z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be kebab-case')),
+    title: z.string().check(z.minLength(1)),
+    explanation: z.string().check(z.minLength(40)),
+    when: z.enum(WHEN),
+    /**
+     * Whether a challenge may hide it: it leaves something to find and fix. Faults the node heals
+     * by itself (a plain restart, a reboot) are not.
+     */
+    challenge: z.boolean(),
+    params: z.record(z.string(), ParamSpec),
+    symptoms: z.array(Symptom).check(z.minLength(1)),
+    recovery: z.strictObject({
+      steps: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+      actions: z.array(RecoveryAction).check(z.minLength(1)),
+    }),
+    inject: Inject,
+  });
+  return { ParamSpec, Symptom, Inject, RecoveryAction, Fault, Catalogue: z.array(Fault) };
+}
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | null = null;
 
-export type ParamSpec = z.infer<typeof ParamSpec>;
-export type Symptom = z.infer<typeof Symptom>;
-export type InjectSpec = z.infer<typeof Inject>;
-export type RecoveryActionSpec = z.infer<typeof RecoveryAction>;
-export type FaultDef = z.infer<typeof Fault>;
-
-const Catalogue = z.array(Fault);
+export type ParamSpec = z.infer<Schemas['ParamSpec']>;
+export type Symptom = z.infer<Schemas['Symptom']>;
+export type InjectSpec = z.infer<Schemas['Inject']>;
+export type RecoveryActionSpec = z.infer<Schemas['RecoveryAction']>;
+export type FaultDef = z.infer<Schemas['Fault']>;
 
 /** zod issues as lines a person can act on: `faults[3] (plugin-missing).params.plugin.kind: ...`. */
 export function formatIssues(
@@ -186,7 +192,8 @@ function readableIssue(iss: Record<string, unknown>): string | undefined {
 
 /** Parses catalogue data; throws one readable message listing every problem. */
 export function parseCatalogue(data: unknown): FaultDef[] {
-  const r = Catalogue.safeParse(data, {
+  schemas ??= buildSchemas();
+  const r = schemas.Catalogue.safeParse(data, {
     error: (iss) => readableIssue(iss as unknown as Record<string, unknown>),
   });
   if (!r.success) {
@@ -231,14 +238,14 @@ const NODE = {
 } as const;
 const POD = { kind: 'pod', description: 'The pod, as name or namespace/name.' } as const;
 /** What follows a before-delete fault: the pod's deletion (its symptoms are its teardown). */
-const THEN = {
+const THEN: ParamSpec = {
   kind: 'choice',
   description: 'What follows: the pod is deleted, or nothing yet (delete it yourself later).',
   default: 'delete-pod',
   values: ['delete-pod', 'nothing'],
-} as const;
+};
 
-const DATA: unknown = [
+const DATA: readonly FaultDef[] = [
   {
     id: 'cache-corrupted',
     title: 'Corrupted result cache',
@@ -874,7 +881,8 @@ const DATA: unknown = [
   },
 ];
 
-export const FAULTS: readonly FaultDef[] = parseCatalogue(DATA);
+/** The catalogue (validated by catalogue.test.ts with parseCatalogue). */
+export const FAULTS: readonly FaultDef[] = DATA;
 
 export function faultById(id: string): FaultDef | undefined {
   return FAULTS.find((f) => f.id === id);

@@ -55,163 +55,172 @@ const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const POD_RE = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const CIDR_RE = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
-const text = z.string().check(z.maxLength(LIMITS.text));
-const varName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.maxLength(200));
-const name = (what: string) =>
-  z
+/**
+ * The schemas of saved sessions and actions, built on first use: the landing sandbox parses
+ * nothing, and building them is part of what a first visit would wait for.
+ */
+function buildSchemas() {
+  const text = z.string().check(z.maxLength(LIMITS.text));
+  const varName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.maxLength(200));
+  const name = (what: string) =>
+    z
+      .string()
+      .check(
+        z.refine(
+          (v) => NAME_RE.test(v) && v.length <= 63,
+          `expected a ${what} name (lower-case letters, digits and -)`,
+        ),
+      );
+  const nodeName = name('node');
+  const podRef = z
     .string()
     .check(
       z.refine(
-        (v) => NAME_RE.test(v) && v.length <= 63,
-        `expected a ${what} name (lower-case letters, digits and -)`,
+        (v) => POD_RE.test(v) && v.length <= 253,
+        'expected a pod name or namespace/name (lower-case letters, digits, - and .)',
       ),
     );
-const nodeName = name('node');
-const podRef = z
-  .string()
-  .check(
-    z.refine(
-      (v) => POD_RE.test(v) && v.length <= 253,
-      'expected a pod name or namespace/name (lower-case letters, digits, - and .)',
-    ),
+  const cidr = z.string().check(
+    z.refine((v) => {
+      const m = CIDR_RE.exec(v);
+      return !!m && m.slice(1, 5).every((o) => Number(o) <= 255) && Number(m[5]) <= 32;
+    }, 'expected a CIDR like 10.244.1.0/24'),
   );
-const cidr = z.string().check(
-  z.refine((v) => {
-    const m = CIDR_RE.exec(v);
-    return !!m && m.slice(1, 5).every((o) => Number(o) <= 255) && Number(m[5]) <= 32;
-  }, 'expected a CIDR like 10.244.1.0/24'),
-);
-const absPath = text.check(z.refine((v) => v.startsWith('/'), 'expected an absolute path'));
-const port = z.int().check(z.minimum(1), z.maximum(65535));
+  const absPath = text.check(z.refine((v) => v.startsWith('/'), 'expected an absolute path'));
+  const port = z.int().check(z.minimum(1), z.maximum(65535));
 
-const nodeSpec = z.strictObject({
-  name: nodeName,
-  podCIDR: cidr,
-  cniConfigs: z.optional(z.record(z.string(), text)),
-  pluginBuild: z.optional(z.string()),
-  plugins: z.optional(z.array(z.string())),
-  pluginBuilds: z.optional(z.record(z.string(), z.string())),
-  files: z.optional(z.record(absPath, text)),
-  containerd: z.optional(
-    z.strictObject({
-      confDir: z.optional(z.string()),
-      binDirs: z.optional(z.array(z.string())),
-      maxConfNum: z.optional(z.int().check(z.minimum(1))),
-      libcni: z.optional(z.enum(['1.1', '1.2'])),
-      ipPref: z.optional(z.enum(['ipv4', 'ipv6', 'cni'])),
-    }),
-  ),
-  kubelet: z.optional(
-    z.strictObject({
-      runtimeRequestTimeoutUs: z.optional(z.int().check(z.minimum(0))),
-      backoffUs: z.optional(z.int().check(z.minimum(0))),
-      networkRetryUs: z.optional(z.int().check(z.minimum(0))),
-      statusPeriodUs: z.optional(z.int().check(z.minimum(0))),
-    }),
-  ),
-});
-
-const actionSchema = z.discriminatedUnion('do', [
-  z.strictObject({
-    do: z.literal('createPod'),
-    name: podRef,
-    namespace: z.optional(name('namespace')),
-    node: z.optional(nodeName),
-    hostPorts: z.optional(
-      z.array(
-        z.strictObject({
-          containerPort: port,
-          hostPort: port,
-          protocol: z.enum(['TCP', 'UDP', 'SCTP']),
-          hostIP: z.optional(z.string()),
-        }),
-      ),
-    ),
-    annotations: z.optional(z.record(z.string(), text)),
-  }),
-  z.strictObject({ do: z.literal('deletePod'), pod: podRef }),
-  z.strictObject({
-    do: z.literal('scale'),
-    deployment: name('deployment'),
-    replicas: z.int().check(z.minimum(0), z.maximum(LIMITS.replicas)),
-    namespace: z.optional(name('namespace')),
-    node: z.optional(nodeName),
-  }),
-  z.strictObject({ do: z.literal('restartKubelet'), node: nodeName }),
-  z.strictObject({ do: z.literal('restartContainerd'), node: nodeName }),
-  z.strictObject({ do: z.literal('reboot'), node: nodeName }),
-  z.strictObject({
-    do: z.literal('shell'),
-    node: nodeName,
-    line: text,
-    cwd: z.optional(absPath),
-    env: z.optional(z.record(varName, text)),
-    vars: z.optional(z.record(varName, text)),
-    status: z.optional(z.int().check(z.minimum(0), z.maximum(255))),
-    tty: z.optional(z.boolean()),
-  }),
-  z.strictObject({
-    do: z.literal('writeFile'),
-    node: nodeName,
-    path: absPath,
-    data: text,
-    mode: z.optional(z.int().check(z.minimum(0), z.maximum(0o7777))),
-  }),
-  z.strictObject({ do: z.literal('removeFile'), node: nodeName, path: absPath }),
-  z.strictObject({
-    do: z.literal('installPlugin'),
-    node: nodeName,
-    plugin: z.string(),
-    build: z.string(),
-  }),
-  z.strictObject({
-    do: z.literal('hangPlugin'),
-    node: nodeName,
-    plugin: z.string(),
-    commands: z.array(z.enum(['ADD', 'DEL', 'CHECK', 'GC', 'STATUS', 'VERSION'])),
-  }),
-  z.strictObject({ do: z.literal('cniCheck'), pod: podRef }),
-  z.strictObject({ do: z.literal('cniGc'), node: nodeName }),
-  z.strictObject({ do: z.literal('cniStatus'), node: nodeName }),
-  z.strictObject({
-    do: z.literal('injectFault'),
-    fault: z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]*$/)),
-    params: z.optional(z.record(z.string(), z.unknown())),
-  }),
-]);
-
-const savedSchema = z.strictObject({
-  format: z.literal(SESSION_FORMAT),
-  version: z.literal(SESSION_VERSION),
-  seed: z.int().check(z.minimum(0), z.maximum(0xffffffff)),
-  cluster: z.strictObject({
-    nodes: z.array(nodeSpec).check(z.minLength(1), z.maxLength(LIMITS.nodes)),
-  }),
-  actions: z
-    .array(
+  const nodeSpec = z.strictObject({
+    name: nodeName,
+    podCIDR: cidr,
+    cniConfigs: z.optional(z.record(z.string(), text)),
+    pluginBuild: z.optional(z.string()),
+    plugins: z.optional(z.array(z.string())),
+    pluginBuilds: z.optional(z.record(z.string(), z.string())),
+    files: z.optional(z.record(absPath, text)),
+    containerd: z.optional(
       z.strictObject({
-        step: z.int().check(z.minimum(0), z.maximum(LIMITS.cursor)),
-        action: actionSchema,
+        confDir: z.optional(z.string()),
+        binDirs: z.optional(z.array(z.string())),
+        maxConfNum: z.optional(z.int().check(z.minimum(1))),
+        libcni: z.optional(z.enum(['1.1', '1.2'])),
+        ipPref: z.optional(z.enum(['ipv4', 'ipv6', 'cni'])),
       }),
-    )
-    .check(z.maxLength(LIMITS.actions)),
-  cursor: z.int().check(z.minimum(-1), z.maximum(LIMITS.cursor)),
-  level: z.enum(LEVELS as [Level, ...Level[]]),
-  trace: z.strictObject({
-    length: z.int().check(z.minimum(0)),
-    digest: z.string().check(z.regex(/^[0-9a-f]{8}$/)),
-  }),
-  checksum: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
-});
+    ),
+    kubelet: z.optional(
+      z.strictObject({
+        runtimeRequestTimeoutUs: z.optional(z.int().check(z.minimum(0))),
+        backoffUs: z.optional(z.int().check(z.minimum(0))),
+        networkRetryUs: z.optional(z.int().check(z.minimum(0))),
+        statusPeriodUs: z.optional(z.int().check(z.minimum(0))),
+      }),
+    ),
+  });
+
+  const actionSchema = z.discriminatedUnion('do', [
+    z.strictObject({
+      do: z.literal('createPod'),
+      name: podRef,
+      namespace: z.optional(name('namespace')),
+      node: z.optional(nodeName),
+      hostPorts: z.optional(
+        z.array(
+          z.strictObject({
+            containerPort: port,
+            hostPort: port,
+            protocol: z.enum(['TCP', 'UDP', 'SCTP']),
+            hostIP: z.optional(z.string()),
+          }),
+        ),
+      ),
+      annotations: z.optional(z.record(z.string(), text)),
+    }),
+    z.strictObject({ do: z.literal('deletePod'), pod: podRef }),
+    z.strictObject({
+      do: z.literal('scale'),
+      deployment: name('deployment'),
+      replicas: z.int().check(z.minimum(0), z.maximum(LIMITS.replicas)),
+      namespace: z.optional(name('namespace')),
+      node: z.optional(nodeName),
+    }),
+    z.strictObject({ do: z.literal('restartKubelet'), node: nodeName }),
+    z.strictObject({ do: z.literal('restartContainerd'), node: nodeName }),
+    z.strictObject({ do: z.literal('reboot'), node: nodeName }),
+    z.strictObject({
+      do: z.literal('shell'),
+      node: nodeName,
+      line: text,
+      cwd: z.optional(absPath),
+      env: z.optional(z.record(varName, text)),
+      vars: z.optional(z.record(varName, text)),
+      status: z.optional(z.int().check(z.minimum(0), z.maximum(255))),
+      tty: z.optional(z.boolean()),
+    }),
+    z.strictObject({
+      do: z.literal('writeFile'),
+      node: nodeName,
+      path: absPath,
+      data: text,
+      mode: z.optional(z.int().check(z.minimum(0), z.maximum(0o7777))),
+    }),
+    z.strictObject({ do: z.literal('removeFile'), node: nodeName, path: absPath }),
+    z.strictObject({
+      do: z.literal('installPlugin'),
+      node: nodeName,
+      plugin: z.string(),
+      build: z.string(),
+    }),
+    z.strictObject({
+      do: z.literal('hangPlugin'),
+      node: nodeName,
+      plugin: z.string(),
+      commands: z.array(z.enum(['ADD', 'DEL', 'CHECK', 'GC', 'STATUS', 'VERSION'])),
+    }),
+    z.strictObject({ do: z.literal('cniCheck'), pod: podRef }),
+    z.strictObject({ do: z.literal('cniGc'), node: nodeName }),
+    z.strictObject({ do: z.literal('cniStatus'), node: nodeName }),
+    z.strictObject({
+      do: z.literal('injectFault'),
+      fault: z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]*$/)),
+      params: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  ]);
+
+  const savedSchema = z.strictObject({
+    format: z.literal(SESSION_FORMAT),
+    version: z.literal(SESSION_VERSION),
+    seed: z.int().check(z.minimum(0), z.maximum(0xffffffff)),
+    cluster: z.strictObject({
+      nodes: z.array(nodeSpec).check(z.minLength(1), z.maxLength(LIMITS.nodes)),
+    }),
+    actions: z
+      .array(
+        z.strictObject({
+          step: z.int().check(z.minimum(0), z.maximum(LIMITS.cursor)),
+          action: actionSchema,
+        }),
+      )
+      .check(z.maxLength(LIMITS.actions)),
+    cursor: z.int().check(z.minimum(-1), z.maximum(LIMITS.cursor)),
+    level: z.enum(LEVELS as [Level, ...Level[]]),
+    trace: z.strictObject({
+      length: z.int().check(z.minimum(0)),
+      digest: z.string().check(z.regex(/^[0-9a-f]{8}$/)),
+    }),
+    checksum: z.string().check(z.regex(/^[0-9a-f]{16}$/)),
+  });
+  return { actionSchema, savedSchema };
+}
+let schemas: ReturnType<typeof buildSchemas> | null = null;
+const schema = () => (schemas ??= buildSchemas());
 
 /** Validates an action (from a form, a file or a message); returns its problems, or none. */
 export function actionProblems(a: unknown): string[] {
-  const r = actionSchema.safeParse(a, { reportInput: true });
+  const r = schema().actionSchema.safeParse(a, { reportInput: true });
   return r.success ? [] : issueTexts(r.error.issues);
 }
 
 export function isSessionAction(a: unknown): a is SessionAction {
-  return actionSchema.safeParse(a).success;
+  return schema().actionSchema.safeParse(a).success;
 }
 
 function pathText(path: readonly PropertyKey[]): string {
@@ -383,7 +392,7 @@ export function parseSavedSession(input: unknown): SavedParse {
       ],
     };
   }
-  const r = savedSchema.safeParse(data, { reportInput: true });
+  const r = schema().savedSchema.safeParse(data, { reportInput: true });
   if (!r.success) return { ok: false, errors: issueTexts(r.error.issues) };
   const saved = r.data as SavedSession;
   const errors: string[] = [];
