@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { failedToLoad, start } from './ui/store';
@@ -12,12 +13,18 @@ if (container === null) {
 
 // The simulation engine and the panels that read it are lazy chunks: they download while React
 // paints the first screen, and "Step forward" is enabled once the sandbox exists.
-import('./ui/engine').then(start, failedToLoad);
-registerServiceWorker();
+const engine = import('./ui/engine');
 void import('./ui/panels').catch(() => undefined);
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first screen is rendered now, in this task, so that the browser paints it before the
+// engine's code (arriving meanwhile) is evaluated: a concurrent render would yield to it.
+const root = createRoot(container);
+flushSync(() =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );
+engine.then(start, failedToLoad);
+registerServiceWorker();
