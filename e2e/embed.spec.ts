@@ -86,7 +86,9 @@ test('a host page embeds the simulator as an iframe and as <cni-sim>, and drives
   const frame = page.frameLocator('#frame');
   await expect(frame.locator('.position strong')).toHaveText('2');
   await page.evaluate("drive({ type: 'goto', step: 5 })");
-  await expect.poll(async () => (await msgs(page)).at(-1)).toMatchObject({ type: 'step', step: 5 });
+  await expect
+    .poll(async () => (await msgs(page)).filter((m) => m.type === 'step').at(-1))
+    .toMatchObject({ step: 5 });
   await expect(frame.locator('.position strong')).toHaveText('5');
   await expect.poll(async () => (await msgs(page)).some((m) => m.type === 'height')).toBe(true);
   // Malformed and foreign messages are ignored.
@@ -108,6 +110,9 @@ test('a host page embeds the simulator as an iframe and as <cni-sim>, and drives
   await expect(inner.locator('.position strong')).toHaveText('7');
   await page.evaluate("document.getElementById('el').setAttribute('step', '4')");
   await expect.poll(() => page.evaluate("document.getElementById('el').step")).toBe(4);
+  // Its scenario attribute takes a lesson.
+  await page.evaluate("document.getElementById('el').setAttribute('scenario', 'lesson:chaining')");
+  await expect(inner.getByRole('heading', { name: /^Lesson: Chaining/ })).toBeVisible();
   // It sizes itself to its content.
   await expect
     .poll(() =>
@@ -169,4 +174,109 @@ test('embed.html alone: parameters, theme, and no serious axe violations', async
   // Nothing of the embed is saved as the user's sandbox.
   expect(await page.evaluate("localStorage.getItem('cnisim.sandbox.v1')")).toBeNull();
   expect(errors).toEqual([]);
+});
+
+/** A docs page with one iframe of embed.html at `query`, recording what it posts. */
+function lessonHost(app: string, query: string): string {
+  const origin = JSON.stringify(new URL(app).origin);
+  return `<!doctype html><html lang="en"><head><title>Docs</title>
+<script>
+  window.__msgs = [];
+  window.addEventListener('message', (e) => {
+    const frame = document.getElementById('frame');
+    if (e.source !== frame.contentWindow || e.origin !== ${origin}) return;
+    window.__msgs.push(e.data);
+  });
+  function drive(m) {
+    document.getElementById('frame').contentWindow.postMessage(Object.assign({ cnisim: 1 }, m), ${origin});
+  }
+</script></head>
+<body><main><h1>Lesson</h1>
+<iframe id="frame" title="cnisim" style="width:100%;height:700px;border:0"
+  src="${app}embed.html?${query}&amp;origin=${encodeURIComponent(DOCS)}"></iframe>
+</main></body></html>`;
+}
+
+type Msg = { type: string; step?: number; length?: number; lesson?: string; message?: string };
+const allMsgs = (page: Page) => page.evaluate('window.__msgs') as Promise<Msg[]>;
+/** The last message of a type the embed posted. */
+const lastOf = async (page: Page, type: string) =>
+  (await allMsgs(page)).filter((m) => m.type === type).at(-1);
+
+test('a lesson in an embed: narration and goals, solved once when its goals are met', async ({
+  page,
+  baseURL,
+}) => {
+  const app = new URL('./', baseURL).href;
+  const errors = collectPageErrors(page);
+  await serve(page, DOCS, lessonHost(app, 'scenario=lesson:add-step-by-step&amp;views=steps'));
+  await page.goto(`${DOCS}/lesson.html`);
+  await expect.poll(async () => (await allMsgs(page)).some((m) => m.type === 'ready')).toBe(true);
+  const frame = page.frameLocator('#frame');
+  await expect(frame.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible();
+  const goals = frame.getByRole('list', { name: 'Goals' });
+  await expect(goals.getByRole('listitem')).toHaveCount(6);
+  await expect(goals.getByText('(not met)')).toHaveCount(6);
+  await expect(frame.getByRole('link', { name: 'Open in cnisim' })).toHaveAttribute(
+    'href',
+    /#\/lesson\/add-step-by-step$/,
+  );
+
+  // The reader replays the solution (the embed's control) and the host drives it to its end.
+  const steps = async () => (await allMsgs(page)).filter((m) => m.type === 'step');
+  const before = (await steps()).length;
+  await frame.getByRole('button', { name: 'Replay the solution' }).click();
+  await expect(frame.getByText('replaying the solution')).toBeVisible();
+  // The new session is reported with its length: the solution's whole trace.
+  await expect.poll(async () => (await steps()).length).toBeGreaterThan(before);
+  const last = (await steps()).at(-1)!.length!;
+  expect(last).toBeGreaterThan(40);
+  await page.evaluate(`drive({ type: 'goto', step: ${last} })`);
+  await expect
+    .poll(async () => (await allMsgs(page)).filter((m) => m.type === 'solved'))
+    .toEqual([{ cnisim: 1, type: 'solved', lesson: 'add-step-by-step' }]);
+  await expect(frame.getByRole('status').filter({ hasText: 'lesson solved' })).toBeVisible();
+  await expect(goals.getByText('(met)', { exact: true })).toHaveCount(6);
+  await expect(frame.locator('.narration')).not.toBeEmpty();
+
+  // Back and forth again: still one `solved`.
+  await page.evaluate("drive({ type: 'goto', step: 3 })");
+  await expect.poll(async () => (await lastOf(page, 'step'))?.step).toBe(3);
+  await page.evaluate(`drive({ type: 'goto', step: ${last} })`);
+  await expect.poll(async () => (await lastOf(page, 'step'))?.step).toBe(last);
+  expect((await allMsgs(page)).filter((m) => m.type === 'solved')).toHaveLength(1);
+  await expectNoSeriousAxeViolations(page, 'a lesson in an embed');
+  expect(errors).toEqual([]);
+});
+
+test('scenario values: a scenario file, and unknown ids explained in the embed and to the host', async ({
+  page,
+  baseURL,
+}) => {
+  const app = new URL('./', baseURL).href;
+  await serve(page, DOCS, lessonHost(app, 'scenario=lesson:no-such-lesson&amp;views=steps'));
+  await page.goto(`${DOCS}/lesson.html`);
+  const frame = page.frameLocator('#frame');
+  // An unknown lesson: the default sandbox, the problem in the embed and to the host.
+  await expect(frame.getByRole('alert')).toContainText(
+    'There is no lesson "no-such-lesson" (lessons: add-step-by-step,',
+  );
+  await expect(frame.getByRole('alert')).toContainText('The default sandbox is shown instead.');
+  await expect(frame.getByRole('button', { name: 'Step forward' })).toBeEnabled();
+  await expect
+    .poll(async () => (await allMsgs(page)).find((m) => m.type === 'error')?.message)
+    .toMatch(/^There is no lesson "no-such-lesson"/);
+
+  // A scenario file of the build, at its start.
+  await page.evaluate("drive({ type: 'load', scenario: 'scenario:hang-timeout' })");
+  await expect(frame.locator('.position strong')).toHaveText('0');
+  await expect.poll(() => lastOf(page, 'step')).toMatchObject({ step: 0, length: 118 });
+  await expect(frame.getByRole('heading', { name: /^Lesson:/ })).toBeHidden();
+  await page.evaluate("drive({ type: 'load', scenario: 'scenario:nope' })");
+  await expect
+    .poll(async () => (await lastOf(page, 'error'))?.message)
+    .toMatch(/^There is no scenario "nope" \(scenarios: .*hang-timeout/);
+  // A lesson by message.
+  await page.evaluate("drive({ type: 'load', scenario: 'lesson:chaining' })");
+  await expect(frame.getByRole('heading', { name: /^Lesson: Chaining/ })).toBeVisible();
 });

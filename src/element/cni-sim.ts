@@ -7,9 +7,11 @@
  *   <script src="https://example.org/cnisim/cni-sim.js" defer></script>
  *   <cni-sim scenario="sandbox" step="12" views="sequence,inspector" theme="host"></cni-sim>
  *
- * Attributes: scenario, step, views, theme (light, dark, auto, or host: follow the page's own
- * dark-mode marker), level, autoplay, src (embed.html's address; default: next to this script).
- * Events: `cni-sim:ready`, `cni-sim:step` (detail { step, length }), `cni-sim:solved`.
+ * Attributes: scenario (sandbox, lesson:<id>, scenario:<name> or a share payload), step, views,
+ * theme (light, dark, auto, or host: follow the page's own dark-mode marker), level, autoplay,
+ * src (embed.html's address; default: next to this script).
+ * Events: `cni-sim:ready`, `cni-sim:step` (detail { step, length }), `cni-sim:solved` (detail
+ * { lesson }), `cni-sim:error` (detail { message }).
  * Methods: goTo(step), load(scenario, step?), injectFault(id, params?), setViews(views).
  * Loading the script twice is harmless: the element is defined once.
  */

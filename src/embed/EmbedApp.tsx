@@ -6,9 +6,24 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { ErrorBoundary } from '../ui/components/ErrorBoundary';
 import type { PanelProps } from '../ui/panels/types';
+import { routeHash } from '../ui/route';
 import { cmd, useApp } from '../ui/store';
-import type { EmbedView } from './protocol';
+import { parseScenario, type EmbedView } from './protocol';
 import { useEmbed } from './state';
+
+const EmbedLesson = lazy(() => import('./EmbedLesson'));
+
+/** The app at what the embed shows: a lesson or a share link's sandbox (else the app's home). */
+function appUrl(scenario: string): string {
+  const ref = parseScenario(scenario);
+  const hash =
+    ref?.kind === 'lesson'
+      ? routeHash({ kind: 'lesson', id: ref.id })
+      : ref?.kind === 'link'
+        ? routeHash({ kind: 'link', payload: ref.payload })
+        : '';
+  return new URL(`./${hash}`, location.href).href;
+}
 
 const panels = () => import('../ui/panels');
 function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<PanelProps> {
@@ -79,7 +94,7 @@ function useKeys(): void {
   }, []);
 }
 
-export function EmbedApp({ appUrl }: { appUrl: string }) {
+export function EmbedApp() {
   useKeys();
   const ready = useApp((s) => s.phase === 'ready');
   const busy = useApp((s) => s.busy);
@@ -87,6 +102,8 @@ export function EmbedApp({ appUrl }: { appUrl: string }) {
   const cursor = useApp((s) => s.cursor);
   const length = useApp((s) => s.length);
   const views = useEmbed((s) => s.views);
+  const scenario = useEmbed((s) => s.scenario);
+  const lesson = useEmbed((s) => s.lesson !== null);
   const loadError = useApp((s) => s.loadError);
   const notices = useApp((s) => s.notices);
   const idle = ready && busy === null;
@@ -111,7 +128,7 @@ export function EmbedApp({ appUrl }: { appUrl: string }) {
             'Loading…'
           )}
         </p>
-        <a className="embed-open" href={appUrl} target="_blank" rel="noopener">
+        <a className="embed-open" href={appUrl(scenario)} target="_blank" rel="noopener">
           Open in cnisim<span aria-hidden="true"> ↗</span>
         </a>
       </div>
@@ -127,6 +144,13 @@ export function EmbedApp({ appUrl }: { appUrl: string }) {
             {n.text}
           </p>
         ))}
+      {lesson && (
+        <ErrorBoundary what="The lesson">
+          <Suspense fallback={<Loading />}>
+            <EmbedLesson />
+          </Suspense>
+        </ErrorBoundary>
+      )}
       <div className="embed-views">
         {views.map((v) => (
           <View key={v} name={v} />

@@ -10,6 +10,7 @@ import {
   type HostMessage,
   type Theme,
 } from './protocol';
+import { solvedReporter } from './solved';
 import { loadScenario, seekTo } from './start';
 import { useEmbed } from './state';
 
@@ -46,9 +47,11 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
         pause();
         await seekTo(m.step);
         return;
-      case 'load':
-        await loadScenario(engine, m.scenario, m.step ?? null);
+      case 'load': {
+        const problem = await loadScenario(engine, m.scenario, m.step ?? null);
+        if (problem !== null) post({ type: 'error', message: problem });
         return;
+      }
       case 'inject': {
         let action: Parameters<typeof cmd.perform>[0] | string = {
           do: 'injectFault',
@@ -116,12 +119,22 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
     ready() {
       const st = useApp.getState();
       post({ type: 'ready', step: st.cursor + 1, length: st.length });
-      let last = st.cursor;
+      let last = { cursor: st.cursor, length: st.length, session: st.session };
       useApp.subscribe((s) => {
-        if (s.cursor === last || s.busy !== null) return;
-        last = s.cursor;
+        if (s.busy !== null) return;
+        if (s.cursor === last.cursor && s.length === last.length && s.session === last.session)
+          return;
+        last = { cursor: s.cursor, length: s.length, session: s.session };
         post({ type: 'step', step: s.cursor + 1, length: s.length });
       });
+      // A lesson: `solved` once, the first time every goal is met (src/embed/lesson.ts checks).
+      const solved = solvedReporter((lesson) => post({ type: 'solved', lesson }));
+      const checkSolved = () => {
+        const open = useEmbed.getState().lesson;
+        if (open) solved(open.lesson.id, open.goals);
+      };
+      useEmbed.subscribe(checkSolved);
+      checkSolved();
       new ResizeObserver(reportHeight).observe(document.body);
       reportHeight();
       started = true;

@@ -4,7 +4,6 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { routeHash } from '../ui/route';
 import { failedToLoad, useApp } from '../ui/store';
 import '../ui/app.css';
 import './embed.css';
@@ -22,27 +21,28 @@ export function applyTheme(theme: Theme): void {
 
 const { params, problems } = parseParams(location.search);
 applyTheme(params.theme);
-useEmbed.setState({ views: params.views });
+useEmbed.setState({ views: params.views, scenario: params.scenario });
 useApp.setState({ source: 'embed' });
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
-const appUrl = new URL(
-  `./${params.scenario === 'sandbox' ? '' : routeHash({ kind: 'link', payload: params.scenario })}`,
-  location.href,
-).href;
-
 const host = connectHost(params.origin, applyTheme);
 import('../ui/engine')
   .then((engine) => startEmbed(engine, params, problems))
-  .then(host.ready, (e: unknown) => {
-    failedToLoad(e);
-    host.error(e instanceof Error ? e.message : String(e));
-  });
+  .then(
+    (errors) => {
+      host.ready();
+      for (const e of errors) host.error(e);
+    },
+    (e: unknown) => {
+      failedToLoad(e);
+      host.error(e instanceof Error ? e.message : String(e));
+    },
+  );
 
 createRoot(container).render(
   <StrictMode>
-    <EmbedApp appUrl={appUrl} />
+    <EmbedApp />
   </StrictMode>,
 );

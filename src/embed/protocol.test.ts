@@ -6,9 +6,11 @@ import {
   parseEmbedMessage,
   parseHostMessage,
   parseParams,
+  parseScenario,
   paramsQuery,
   type EmbedParams,
 } from './protocol';
+import { solvedReporter } from './solved';
 
 describe('embed parameters', () => {
   it('read every parameter, with defaults', () => {
@@ -58,7 +60,11 @@ describe('embed parameters', () => {
     fc.assert(
       fc.property(
         fc.record({
-          scenario: fc.oneof(fc.constant('sandbox'), fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/)),
+          scenario: fc.oneof(
+            fc.constant('sandbox'),
+            fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/),
+            fc.stringMatching(/^(lesson|scenario):[a-z0-9][a-z0-9-]{0,63}$/),
+          ),
           step: fc.option(fc.nat(9_999_999)),
           views: fc.uniqueArray(fc.constantFrom(...EMBED_VIEWS), { minLength: 1, maxLength: 4 }),
           theme: fc.constantFrom('light', 'dark', 'auto'),
@@ -75,11 +81,81 @@ describe('embed parameters', () => {
   });
 });
 
+describe('scenario values', () => {
+  it('sandbox, lesson:<id>, scenario:<name> or a share payload', () => {
+    expect(parseScenario('sandbox')).toEqual({ kind: 'sandbox' });
+    expect(parseScenario('lesson:add-step-by-step')).toEqual({
+      kind: 'lesson',
+      id: 'add-step-by-step',
+    });
+    expect(parseScenario('scenario:silent-ip-leak')).toEqual({
+      kind: 'file',
+      name: 'silent-ip-leak',
+    });
+    expect(parseScenario('AbC_-1')).toEqual({ kind: 'link', payload: 'AbC_-1' });
+  });
+
+  it('refuses anything else, with the accepted forms named', () => {
+    for (const v of [
+      '',
+      'lesson:',
+      'lesson:Add',
+      'lesson:../x',
+      'lesson:a:b',
+      'scenario:x.json',
+      'challenge:ip-leak',
+      'LESSON:x',
+      'javascript:alert(1)',
+      `lesson:${'a'.repeat(65)}`,
+      '<img src=x>',
+      7,
+      null,
+    ]) {
+      expect(parseScenario(v)).toBeNull();
+    }
+    const { params, problems } = parseParams('?scenario=challenge:ip-leak');
+    expect(params.scenario).toBe('sandbox');
+    expect(problems).toEqual([
+      "scenario: expected sandbox, lesson:<id>, scenario:<name> or a share link's payload",
+    ]);
+    expect(parseParams('?scenario=lesson:chaining').params.scenario).toBe('lesson:chaining');
+  });
+});
+
+describe('lesson solved', () => {
+  it('is reported once per lesson, the first time every goal is met', () => {
+    const sent: string[] = [];
+    const report = solvedReporter((l) => sent.push(l));
+    const met = { met: true };
+    const unmet = { met: false };
+    expect(report('chaining', [])).toBe(false);
+    expect(report('chaining', [met, unmet])).toBe(false);
+    expect(report('chaining', [met, met])).toBe(true);
+    expect(report('chaining', [met, met])).toBe(false);
+    expect(report('chaining', [met, unmet])).toBe(false);
+    expect(report('chaining', [met, met])).toBe(false);
+    expect(report('restarts', [met])).toBe(true);
+    expect(sent).toEqual(['chaining', 'restarts']);
+  });
+
+  it('is a valid embed → host message, naming the lesson by id', () => {
+    expect(parseEmbedMessage({ cnisim: 1, type: 'solved', lesson: 'chaining' })).toEqual({
+      cnisim: 1,
+      type: 'solved',
+      lesson: 'chaining',
+    });
+    for (const lesson of [undefined, 3, '', '<b>x</b>', 'lesson:chaining'])
+      expect(parseEmbedMessage({ cnisim: 1, type: 'solved', lesson })).toBeNull();
+  });
+});
+
 describe('postMessage API v1', () => {
   it('accepts the documented host messages', () => {
     for (const m of [
       { cnisim: 1, type: 'goto', step: 4 },
       { cnisim: 1, type: 'load', scenario: 'sandbox', step: 2 },
+      { cnisim: 1, type: 'load', scenario: 'lesson:chaining' },
+      { cnisim: 1, type: 'load', scenario: 'scenario:hang-timeout', step: 0 },
       { cnisim: 1, type: 'inject', fault: 'cache-corrupt', params: { pod: 'default/web-0' } },
       { cnisim: 1, type: 'views', views: ['sequence'] },
       { cnisim: 1, type: 'theme', theme: 'dark' },
@@ -100,6 +176,7 @@ describe('postMessage API v1', () => {
       { cnisim: 1, type: 'goto', step: -1 },
       { cnisim: 1, type: 'goto', step: 1.5 },
       { cnisim: 1, type: 'load', scenario: '<img src=x>' },
+      { cnisim: 1, type: 'load', scenario: 'lesson:../../x' },
       { cnisim: 1, type: 'inject', fault: '../x' },
       { cnisim: 1, type: 'views', views: ['sequence', 'x'] },
       { cnisim: 1, type: 'views', views: [] },

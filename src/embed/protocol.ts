@@ -75,9 +75,44 @@ export function isLevel(v: unknown): v is DetailLevel {
   return typeof v === 'string' && (LEVELS as readonly string[]).includes(v);
 }
 
-/** A scenario: `sandbox` (the default one), or the payload of a share link (what "Embed" writes). */
+const ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * What an embed shows (the `scenario` parameter, attribute and `load` message):
+ *
+ *   sandbox             the default sandbox (one pod about to be created)
+ *   lesson:<id>         a lesson of the course, where the learner takes over
+ *   scenario:<name>     a scenario file of the build (scenarios/<name>.json), at its start
+ *   <payload>           the payload of a share link (what "Share → Embed" writes)
+ *
+ * Only the form is checked here; whether the lesson or file exists is known once the embed has
+ * loaded its list (an unknown one is reported inside the embed and to the host).
+ */
+export type ScenarioRef =
+  | { kind: 'sandbox' }
+  | { kind: 'lesson'; id: string }
+  | { kind: 'file'; name: string }
+  | { kind: 'link'; payload: string };
+
+export function parseScenario(v: unknown): ScenarioRef | null {
+  if (typeof v !== 'string') return null;
+  if (v === 'sandbox') return { kind: 'sandbox' };
+  const colon = v.indexOf(':');
+  if (colon < 0) return PAYLOAD_RE.test(v) ? { kind: 'link', payload: v } : null;
+  const prefix = v.slice(0, colon);
+  const id = v.slice(colon + 1);
+  if (!ID_RE.test(id)) return null;
+  if (prefix === 'lesson') return { kind: 'lesson', id };
+  if (prefix === 'scenario') return { kind: 'file', name: id };
+  return null;
+}
+
 export function isScenario(v: unknown): v is string {
-  return typeof v === 'string' && (v === 'sandbox' || PAYLOAD_RE.test(v));
+  return parseScenario(v) !== null;
+}
+
+export function isLessonId(v: unknown): v is string {
+  return typeof v === 'string' && ID_RE.test(v);
 }
 
 /** Validates a message from a host; null when it is not one (it is then ignored). */
@@ -131,7 +166,7 @@ export function parseEmbedMessage(data: unknown): EmbedMessage | null {
     case 'height':
       return n('height') ? (data as EmbedMessage) : null;
     case 'solved':
-      return typeof data['lesson'] === 'string' ? (data as EmbedMessage) : null;
+      return isLessonId(data['lesson']) ? (data as EmbedMessage) : null;
     case 'error':
       return typeof data['message'] === 'string' ? (data as EmbedMessage) : null;
     default:
@@ -180,7 +215,10 @@ export function parseParams(search: string): { params: EmbedParams; problems: st
   for (const v of viewNames.filter((v) => !isView(v))) problems.push(`views: unknown view "${v}"`);
   const theme = q.get('theme') ?? 'auto';
   const level = q.get('level');
-  if (!isScenario(scenario)) problems.push('scenario: expected "sandbox" or a share payload');
+  if (!isScenario(scenario))
+    problems.push(
+      "scenario: expected sandbox, lesson:<id>, scenario:<name> or a share link's payload",
+    );
   if (!isTheme(theme)) problems.push(`theme: expected light, dark or auto`);
   if (level !== null && !isLevel(level)) problems.push(`level: expected ${LEVELS.join(', ')}`);
   const originText = q.get('origin');

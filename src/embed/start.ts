@@ -1,27 +1,60 @@
 import type { EngineModule } from '../ui/engine';
 import { notify, pause, publish, runJob, useApp, cmd } from '../ui/store';
-import type { EmbedParams } from './protocol';
+import { parseScenario, type EmbedParams } from './protocol';
+import { useEmbed } from './state';
 
-/** Replaces the session with a scenario ('sandbox' or a share payload), at a step (or its own). */
+/** A sandbox: the default one, or a share link's (null when it opened, else the problem). */
+async function openSandbox(engine: EngineModule, payload: string | null): Promise<string | null> {
+  const session = engine.newSandbox();
+  useApp.setState({ session, selectedPod: null, selectedFile: null });
+  if (payload === null) return null;
+  const { decodeLink } = await import('../ui/share/link');
+  const r = decodeLink(payload);
+  if (!r.ok) return r.error;
+  const job = runJob('Opening the scenario', engine.loadJob(session, r.state.saved));
+  if (job) await job;
+  return null;
+}
+
+/**
+ * Replaces the session with a scenario (protocol.ts: `sandbox`, `lesson:<id>`, `scenario:<name>`
+ * or a share payload), at a step or its own. An unknown lesson or file, or a bad link, shows the
+ * default sandbox with the problem in the embed; the problem is returned for the host.
+ */
 export async function loadScenario(
   engine: EngineModule,
   scenario: string,
   step: number | null,
-): Promise<void> {
+): Promise<string | null> {
   pause();
-  const session = engine.newSandbox();
-  useApp.setState({ session, selectedPod: null, selectedFile: null });
-  if (scenario !== 'sandbox') {
-    const { decodeLink } = await import('../ui/share/link');
-    const r = decodeLink(scenario);
-    if (!r.ok) notify('error', `${r.error} The default sandbox is shown instead.`);
-    else {
-      const job = runJob('Opening the scenario', engine.loadJob(session, r.state.saved));
-      if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
-    }
+  const ref = parseScenario(scenario) ?? { kind: 'sandbox' };
+  let problem: string | null;
+  try {
+    if (ref.kind === 'lesson') problem = (await import('./lesson')).openLesson(ref.id, false);
+    else if (ref.kind === 'file') {
+      const r = await (await import('./files')).scenarioFileSession(ref.name);
+      if (typeof r === 'string') problem = r;
+      else {
+        useApp.setState({ session: r.session, selectedPod: null, selectedFile: null });
+        if (r.warning) notify('warning', r.warning);
+        problem = null;
+      }
+    } else problem = await openSandbox(engine, ref.kind === 'link' ? ref.payload : null);
+  } catch (e) {
+    problem = `The scenario could not be opened: ${e instanceof Error ? e.message : String(e)}`;
   }
+  const opened = problem === null;
+  if (!opened) {
+    notify('error', `${problem} The default sandbox is shown instead.`);
+    useApp.setState({ session: engine.newSandbox(), selectedPod: null, selectedFile: null });
+  }
+  useEmbed.setState({
+    scenario: opened ? scenario : 'sandbox',
+    ...(opened && ref.kind === 'lesson' ? {} : { lesson: null }),
+  });
   if (step !== null) await seekTo(step);
   publish();
+  return problem;
 }
 
 /** Goes to a step as numbered on screen (0: the start). */
@@ -32,16 +65,18 @@ export async function seekTo(step: number): Promise<void> {
   if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
 }
 
+/** Opens the embed's scenario; resolves with the problems to report to the host. */
 export async function startEmbed(
   engine: EngineModule,
   params: EmbedParams,
   problems: string[],
-): Promise<void> {
+): Promise<string[]> {
   useApp.setState({ engine, source: 'embed' });
   for (const p of problems.slice(0, 3)) notify('warning', `Embed parameter ${p}`);
-  await loadScenario(engine, params.scenario, params.step);
+  const problem = await loadScenario(engine, params.scenario, params.step);
   if (params.level) useApp.getState().session?.setLevel(params.level);
   useApp.setState({ phase: 'ready' });
   publish();
   if (params.autoplay) cmd.togglePlay();
+  return problem === null ? [] : [problem];
 }

@@ -1,5 +1,24 @@
 import { create } from 'zustand';
+import type { Session } from '../engine/session/session';
+import type { GoalResult, Lesson } from '../ui/course/engine';
 import { DEFAULT_VIEWS, type EmbedView } from './protocol';
 
+/** A lesson open in the embed (src/embed/lesson.ts): its goals as checked at the cursor. */
+export interface EmbedLessonState {
+  lesson: Lesson;
+  /** The session the goals were checked in (a new one on every load). */
+  session: Session;
+  /** The step where the lesson's start ends and the learner takes over. */
+  start: number;
+  /** Whether the session is the solution's replay. */
+  solution: boolean;
+  goals: GoalResult[];
+}
+
 /** What the embed shows besides the session (in the app's store). */
-export const useEmbed = create<{ views: EmbedView[] }>(() => ({ views: DEFAULT_VIEWS }));
+export const useEmbed = create<{
+  views: EmbedView[];
+  /** The scenario shown, as the `scenario` parameter names it (for "Open in cnisim"). */
+  scenario: string;
+  lesson: EmbedLessonState | null;
+}>(() => ({ views: DEFAULT_VIEWS, scenario: 'sandbox', lesson: null }));

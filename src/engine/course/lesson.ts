@@ -6,6 +6,7 @@
  */
 import type { Cluster } from '../cluster/cluster';
 import { runScenario, type ScenarioRun } from '../scenario/run';
+import type { Session } from '../session/session';
 import type { TraceEvent } from '../trace/trace';
 import { checkGoals, type CheckContext, type GoalResult } from './goals';
 import { matches } from './match';
@@ -57,6 +58,31 @@ export function clusterContext(cluster: Cluster, setupEnd = 0): CheckContext {
     setupEnd,
     audit: (s) => cluster.audit(s),
   };
+}
+
+/**
+ * A lesson's goals in a Session at a step (default: its cursor), the learner's part starting
+ * after `start` (where the lesson's start ended). What the app's lesson view and an embedded
+ * lesson both show, and what decides that a lesson is solved.
+ */
+export function lessonGoalsAt(
+  lesson: Lesson,
+  session: Session,
+  start: number,
+  step = session.cursor,
+): GoalResult[] {
+  return checkGoals(lesson.goals, {
+    state: session.stateAt(step),
+    events: session.events,
+    step: Math.max(step, 0),
+    setupEnd: start + 1,
+    audit: (s) => session.audit(s),
+  });
+}
+
+/** Whether every goal is met (a lesson has at least one goal). */
+export function allGoalsMet(results: readonly GoalResult[]): boolean {
+  return results.length > 0 && results.every((r) => r.met);
 }
 
 export interface LessonRun {
@@ -125,6 +151,23 @@ export function narrationIndex(
     }
   });
   return out;
+}
+
+/**
+ * What to read at step `i`: its own sentences, or else the latest narrated step before it
+ * (looked for in the 400 steps before), as the lesson views show it.
+ */
+export function narrationNear(
+  lesson: Lesson,
+  events: readonly TraceEvent[],
+  i: number,
+): { now: string[]; earlier: { step: number; text: string[] } | null } {
+  if (i < 0) return { now: [], earlier: null };
+  const idx = narrationIndex(lesson, events, Math.max(0, i - 400), i);
+  let earlier: { step: number; text: string[] } | null = null;
+  for (const [k, v] of idx)
+    if (k < i && (!earlier || k > earlier.step)) earlier = { step: k, text: v };
+  return { now: idx.get(i) ?? [], earlier };
 }
 
 /** The sentences for step `i` (empty when the step has no narration). */

@@ -24,10 +24,28 @@ describe.each(lessons.map((l) => [l.id, l] as const))('lesson %s in a Session', 
       .slice(0, s.length)
       .map((e) => `${e.source}>${e.target} ${e.summary}`);
     expect(b).toEqual(a);
+    expect(s.idleWaits).toEqual([]);
   });
 });
 
 describe('scenarioSession', () => {
+  it('reports an action made after an idle wait, which the Session makes earlier', () => {
+    const s = scenarioSession({
+      version: 1,
+      nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }],
+      actions: [
+        { do: 'createPod', name: 'web-0' },
+        { do: 'runUntil', until: 'pod-running:web-0', timeout: '1m' },
+        { do: 'wait', for: '30s' },
+        { do: 'deletePod', pod: 'web-0' },
+      ],
+    });
+    expect(s.idleWaits).toHaveLength(1);
+    expect(s.idleWaits[0]).toMatchObject({ action: 3 });
+    expect(s.idleWaits[0]!.seconds).toBeGreaterThan(20);
+    expect(s.idleWaits[0]!.seconds).toBeLessThanOrEqual(30);
+  });
+
   it('throws naming the problem of an invalid scenario', () => {
     expect(() => scenarioSession({ version: 1, nodes: [] })).toThrow(/invalid scenario: .*nodes/);
   });

@@ -117,6 +117,12 @@ export interface ScenarioSession {
   scenario: Scenario;
   /** Actions the scenario performed, as logged (hidden in a challenge: see hidden.ts). */
   actions: LoggedAction[];
+  /**
+   * Actions the headless run made after virtual time passed with no event (a `wait` or `at` in
+   * an idle cluster): the Session applies them right after the event before, so from their step
+   * on its times are `seconds` earlier than the headless run's (see the note at the top).
+   */
+  idleWaits: { action: number; step: number; seconds: number }[];
 }
 
 /**
@@ -133,12 +139,16 @@ export function scenarioSession(
   const { cluster, summary, scenario } = run;
   const defaultNode = cluster.spec.nodes[0]!.name;
   const actions: LoggedAction[] = [];
+  const idleWaits: ScenarioSession['idleWaits'] = [];
   const list = scenario.actions ?? [];
   for (const rep of summary.actions) {
     if (rep.status !== 'done' || rep.step === null) continue;
     const before = rep.step > 0 ? cluster.sim.states[rep.step - 1]! : cluster.sim.initial;
-    for (const action of toSessionActions(list[rep.index]!, defaultNode, before))
-      actions.push({ step: rep.step, action });
+    const made = toSessionActions(list[rep.index]!, defaultNode, before);
+    for (const action of made) actions.push({ step: rep.step, action });
+    const last = rep.step > 0 ? cluster.events[rep.step - 1]!.time : null;
+    if (made.length && last !== null && rep.time !== null && rep.time > last)
+      idleWaits.push({ action: rep.index, step: rep.step, seconds: (rep.time - last) / 1e6 });
   }
   const session = new Session({
     cluster: clusterSpec(scenario),
@@ -149,5 +159,5 @@ export function scenarioSession(
   });
   const length = cluster.events.length;
   session.seek(length - 1);
-  return { session, start: session.cursor, length, scenario, actions };
+  return { session, start: session.cursor, length, scenario, actions, idleWaits };
 }

@@ -168,23 +168,15 @@ function CourseHome() {
 // ---------------------------------------------------------------------------------------------
 // A lesson
 
-function useGoals(goals: Lesson['goals'], start: number): GoalResult[] {
+function useGoals(lesson: Lesson, start: number): GoalResult[] {
   const engine = useCourse((s) => s.engine)!;
   const session = useApp((s) => s.session);
   const cursor = useApp((s) => s.cursor);
   const version = useApp((s) => s.version);
   return useMemo(() => {
-    if (!session) return [];
     void version;
-    const step = Math.max(cursor, 0);
-    return engine.checkGoals(goals, {
-      state: session.stateAt(cursor),
-      events: session.events,
-      step,
-      setupEnd: start + 1,
-      audit: (s) => session.audit(s),
-    });
-  }, [engine, session, cursor, version, goals, start]);
+    return session ? engine.lessonGoalsAt(lesson, session, start, cursor) : [];
+  }, [engine, session, cursor, version, lesson, start]);
 }
 
 function Narration({ lesson }: { lesson: Lesson }) {
@@ -206,11 +198,12 @@ function Narration({ lesson }: { lesson: Lesson }) {
 
 function LessonView({ open }: { open: OpenLesson }) {
   const { lesson, start } = open;
-  const results = useGoals(lesson.goals, start);
+  const engine = useCourse((s) => s.engine)!;
+  const results = useGoals(lesson, start);
   const saved = useCourse((s) => s.progress.lessons[lesson.id]);
   const progress = saved ?? emptyLesson();
   const metIds = results.filter((r) => r.met).map((r) => r.id);
-  const allMet = results.length > 0 && metIds.length === results.length;
+  const allMet = engine.allGoalsMet(results);
   const metKey = metIds.join(',');
 
   useEffect(() => {

@@ -1,0 +1,52 @@
+/**
+ * A lesson in an embed (a lazy chunk, with the course's data): the lesson's starting scenario
+ * becomes the session with the cursor where the learner takes over, as in the app's course, and
+ * its goals are checked at every change with the app's own checker (`lessonGoalsAt`).
+ */
+import { lessonGoalsAt, lessonScenario, loadCourse, scenarioSession } from '../ui/course/engine';
+import { useApp } from '../ui/store';
+import { useEmbed } from './state';
+
+/** Opens a lesson, or its solution's replay; returns a problem when there is no such lesson. */
+export function openLesson(id: string, solution: boolean): string | null {
+  const course = loadCourse();
+  const lesson = course.lessons.find((l) => l.id === id);
+  if (!lesson) {
+    const ids = course.lessons.map((l) => l.id).join(', ');
+    return `There is no lesson "${id}" (lessons: ${ids}).`;
+  }
+  const prev = useEmbed.getState().lesson;
+  const s = scenarioSession(lessonScenario(lesson, { solution }));
+  // The solution's replay starts like the lesson: the learner's part begins at the same step.
+  const start = !solution
+    ? s.start
+    : prev?.lesson.id === id
+      ? prev.start
+      : scenarioSession(lessonScenario(lesson)).start;
+  s.session.seek(start);
+  useApp.setState({ session: s.session, selectedPod: null, selectedFile: null });
+  useEmbed.setState({
+    lesson: {
+      lesson,
+      session: s.session,
+      start,
+      solution,
+      goals: lessonGoalsAt(lesson, s.session, start),
+    },
+  });
+  return null;
+}
+
+function check(): void {
+  const open = useEmbed.getState().lesson;
+  const session = useApp.getState().session;
+  if (!open || session !== open.session) return;
+  useEmbed.setState({
+    lesson: { ...open, goals: lessonGoalsAt(open.lesson, session, open.start) },
+  });
+}
+
+// Every published change (a step, a seek, an action) re-checks the goals once.
+useApp.subscribe((s, prev) => {
+  if (s.version !== prev.version || s.session !== prev.session) check();
+});
