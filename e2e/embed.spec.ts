@@ -177,7 +177,7 @@ test('embed.html alone: parameters, theme, and no serious axe violations', async
 });
 
 /** A docs page with one iframe of embed.html at `query`, recording what it posts. */
-function lessonHost(app: string, query: string): string {
+function frameHost(app: string, query: string): string {
   const origin = JSON.stringify(new URL(app).origin);
   return `<!doctype html><html lang="en"><head><title>Docs</title>
 <script>
@@ -209,7 +209,7 @@ test('a lesson in an embed: narration and goals, solved once when its goals are 
 }) => {
   const app = new URL('./', baseURL).href;
   const errors = collectPageErrors(page);
-  await serve(page, DOCS, lessonHost(app, 'scenario=lesson:add-step-by-step&amp;views=steps'));
+  await serve(page, DOCS, frameHost(app, 'scenario=lesson:add-step-by-step&amp;views=steps'));
   await page.goto(`${DOCS}/lesson.html`);
   await expect.poll(async () => (await allMsgs(page)).some((m) => m.type === 'ready')).toBe(true);
   const frame = page.frameLocator('#frame');
@@ -254,7 +254,7 @@ test('scenario values: a scenario file, and unknown ids explained in the embed a
   baseURL,
 }) => {
   const app = new URL('./', baseURL).href;
-  await serve(page, DOCS, lessonHost(app, 'scenario=lesson:no-such-lesson&amp;views=steps'));
+  await serve(page, DOCS, frameHost(app, 'scenario=lesson:no-such-lesson&amp;views=steps'));
   await page.goto(`${DOCS}/lesson.html`);
   const frame = page.frameLocator('#frame');
   // An unknown lesson: the default sandbox, the problem in the embed and to the host.
@@ -279,4 +279,53 @@ test('scenario values: a scenario file, and unknown ids explained in the embed a
   // A lesson by message.
   await page.evaluate("drive({ type: 'load', scenario: 'lesson:chaining' })");
   await expect(frame.getByRole('heading', { name: /^Lesson: Chaining/ })).toBeVisible();
+});
+
+test('a fault injected through the API has its real consequence; an unknown one is refused', async ({
+  page,
+  baseURL,
+}) => {
+  const app = new URL('./', baseURL).href;
+  const errors = collectPageErrors(page);
+  await serve(page, DOCS, frameHost(app, 'views=inspector,pods'));
+  await page.goto(`${DOCS}/faults.html`);
+  await expect.poll(() => lastOf(page, 'ready')).toMatchObject({ step: 16 });
+  const frame = page.frameLocator('#frame');
+
+  // Refused: an id the catalogue does not have, and a fault that needs a Running pod at a step
+  // where none runs. Each gets an error back; nothing changes.
+  await page.evaluate("drive({ type: 'inject', fault: 'no-such-fault' })");
+  await expect
+    .poll(async () => (await lastOf(page, 'error'))?.message)
+    .toBe('fault no-such-fault: unknown fault "no-such-fault"');
+  await page.evaluate("drive({ type: 'inject', fault: 'cache-corrupted' })");
+  await expect
+    .poll(async () => (await lastOf(page, 'error'))?.message)
+    .toMatch(/^fault cache-corrupted: No pod is Running at this step/);
+  await expect(frame.getByRole('alert').filter({ hasText: 'no-such-fault' })).toBeVisible();
+  await expect(frame.locator('.position strong')).toHaveText('16');
+
+  // plugin-missing: bridge removed from node-1's /opt/cni/bin, at the current step.
+  await page.evaluate("drive({ type: 'inject', fault: 'plugin-missing' })");
+  await expect
+    .poll(() => lastOf(page, 'step'))
+    .toMatchObject({ type: 'step', step: 21, length: 21 });
+  // libcni's ADD of web-0 then fails as the real one does, and the kubelet reports it.
+  await page.evaluate("drive({ type: 'goto', step: 35 })");
+  await expect.poll(async () => (await lastOf(page, 'step'))?.step).toBe(35);
+  await expect(frame.getByRole('heading', { name: 'Inspector' }).locator('..')).toContainText(
+    'ADD failed: plugin type="bridge" failed (add): failed to find plugin "bridge" in path [/opt/cni/bin]',
+  );
+  await page.evaluate("drive({ type: 'goto', step: 57 })");
+  await expect.poll(async () => (await lastOf(page, 'step'))?.step).toBe(57);
+  await expect(frame.getByRole('heading', { name: 'Inspector' }).locator('..')).toContainText(
+    'Warning FailedCreatePodSandBox pod/web-0',
+  );
+  await expect(frame.getByRole('heading', { name: 'Pods' }).locator('..')).toContainText(
+    'ContainerCreating',
+  );
+  // The embed still works after the refusals.
+  await frame.getByRole('button', { name: 'Step forward' }).click();
+  await expect(frame.locator('.position strong')).toHaveText('58');
+  expect(errors).toEqual([]);
 });
