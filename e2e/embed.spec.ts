@@ -173,6 +173,10 @@ test('embed.html alone: parameters, theme, and no serious axe violations', async
   await expectNoSeriousAxeViolations(page, 'embed.html');
   // Nothing of the embed is saved as the user's sandbox.
   expect(await page.evaluate("localStorage.getItem('cnisim.sandbox.v1')")).toBeNull();
+  // The embed registers the service worker, which the config blocks outside offline.spec.ts.
+  expect(
+    await page.evaluate('navigator.serviceWorker.getRegistrations().then((r) => r.length)'),
+  ).toBe(0);
   expect(errors).toEqual([]);
 });
 

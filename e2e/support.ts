@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Frame, type Page } from '@playwright/test';
 
 /** Collects uncaught page errors and console errors, to assert none happened. */
 export function collectPageErrors(page: Page): string[] {
@@ -23,6 +23,26 @@ export async function openApp(page: Page): Promise<void> {
 export async function clearSavedState(page: Page): Promise<void> {
   if (page.isClosed() || !page.url().startsWith('http')) return;
   await page.evaluate('localStorage.clear()').catch(() => undefined);
+}
+
+/** Unregisters the service workers and deletes the caches of a page or frame's origin. */
+export async function clearServiceWorkers(target: Page | Frame): Promise<void> {
+  if (!target.url().startsWith('http')) return;
+  await target
+    .evaluate(
+      `Promise.all([
+        navigator.serviceWorker.getRegistrations().then((rs) => Promise.all(rs.map((r) => r.unregister()))),
+        caches.keys().then((ks) => Promise.all(ks.map((k) => caches.delete(k)))),
+      ])`,
+    )
+    .catch(() => undefined);
+}
+
+/** Whether a service worker controls the page or frame (waits for one to be ready). */
+export function controlledByServiceWorker(target: Page | Frame): Promise<boolean> {
+  return target.evaluate(
+    'navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller !== null)',
+  ) as Promise<boolean>;
 }
 
 export function stepCounter(page: Page) {

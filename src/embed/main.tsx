@@ -4,6 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { registerServiceWorker } from '../offline/register';
 import { failedToLoad, useApp } from '../ui/store';
 import '../ui/app.css';
 import './embed.css';
@@ -40,6 +41,10 @@ import('../ui/engine')
       host.error(e instanceof Error ? e.message : String(e));
     },
   );
+
+// The same worker as the app's (sw.js next to embed.html): a workshop page's embeds work offline
+// after the first visit.
+registerServiceWorker();
 
 createRoot(container).render(
   <StrictMode>
