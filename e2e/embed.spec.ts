@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { collectPageErrors, expectNoSeriousAxeViolations } from './support';
+import { clearSavedState, collectPageErrors, expectNoSeriousAxeViolations } from './support';
 
 // A documentation site on another origin than the simulator (the preview server), served by
 // Playwright: it embeds the simulator both ways and drives it through the postMessage API.
@@ -331,5 +331,21 @@ test('a fault injected through the API has its real consequence; an unknown one 
   // The embed still works after the refusals.
   await frame.getByRole('button', { name: 'Step forward' }).click();
   await expect(frame.locator('.position strong')).toHaveText('58');
+  expect(errors).toEqual([]);
+});
+
+test('"Embed this lesson" in the app writes a snippet that opens the lesson in an embed', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/add-step-by-step');
+  await page.getByRole('button', { name: 'Embed this lesson' }).click();
+  const code = await page.getByRole('textbox', { name: 'Embed code for this lesson' }).inputValue();
+  expect(code).toContain('<cni-sim scenario="lesson:add-step-by-step"');
+  const src = /<iframe src="([^"]+)"/.exec(code)![1]!.replace(/&amp;/g, '&');
+  await clearSavedState(page);
+  await page.goto(src);
+  await expect(page.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Goals' }).getByRole('listitem')).toHaveCount(6);
   expect(errors).toEqual([]);
 });

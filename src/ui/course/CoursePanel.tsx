@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { routeHash } from '../route';
+import { lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
 import type { GoalResult, Lesson, QuizQuestion } from './engine';
 import { useLessonNarration } from './narration';
@@ -199,6 +200,7 @@ function Narration({ lesson }: { lesson: Lesson }) {
 function LessonView({ open }: { open: OpenLesson }) {
   const { lesson, start } = open;
   const engine = useCourse((s) => s.engine)!;
+  const [embed, setEmbed] = useState<string | null>(null);
   const results = useGoals(lesson, start);
   const saved = useCourse((s) => s.progress.lessons[lesson.id]);
   const progress = saved ?? emptyLesson();
@@ -297,7 +299,24 @@ function LessonView({ open }: { open: OpenLesson }) {
                 Replay the solution
               </button>
             )}
+            <button
+              type="button"
+              aria-expanded={embed !== null}
+              onClick={() => setEmbed(embed === null ? lessonEmbedSnippet(lesson.id) : null)}
+            >
+              Embed this lesson
+            </button>
           </div>
+          {embed !== null && (
+            <textarea
+              aria-label="Embed code for this lesson"
+              readOnly
+              rows={6}
+              className="share-embed"
+              value={embed}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          )}
           {open.solution && <p className="muted">{lesson.solution.explanation}</p>}
         </div>
         <div>

@@ -129,6 +129,22 @@ const EMBED_VIEW: Record<LeftTab, string> = {
   metrics: 'metrics',
 };
 
+/** The <cni-sim> element and, as an alternative, an iframe of embed.html, for these parameters. */
+function embedSnippet(attrs: Record<string, string>): string {
+  const base = new URL('./', pageUrl(location)).href;
+  const q = new URLSearchParams(attrs);
+  const element = Object.entries(attrs)
+    .map(([k, v]) => ` ${k}="${v}"`)
+    .join('');
+  return [
+    `<script src="${base}cni-sim.js" defer></script>`,
+    `<cni-sim${element} theme="host"></cni-sim>`,
+    '',
+    '<!-- or, without a script: -->',
+    `<iframe src="${base}embed.html?${q.toString().replace(/&/g, '&amp;')}" title="cnisim" style="width:100%;height:480px;border:0"></iframe>`,
+  ].join('\n');
+}
+
 /** HTML that embeds the current sandbox at this step: the <cni-sim> element, or an iframe. */
 export async function makeEmbedSnippet(): Promise<{ html: string } | { error: string }> {
   const { session, engine, leftTab, level } = get();
@@ -136,16 +152,15 @@ export async function makeEmbedSnippet(): Promise<{ html: string } | { error: st
   const { encodeLink } = await import('./link');
   const payload = encodeLink({ saved: engine.saveSession(session), views: {} });
   if (payload === null) return { error: 'This sandbox is too large to embed.' };
-  const base = new URL('./', pageUrl(location)).href;
   const views = `${EMBED_VIEW[leftTab]},inspector`;
-  const step = session.cursor + 1;
-  const q = new URLSearchParams({ scenario: payload, step: String(step), views, level });
-  const html = [
-    `<script src="${base}cni-sim.js" defer></script>`,
-    `<cni-sim scenario="${payload}" step="${step}" views="${views}" level="${level}" theme="host"></cni-sim>`,
-    '',
-    '<!-- or, without a script: -->',
-    `<iframe src="${base}embed.html?${q.toString().replace(/&/g, '&amp;')}" title="cnisim" style="width:100%;height:480px;border:0"></iframe>`,
-  ].join('\n');
-  return { html };
+  const step = String(session.cursor + 1);
+  return { html: embedSnippet({ scenario: payload, step, views, level }) };
+}
+
+/**
+ * HTML that embeds a lesson where the learner takes over (docs/embedding.md: its narration and
+ * goals, and `solved` for the host). Lesson ids are [a-z0-9-]: nothing to escape.
+ */
+export function lessonEmbedSnippet(id: string): string {
+  return embedSnippet({ scenario: `lesson:${id}`, views: 'sequence,inspector' });
 }
