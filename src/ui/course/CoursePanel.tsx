@@ -5,11 +5,13 @@
  * answer form, the verdict and the score). The simulation's own views stay below it, linked
  * through the same cursor.
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ErrorBoundary } from '../components/ErrorBoundary';
 import { routeHash } from '../route';
 import { lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
 import type { GoalResult, Lesson, QuizQuestion } from './engine';
+import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
 import { useLessonNarration } from './narration';
 import { openLesson } from './open';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
@@ -22,6 +24,10 @@ import {
   type OpenLesson,
 } from './state';
 import './course.css';
+
+// The printed handout and Mermaid: a further chunk, fetched when the browser is idle after a
+// lesson opens (so that any print of the page has it) or when the learner asks for it.
+const Handout = lazy(() => import('./handout/Handout'));
 
 export default function CoursePanel() {
   const route = useApp((s) => s.course);
@@ -197,10 +203,50 @@ function Narration({ lesson }: { lesson: Lesson }) {
   );
 }
 
+/**
+ * The lesson's handout: prepared when the browser is idle after the lesson opens, so that a print
+ * from the browser's menu has it too; Ctrl-P (and the button) print it once it is drawn.
+ */
+function useHandoutFor(lesson: Lesson): boolean {
+  const mounted = useHandout((s) => s.lessonId === lesson.id);
+  useEffect(() => {
+    const id = lesson.id;
+    // Safari has no requestIdleCallback.
+    const ric = 'requestIdleCallback' in window;
+    const handle = ric
+      ? window.requestIdleCallback(() => prepareHandout(id), { timeout: 5000 })
+      : window.setTimeout(() => prepareHandout(id), 2000);
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'p') {
+        e.preventDefault();
+        printHandout(id, false);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      if (ric) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
+      window.removeEventListener('keydown', onKey);
+      dropHandout();
+    };
+  }, [lesson.id]);
+  return mounted;
+}
+
 function LessonView({ open }: { open: OpenLesson }) {
   const { lesson, start } = open;
   const engine = useCourse((s) => s.engine)!;
   const [embed, setEmbed] = useState<string | null>(null);
+  const handout = useHandoutFor(lesson);
+  // Back from the handout's preview, the focus returns to the button that opened it.
+  const printRef = useRef<HTMLButtonElement>(null);
+  const preview = useHandout((s) => s.preview);
+  const wasPreview = useRef(false);
+  useEffect(() => {
+    // After the handout's own root has put the page back (the button is hidden until then).
+    if (wasPreview.current && !preview) setTimeout(() => printRef.current?.focus(), 0);
+    wasPreview.current = preview;
+  }, [preview]);
   const results = useGoals(lesson, start);
   const saved = useCourse((s) => s.progress.lessons[lesson.id]);
   const progress = saved ?? emptyLesson();
@@ -237,9 +283,23 @@ function LessonView({ open }: { open: OpenLesson }) {
           {lesson.minutes} min{progress.done ? ' · done' : ''}
           {open.solution ? ' · replaying the solution' : ''}
         </span>
-        <a href={routeHash({ kind: 'course' })} className="course-leave">
-          All lessons
-        </a>
+        <button
+          type="button"
+          ref={printRef}
+          className="course-leave"
+          onClick={() => printHandout(lesson.id, true)}
+          title="Print handout (Ctrl+P): the lesson's steps with their diagrams"
+        >
+          Print handout
+        </button>
+        <a href={routeHash({ kind: 'course' })}>All lessons</a>
+        {handout && (
+          <ErrorBoundary what="The handout">
+            <Suspense fallback={null}>
+              <Handout lesson={lesson} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
       </div>
       <div className="course-columns">
         <div>

@@ -10,6 +10,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SessionView } from '../../../engine/session/view';
 import type { Level } from '../../../engine/trace/trace';
+import { loadMermaid } from './mermaid';
 import { buildWindow, visibleSeqs, windowFor, type SequenceWindow } from './model';
 import './sequence.css';
 
@@ -26,35 +27,6 @@ export interface SequenceViewProps {
 
 /** Messages per window. */
 export const WINDOW = 40;
-
-type MermaidApi = (typeof import('mermaid'))['default'];
-let mermaidPromise: Promise<MermaidApi> | null = null;
-
-function loadMermaid(): Promise<MermaidApi> {
-  mermaidPromise ??= import('mermaid').then(({ default: m }) => {
-    m.initialize({
-      startOnLoad: false,
-      securityLevel: 'strict',
-      theme: 'base',
-      fontFamily: 'inherit',
-      themeVariables: { fontSize: '13px' },
-      sequence: {
-        useMaxWidth: false,
-        mirrorActors: false,
-        wrap: false,
-        width: 110,
-        height: 36,
-        boxMargin: 6,
-        messageMargin: 28,
-        messageFontSize: 13,
-        actorFontSize: 13,
-        showSequenceNumbers: false,
-      },
-    });
-    return m;
-  });
-  return mermaidPromise;
-}
 
 let renderCount = 0;
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../../../engine/cluster/cluster';
 import type { TraceEvent } from '../../../engine/trace/trace';
-import { buildWindow, escapeMermaid, lastAtOrBefore, visibleSeqs, windowFor } from './model';
+import fc from 'fast-check';
+import {
+  buildWindow,
+  escapeMermaid,
+  lastAtOrBefore,
+  visibleSeqs,
+  windowFor,
+  wrapText,
+} from './model';
 
 function onePod(): Cluster {
   const c = new Cluster(undefined, { seed: 1 });
@@ -113,5 +121,58 @@ describe('sequence model', () => {
     const body = win.source.split('\n').slice(1).join('\n');
     expect(body.replace(/#\d+;/g, '')).not.toMatch(/[#<>;&]/);
     expect(win.source).toContain('-x');
+  });
+
+  it('wraps messages for a page into lines, escaped one by one, joined by line breaks', () => {
+    const ev: TraceEvent = {
+      seq: 0,
+      time: 0,
+      node: 'node-1',
+      source: 'bridge',
+      target: 'kernel',
+      kind: 'kernel',
+      level: 'kernel',
+      summary:
+        'ip link set veth1234abcd master cni0 <b>x</b>; then a_very_long_token_without_spaces',
+      payload: {},
+    };
+    const win = buildWindow([ev], [0], { maxText: 60, wrap: 20 });
+    const text = win.messages[0]!.text;
+    const lines = text.split('<br/>');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines) expect(l.replace(/#\d+;/g, '')).not.toMatch(/[#<>;&]/);
+    expect(win.messages[0]!.plain).toBe(ev.summary);
+    // Without `wrap`, one line as before.
+    expect(buildWindow([ev], [0]).messages[0]!.text).not.toContain('<br/>');
+  });
+});
+
+describe('wrapText', () => {
+  it('keeps every character, in lines no longer than the width', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 30 }).map((w) => w.replace(/\s/g, 'x')),
+          {
+            maxLength: 12,
+          },
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        (words, width) => {
+          const lines = wrapText(words.join(' '), width);
+          for (const l of lines) expect([...l].length).toBeLessThanOrEqual(width);
+          expect(lines.join('').replace(/ /g, '')).toBe(words.join(''));
+        },
+      ),
+      { seed: 8, numRuns: 200 },
+    );
+  });
+
+  it('breaks at spaces when words fit', () => {
+    expect(wrapText('delete pod default/web-0 (graceful)', 16)).toEqual([
+      'delete pod',
+      'default/web-0',
+      '(graceful)',
+    ]);
   });
 });

@@ -166,10 +166,36 @@ export function clip(s: string, max = MAX_TEXT): string {
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** The participants and messages of the events `seqs`, and the diagram's Mermaid source. */
+/** Lines of at most `width` characters: at spaces, and inside words longer than a line. */
+export function wrapText(s: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(/\s+/).filter(Boolean)) {
+    let w = [...word];
+    if (line && [...line].length + 1 + w.length <= width) {
+      line += ` ${word}`;
+      continue;
+    }
+    if (line) lines.push(line);
+    while (w.length > width) {
+      lines.push(w.slice(0, width).join(''));
+      w = w.slice(width);
+    }
+    line = w.join('');
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/**
+ * The participants and messages of the events `seqs`, and the diagram's Mermaid source. For a
+ * printed page, narrower than the screen: `maxText` clips the messages shorter and `wrap` breaks
+ * them into lines of that many characters (Mermaid's own wrapping breaks escaped characters).
+ */
 export function buildWindow(
   events: readonly TraceEvent[],
   seqs: readonly number[],
+  opts: { maxText?: number; wrap?: number } = {},
 ): SequenceWindow {
   const evs = seqs.map((s) => events[s]!);
   const nodes = new Set<string>();
@@ -213,7 +239,9 @@ export function buildWindow(
       seq: e.seq,
       from: ids.get(keyOf(e.source, e.node))!,
       to: ids.get(keyOf(e.target, e.node))!,
-      text: escapeMermaid(clip(plain)),
+      text: opts.wrap
+        ? wrapText(clip(plain, opts.maxText), opts.wrap).map(escapeMermaid).join('<br/>')
+        : escapeMermaid(clip(plain, opts.maxText)),
       plain,
       reply: isReply(e),
       failed: e.error !== undefined,

@@ -1,0 +1,302 @@
+/**
+ * A lesson's printed handout (a lazy chunk, with Mermaid): title, introduction, objectives,
+ * goals, and every narrated step of the solution's headless run with the lesson's sentences and
+ * the sequence diagram of the messages around it, its own message in bold. It lives in a
+ * container of its own under <body>: printing a page that has it prints only it (handout.css),
+ * whether the print comes from "Print handout", Ctrl-P or the browser's menu. The diagrams are
+ * drawn one by one when the browser is idle, or at once when a print waits for them.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { ErrorBoundary } from '../../components/ErrorBoundary';
+import { lessonHandout, type Handout as HandoutData } from '../../../engine/course/handout';
+import { visibleSeqs } from '../../views/sequence/model';
+import { loadMermaid } from '../../views/sequence/mermaid';
+import { pageUrl, routeHash } from '../../route';
+import type { Lesson } from '../engine';
+import { stepDiagram, type StepDiagram } from './diagram';
+import { closePreview, useHandout } from './state';
+import './handout.css';
+
+let renderCount = 0;
+
+function idle(): Promise<void> {
+  return new Promise((resolve) => {
+    if ('requestIdleCallback' in window)
+      window.requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 50);
+  });
+}
+
+/** Sets the step's own message (line and text) in bold. */
+function markCurrent(host: HTMLElement, d: StepDiagram): void {
+  const msgs = d.window.messages;
+  const i = msgs.findIndex((m) => m.seq === d.current);
+  if (i < 0) return;
+  host.querySelectorAll('[data-et="message"]')[i]?.classList.add('is-current');
+  // Mermaid draws one <text> per line of a wrapped message.
+  const lines = (k: number) => msgs[k]!.text.split('<br/>').length;
+  let first = 0;
+  for (let k = 0; k < i; k++) first += lines(k);
+  const texts = host.querySelectorAll('text.messageText');
+  for (let k = first; k < first + lines(i); k++) texts[k]?.classList.add('is-current');
+}
+
+function Diagram({ svg, diagram }: { svg: string | undefined; diagram: StepDiagram }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const host = ref.current;
+    if (!host || svg === undefined) return;
+    // Mermaid's output, sanitised by it (securityLevel strict) from escaped text only.
+    host.innerHTML = svg;
+    markCurrent(host, diagram);
+  }, [svg, diagram]);
+  if (svg === undefined) return <p className="handout-pending">Drawing the diagram…</p>;
+  return <div className="handout-diagram" ref={ref} />;
+}
+
+function Steps({
+  data,
+  steps,
+  diagrams,
+  svgs,
+}: {
+  data: HandoutData;
+  steps: HandoutData['steps'];
+  diagrams: StepDiagram[];
+  svgs: (string | undefined)[];
+}) {
+  return (
+    <ol className="handout-steps">
+      {steps.map((s) => {
+        const i = data.steps.indexOf(s);
+        const d = diagrams[i]!;
+        const first = d.window.messages[0]?.seq;
+        const last = d.window.messages[d.window.messages.length - 1]?.seq;
+        return (
+          <li key={s.step} className="handout-step">
+            <h3>
+              Step {s.step + 1}{' '}
+              <span className="handout-who">
+                {s.event.source} → {s.event.target}
+                {s.event.node ? ` (${s.event.node})` : ''}
+              </span>
+            </h3>
+            <p className="handout-what">
+              {s.event.summary}
+              {s.event.error ? ` — failed: ${s.event.error}` : ''}
+            </p>
+            {s.text.map((t, k) => (
+              <p key={k}>{t}</p>
+            ))}
+            {first !== undefined && (
+              <figure>
+                <Diagram svg={svgs[i]} diagram={d} />
+                <figcaption>
+                  Steps {first + 1} to {last! + 1}
+                  {d.current !== null ? `; step ${d.current + 1} in bold` : ''}.
+                </figcaption>
+              </figure>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function HandoutPage({ lesson }: { lesson: Lesson }) {
+  const preview = useHandout((s) => s.preview);
+  const printWhenReady = useHandout((s) => s.printWhenReady);
+  const ready = useHandout((s) => s.ready);
+  const data = useMemo(() => lessonHandout(lesson), [lesson]);
+  const diagrams = useMemo(() => {
+    if ('errors' in data) return [];
+    const visible = visibleSeqs(data.events, 'kernel');
+    return data.steps.map((s) => stepDiagram(data.events, s.step, visible));
+  }, [data]);
+  const [svgs, setSvgs] = useState<(string | undefined)[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const hurry = useRef(printWhenReady);
+  useEffect(() => {
+    hurry.current = printWhenReady;
+  }, [printWhenReady]);
+
+  // The page prints only the handout while it is mounted.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.add('has-handout');
+    return () => root.classList.remove('has-handout');
+  }, []);
+  useEffect(() => {
+    document.documentElement.classList.toggle('handout-preview', preview);
+    return () => document.documentElement.classList.remove('handout-preview');
+  }, [preview]);
+
+  // Draw the diagrams, one at a time.
+  useEffect(() => {
+    let cancelled = false;
+    useHandout.setState({ ready: false });
+    void (async () => {
+      // Mermaid measures its text in a scratch element of its own: in a box that stays laid out
+      // (not hidden with the rest of the page while the handout is shown or printed).
+      const scratch = document.createElement('div');
+      scratch.className = 'handout-scratch';
+      scratch.setAttribute('aria-hidden', 'true');
+      document.body.appendChild(scratch);
+      try {
+        const m = await loadMermaid();
+        const out: (string | undefined)[] = [];
+        for (const d of diagrams) {
+          if (!hurry.current) await idle();
+          if (cancelled) return;
+          const id = `handout-${++renderCount}`;
+          const { svg } = await m.render(id, d.window.source, scratch);
+          out.push(svg);
+          if (!cancelled) setSvgs([...out]);
+        }
+        if (!cancelled) useHandout.setState({ ready: true });
+      } catch (e) {
+        if (!cancelled) {
+          setProblem(e instanceof Error ? e.message : String(e));
+          // Text without diagrams is still a handout: a waiting print goes ahead.
+          useHandout.setState({ ready: true });
+        }
+      } finally {
+        scratch.remove();
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [diagrams]);
+
+  // A print that waited for the diagrams, once they are on the page.
+  useEffect(() => {
+    if (!ready || !printWhenReady) return;
+    useHandout.setState({ printWhenReady: false });
+    // After the frame with the last diagram is painted.
+    setTimeout(() => window.print(), 50);
+  }, [ready, printWhenReady]);
+
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!preview) return;
+    headingRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') closePreview();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [preview]);
+
+  const link = `${pageUrl(location)}${routeHash({ kind: 'lesson', id: lesson.id })}`;
+  const total = diagrams.length;
+  const drawn = svgs.length;
+
+  return (
+    <>
+      <article className="handout" aria-labelledby="handout-title">
+        {preview && (
+          <div className="handout-toolbar">
+            <p role="status">
+              {ready
+                ? 'The handout is ready to print.'
+                : `Drawing the diagrams: ${drawn} of ${total}…`}
+            </p>
+            <button type="button" onClick={() => window.print()} disabled={!ready}>
+              Print
+            </button>
+            <button type="button" onClick={closePreview}>
+              Back to the lesson
+            </button>
+          </div>
+        )}
+        <header>
+          <h1 id="handout-title" ref={headingRef} tabIndex={-1}>
+            {lesson.title}
+          </h1>
+          <p className="handout-summary">{lesson.summary}</p>
+          <p className="handout-meta">
+            A cnisim lesson, about {lesson.minutes} minutes. Open it at <span>{link}</span>
+          </p>
+        </header>
+        {'errors' in data ? (
+          <p role="alert">The lesson&apos;s run failed: {data.errors.join('; ')}</p>
+        ) : (
+          <>
+            <section aria-labelledby="handout-intro">
+              <h2 id="handout-intro">Introduction</h2>
+              <p>{lesson.intro}</p>
+              <h3>Objectives</h3>
+              <ul>
+                {lesson.objectives.map((o, i) => (
+                  <li key={i}>{o}</li>
+                ))}
+              </ul>
+              <h3>Goals</h3>
+              <ul>
+                {data.goals.map((g) => (
+                  <li key={g.id}>{g.text}</li>
+                ))}
+              </ul>
+            </section>
+            {problem && <p role="alert">The diagrams could not be drawn: {problem}</p>}
+            {data.steps.some((s) => !s.learner) && (
+              <section aria-labelledby="handout-setup">
+                <h2 id="handout-setup">Where the lesson starts</h2>
+                <Steps
+                  data={data}
+                  steps={data.steps.filter((s) => !s.learner)}
+                  diagrams={diagrams}
+                  svgs={svgs}
+                />
+              </section>
+            )}
+            <section aria-labelledby="handout-solution">
+              <h2 id="handout-solution">The solution, step by step</h2>
+              <p>{lesson.solution.explanation}</p>
+              <Steps
+                data={data}
+                steps={data.steps.filter((s) => s.learner)}
+                diagrams={diagrams}
+                svgs={svgs}
+              />
+            </section>
+          </>
+        )}
+      </article>
+    </>
+  );
+}
+
+/**
+ * The handout's page, in a container of its own under <body> (its own React root: a portal would
+ * pull react-dom's non-client entry into the first screen's chunks).
+ */
+export default function Handout({ lesson }: { lesson: Lesson }) {
+  const root = useRef<Root | null>(null);
+  useEffect(() => {
+    const host = document.createElement('div');
+    host.className = 'handout-root';
+    document.body.appendChild(host);
+    const r = createRoot(host);
+    root.current = r;
+    return () => {
+      root.current = null;
+      // Not while this root is committing.
+      setTimeout(() => {
+        r.unmount();
+        host.remove();
+      }, 0);
+    };
+  }, []);
+  useEffect(() => {
+    root.current?.render(
+      <ErrorBoundary what="The handout">
+        <HandoutPage lesson={lesson} />
+      </ErrorBoundary>,
+    );
+  }, [lesson]);
+  return null;
+}
