@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { FRAMED_BY_A_PUBLIC_SITE } from './chromium';
 import { clearSavedState, collectPageErrors, expectNoSeriousAxeViolations } from './support';
 
 // A documentation site on another origin than the simulator (the preview server), served by
@@ -9,19 +10,7 @@ const EVIL = 'http://evil.test';
 // Chromium refuses to let a public site (docs.test) frame a local address (the preview server
 // at 127.0.0.1): a real docs site frames a public cnisim, so that check is off here.
 test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-features=LocalNetworkAccessChecks',
-    ],
-  },
+  launchOptions: FRAMED_BY_A_PUBLIC_SITE,
 });
 
 test.describe.configure({ timeout: 90_000 });

@@ -1,4 +1,5 @@
 import { expect, test, type Frame, type Page } from '@playwright/test';
+import { FRAMED_BY_A_PUBLIC_SITE } from './chromium';
 import {
   clearSavedState,
   clearServiceWorkers,
@@ -13,19 +14,7 @@ import {
 test.use({
   serviceWorkers: 'allow',
   // As in embed.spec.ts: the docs site of the last test may frame the local preview server.
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-features=LocalNetworkAccessChecks',
-    ],
-  },
+  launchOptions: FRAMED_BY_A_PUBLIC_SITE,
 });
 test.describe.configure({ timeout: 90_000 });
 

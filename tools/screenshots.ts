@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { build, preview } from 'vite';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'docs', 'screenshots');
 const PORT = Number(process.env['SCREENSHOTS_PORT'] ?? 4321);
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 async function ready(page: Page): Promise<void> {
   await page
@@ -53,9 +53,9 @@ async function main(): Promise<void> {
     preview: { port: PORT, strictPort: true, host: '127.0.0.1' },
   });
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [...CHROMIUM_ARGS],
   });
   try {
     // A 1280×720 projector, light and dark.
