@@ -188,3 +188,56 @@ test('exports: the sequence, the topology and the trace; the trace opens again',
   expect(errors).toEqual([]);
   expect(otherErrors).toEqual([]);
 });
+
+test('a scenario file and a lesson’s step have addresses; an unknown scenario opens my sandbox', async ({
+  page,
+  context,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const start = await currentStep(page);
+  await stepTo(page, start + 2);
+  await expect.poll(() => savedCursor(page)).toBe(start + 1);
+
+  // A scenario file of the build, at a step: on its own, like a shared link.
+  await page.goto('./#/scenario/silent-ip-leak?step=25');
+  await expect.poll(() => currentStep(page)).toBe(25);
+  const banner = page.getByRole('region', { name: 'Shared sandbox' });
+  await expect(banner).toContainText('You opened the scenario “silent-ip-leak”.');
+  await page.waitForTimeout(600);
+  expect(await savedCursor(page)).toBe(start + 1);
+  await banner.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect.poll(() => currentStep(page)).toBe(start + 2);
+
+  // A name the build does not have: a message listing the scenarios, and my sandbox.
+  await page.goto('./#/scenario/no-such-scenario');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'There is no scenario "no-such-scenario"' }),
+  ).toContainText('silent-ip-leak');
+  await expect.poll(() => currentStep(page)).toBe(start + 2);
+  await expect(banner).toBeHidden();
+  expect(new URL(page.url()).hash).toBe('');
+
+  // A lesson's step: the same moment, narration and all, from its address.
+  await page.goto('./#/lesson/add-step-by-step');
+  const lesson = page.getByRole('region', { name: 'ADD, step by step' });
+  await expect(lesson).toBeVisible({ timeout: 20_000 });
+  // Where the learner takes over nothing runs by itself: three steps back into its start.
+  const begin = await currentStep(page);
+  for (let i = 1; i <= 3; i++) {
+    await page.getByRole('button', { name: 'Step back', exact: true }).click();
+    await expect.poll(() => currentStep(page)).toBe(begin - i);
+  }
+  const narration = await lesson.getByLabel('What happens at this step').innerText();
+  expect(narration.length).toBeGreaterThan(10);
+  const other = await context.newPage();
+  await other.goto(`./#/lesson/add-step-by-step?step=${begin - 3}`);
+  await expect.poll(() => currentStep(other), { timeout: 20_000 }).toBe(begin - 3);
+  await expect(
+    other
+      .getByRole('region', { name: 'ADD, step by step' })
+      .getByLabel('What happens at this step'),
+  ).toHaveText(narration);
+  await other.close();
+  expect(errors).toEqual([]);
+});

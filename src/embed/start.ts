@@ -1,5 +1,5 @@
 import type { EngineModule } from '../ui/engine';
-import { notify, pause, publish, runJob, useApp, cmd } from '../ui/store';
+import { notify, pause, publish, runJob, seekTo, useApp, cmd } from '../ui/store';
 import { parseScenario, type EmbedParams } from './protocol';
 import { useEmbed } from './state';
 
@@ -32,7 +32,7 @@ export async function loadScenario(
   try {
     if (ref.kind === 'lesson') problem = (await import('./lesson')).openLesson(ref.id, false);
     else if (ref.kind === 'file') {
-      const r = await (await import('./files')).scenarioFileSession(ref.name);
+      const r = await (await import('../ui/scenarios')).scenarioFileSession(ref.name);
       if (typeof r === 'string') problem = r;
       else {
         useApp.setState({ session: r.session, selectedPod: null, selectedFile: null });
@@ -57,13 +57,7 @@ export async function loadScenario(
   return problem;
 }
 
-/** Goes to a step as numbered on screen (0: the start). */
-export async function seekTo(step: number): Promise<void> {
-  const s = useApp.getState().session;
-  if (!s) return;
-  const job = runJob('Computing steps', s.seekJob(Math.max(-1, step - 1)));
-  if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
-}
+export { seekTo };
 
 /** Opens the embed's scenario; resolves with the problems to report to the host. */
 export async function startEmbed(

@@ -13,7 +13,7 @@ import type { SessionAction } from '../engine/session/actions';
 import type { StopCondition } from '../engine/session/conditions';
 import type { Level } from '../engine/trace/trace';
 import type { EngineModule } from './engine';
-import { parseRoute, type Route } from './route';
+import { pageUrl, parseRoute, type Route } from './route';
 import { openLink } from './share/open';
 
 export const STORAGE_KEY = 'cnisim.sandbox.v1';
@@ -67,7 +67,7 @@ export interface AppState {
   source: 'own' | 'link' | 'embed' | 'course';
   shareOpen: boolean;
   /** The course route shown (course/, a lesson, a challenge), null in the sandbox. */
-  course: Exclude<Route, { kind: 'sandbox' | 'link' }> | null;
+  course: Exclude<Route, { kind: 'sandbox' | 'link' | 'scenario' }> | null;
   /** Presenter mode (present/Presenter.tsx). */
   presenter: boolean;
 }
@@ -405,6 +405,7 @@ export async function start(engine: EngineModule): Promise<void> {
   set({ engine });
   const route = parseRoute(location.hash);
   if (route.kind === 'link') await openLink(route.payload);
+  else if (route.kind === 'scenario') await openScenario(route);
   else await restoreOwn();
   if (isCourse(route)) await openCourse(route);
   set({ phase: 'ready' });
@@ -455,6 +456,40 @@ export async function restoreOwn(): Promise<void> {
   }
 }
 
+/**
+ * Opens a scenario file of the build (`#/scenario/<name>`) on its own, as a shared link opens:
+ * never saved over the user's sandbox, which "Back to my sandbox" brings back. A name the build
+ * does not have opens the user's sandbox with a message naming the scenarios there are.
+ */
+async function openScenario(route: Extract<Route, { kind: 'scenario' }>): Promise<void> {
+  const engine = get().engine;
+  if (!engine) return;
+  if (get().source === 'own') saveNow();
+  let opened: Awaited<ReturnType<typeof import('./scenarios').scenarioFileSession>>;
+  try {
+    opened = await (await import('./scenarios')).scenarioFileSession(route.name);
+  } catch (e) {
+    opened = `The scenario "${route.name}" could not be opened: ${(e as Error).message}`;
+  }
+  if (typeof opened === 'string') {
+    notify('error', `${opened} Your own sandbox is open instead.`);
+    history.replaceState(null, '', pageUrl(location));
+    await restoreOwn();
+    return;
+  }
+  set({ session: opened.session, source: 'link', selectedPod: null, selectedFile: null });
+  if (opened.warning) notify('warning', opened.warning);
+  await seekTo(route.step ?? 0);
+}
+
+/** Goes to a step as numbered on screen (0: the start), computing the steps on the way. */
+export async function seekTo(step: number): Promise<void> {
+  const s = get().session;
+  if (!s) return;
+  const job = runJob('Computing steps', s.seekJob(Math.max(-1, step - 1)));
+  if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
+}
+
 function isCourse(r: Route): r is NonNullable<AppState['course']> {
   return r.kind === 'course' || r.kind === 'lesson' || r.kind === 'challenge';
 }
@@ -481,7 +516,13 @@ function onHashChange(): void {
     // Leaving the course: back to the user's own sandbox.
     pause();
     set({ course: null });
-    if (get().source === 'course' && route.kind !== 'link') void restoreOwn().then(publish);
+    if (get().source === 'course' && route.kind !== 'link' && route.kind !== 'scenario')
+      void restoreOwn().then(publish);
+  }
+  if (route.kind === 'scenario') {
+    pause();
+    void openScenario(route).then(publish);
+    return;
   }
   if (route.kind !== 'link') return;
   pause();

@@ -5,7 +5,7 @@
  * `source` becomes 'course', so it is never saved over the user's own sandbox.
  */
 import { routeHash, type Route } from '../route';
-import { get, notify, publish, saveNow, useApp } from '../store';
+import { get, notify, publish, saveNow, seekTo, useApp } from '../store';
 import { loadProgress } from './progress';
 import { storage, updateChallenge, useCourse } from './state';
 
@@ -53,6 +53,8 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     }
     openLesson(lesson, false);
     useApp.setState({ course: route });
+    // A step in the address (#/lesson/<id>?step=12) opens the lesson there.
+    if (route.step !== undefined) await seekTo(route.step);
     return;
   }
   const ch = course.challenges.find((c) => c.id === route.id);

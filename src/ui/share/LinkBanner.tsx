@@ -1,17 +1,25 @@
 import './share.css';
+import { parseRoute } from '../route';
 import { useApp } from '../store';
 import { backToMine, keepAsMine } from './open';
 
-/** Shown while a shared link's sandbox is open: the user's own is kept until they choose. */
+/**
+ * Shown while a shared link's sandbox (or a scenario file, #/scenario/<name>) is open: the
+ * user's own is kept until they choose.
+ */
 export function LinkBanner() {
   const source = useApp((s) => s.source);
   const idle = useApp((s) => s.phase === 'ready' && s.busy === null);
+  // The session changes with the address: read the route again when it does.
+  useApp((s) => s.session);
   if (source !== 'link') return null;
+  const route = parseRoute(location.hash);
+  const what = route.kind === 'scenario' ? `the scenario “${route.name}”` : 'a shared sandbox';
   return (
     <section className="link-banner" aria-label="Shared sandbox">
       <p>
-        <strong>You opened a shared sandbox.</strong> What you do here is not saved: your own
-        sandbox is kept as it was.
+        <strong>You opened {what}.</strong> What you do here is not saved: your own sandbox is kept
+        as it was.
       </p>
       <button type="button" disabled={!idle} onClick={() => void backToMine()}>
         Back to my sandbox

@@ -253,10 +253,30 @@ describe('routes', () => {
       seed: null,
     });
     expect(parseRoute('#/lesson/<script>')).toEqual({ kind: 'sandbox' });
+    // Steps, numbered as on screen; anything but a step number is dropped, not guessed at.
+    expect(parseRoute('#/lesson/first-pod?step=12')).toEqual({
+      kind: 'lesson',
+      id: 'first-pod',
+      step: 12,
+    });
+    expect(parseRoute('#/scenario/silent-ip-leak?step=0')).toEqual({
+      kind: 'scenario',
+      name: 'silent-ip-leak',
+      step: 0,
+    });
+    for (const bad of ['-1', '1e3', '12abc', '99999999', ''])
+      expect(parseRoute(`#/scenario/happy-path?step=${bad}`)).toEqual({
+        kind: 'scenario',
+        name: 'happy-path',
+      });
+    expect(parseRoute('#/scenario/../etc')).toEqual({ kind: 'sandbox' });
     for (const r of [
       { kind: 'link', payload: 'AbC' },
       { kind: 'lesson', id: 'a-1' },
+      { kind: 'lesson', id: 'a-1', step: 7 },
       { kind: 'challenge', id: 'b', seed: 3 },
+      { kind: 'scenario', name: 'happy-path' },
+      { kind: 'scenario', name: 'happy-path', step: 40 },
     ] as const) {
       expect(parseRoute(routeHash(r))).toEqual(r);
     }

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../engine/scenario/run';
-import { SCENARIO_NAMES, scenarioFileSession } from './files';
+import { SCENARIO_NAMES, scenarioFileSession } from './scenarios';
 
 const dir = new URL('../../scenarios/', import.meta.url);
 const scenarioFile = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`${name}.json`, dir), 'utf8'));
 
-describe('scenario files in an embed (scenario:<name>)', () => {
+describe('scenario files in the app (#/scenario/<name>) and embeds (scenario:<name>)', () => {
   it('lists every file of scenarios/', () => {
     const names = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))

@@ -1,7 +1,8 @@
 /// <reference types="vite/client" />
 /**
- * The scenario files of the build (`scenarios/*.json`, docs/scenarios.md) for `scenario:<name>`:
- * each file is its own lazy chunk, run headless once and opened as a Session at its start.
+ * The scenario files of the build (`scenarios/*.json`, docs/scenarios.md), for the app's
+ * `#/scenario/<name>` and an embed's `scenario:<name>`: each file is its own lazy chunk, run
+ * headless once and opened as a Session at its start.
  */
 import { scenarioSession } from '../engine/course/session';
 import type { Session } from '../engine/session/session';
