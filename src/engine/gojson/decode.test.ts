@@ -308,6 +308,25 @@ describe('decode: API details', () => {
     expect(r.typeError).toEqual({ value: 'string', type: 'int', struct: 'NetConf', field: 'mtu' });
   });
 
+  it('makes TextUnmarshaler map keys after their value; a key error stops decoding', () => {
+    const keys: string[] = [];
+    const upper = {
+      kind: 'custom' as const,
+      name: 'main.key',
+      zero: () => '',
+      unmarshalText: (k: string) =>
+        k === 'bad' ? { error: 'bad key' } : (keys.push(k), { value: k.toUpperCase() }),
+    };
+    const t = map(goInt, undefined, upper);
+    expect(typeString(t)).toBe('map[main.key]int');
+    expect(decode('{"a":1,"b":2}', t)).toMatchObject({ value: { A: 1, B: 2 }, error: null });
+    // The type error of "a" is saved, the key error after it wins and nothing after it is read.
+    const r = decode('{"a":"x","bad":2,"c":3}', t);
+    expect(r.error).toBe('bad key');
+    expect(r.value).toEqual({ A: 0 });
+    expect(keys).toEqual(['a', 'b', 'a']);
+  });
+
   it('keeps decoding after a type error (first error wins)', () => {
     const r = decode<Record<string, unknown>>(
       '{"mtu":"x","vlan":"y","bridge":"br0"}',

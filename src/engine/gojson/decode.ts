@@ -615,6 +615,16 @@ class Decoder {
         const kt = pt.key;
         if (kt === undefined || kt.kind === 'string') {
           setProp(obj, key, v);
+        } else if (kt.kind === 'custom') {
+          // A TextUnmarshaler key is made after its value, as Go does; its error stops decoding.
+          let k: unknown;
+          try {
+            k = this.callText(kt, key, kt.zero());
+          } catch (e) {
+            if (e instanceof Abort) e.partial = obj;
+            throw e;
+          }
+          setProp(obj, String(k), v);
         } else {
           const n = parseGoInt(key, kt.kind);
           if (n === null) this.saveError(ute('number ' + key, typeString(kt)));

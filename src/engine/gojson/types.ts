@@ -51,8 +51,11 @@ export interface GoSliceType {
 
 export interface GoMapType {
   kind: 'map';
-  /** the key type: a string kind (default: string) */
-  key?: GoBasicType;
+  /**
+   * the key type: a string or integer kind (default: string), or a custom type whose
+   * UnmarshalText makes the key (encoding.TextUnmarshaler keys; only decoding uses it)
+   */
+  key?: GoBasicType | GoCustomType<string>;
   elem: GoType;
   name?: string;
 }
@@ -143,7 +146,11 @@ export function ptr(elem: GoType): GoPtrType {
 export function slice(elem: GoType, name?: string): GoSliceType {
   return name === undefined ? { kind: 'slice', elem } : { kind: 'slice', elem, name };
 }
-export function map(elem: GoType, name?: string, key?: GoBasicType): GoMapType {
+export function map(
+  elem: GoType,
+  name?: string,
+  key?: GoBasicType | GoCustomType<string>,
+): GoMapType {
   const t: GoMapType = { kind: 'map', elem };
   if (name !== undefined) t.name = name;
   if (key !== undefined) t.key = key;

@@ -45,7 +45,7 @@ import {
   ptr,
   struct,
 } from '../cni/gotypes';
-import { basic, cachedTypeFields, type GoStructType } from '../gojson/types';
+import type { GoCustomType } from '../gojson/types';
 import { goMarshal } from '../cni/json';
 import { type Result, toCurrent } from '../cni/result';
 import type { CmdArgs, SkelPlugin } from '../cni/skel';
@@ -142,12 +142,27 @@ function configToRestoreT(txq: boolean): GoType {
 const ConfigToRestoreT = configToRestoreT(false);
 const ConfigToRestore16T = configToRestoreT(true);
 
-/** v1.6.x: `type sysctlCheck struct { SysCtl map[sysctlKey]string `json:"sysctl"` }`. */
-const SysctlCheckT = struct('main.sysctlCheck', [
-  field('SysCtl', map(goString, undefined, basic('string', 'main.sysctlKey')), 'sysctl', {
-    prop: 'sysctl',
-  }),
-]);
+/**
+ * v1.6.x: `type sysctlCheck struct { SysCtl map[sysctlKey]string `json:"sysctl"` }`, where
+ * sysctlKey's UnmarshalText refuses a key it has seen (across every `sysctl` object of the
+ * document: fields match case-insensitively and fill the same map). One per decode.
+ */
+function sysctlCheckT(): GoType {
+  const seen = new Set<string>();
+  const key: GoCustomType<string> = {
+    kind: 'custom',
+    name: 'main.sysctlKey',
+    zero: () => '',
+    unmarshalText: (k) => {
+      if (seen.has(k)) return { error: 'duplicated sysctl keys are not allowed' };
+      seen.add(k);
+      return { value: k };
+    },
+  };
+  return struct('main.sysctlCheck', [
+    field('SysCtl', map(goString, undefined, key), 'sysctl', { prop: 'sysctl' }),
+  ]);
+}
 
 const MAC_ENV_ARGS = [IGNORE_UNKNOWN, { name: 'MAC', parse: (t: string) => t }];
 
@@ -215,88 +230,13 @@ function parseConf(args: CmdArgs, cmd: Cmd, about: string, v16: boolean): Tuning
 }
 
 /**
- * v1.6.x validateSysctlConflictingKeys: json.Unmarshal of the config into sysctlCheck, whose key
- * type's UnmarshalText refuses a key it has seen (in this process: across every `sysctl` object
- * the document has). A duplicate stops decoding at once; otherwise a type error is returned as
- * encoding/json words it.
+ * v1.6.x validateSysctlConflictingKeys: json.Unmarshal of the config into sysctlCheck. A
+ * duplicate key stops decoding at once; otherwise a type error is returned as encoding/json
+ * words it.
  */
 function validateSysctlConflictingKeys(stdin: string): void {
-  if (hasDuplicateSysctlKey(stdin)) throw new GoError('duplicated sysctl keys are not allowed');
-  const r = goDecode<unknown>(stdin, SysctlCheckT);
+  const r = goDecode<unknown>(stdin, sysctlCheckT());
   if (r.error !== null) throw new GoError(r.error);
-}
-
-/** Walks valid JSON (skel has parsed it already) for a repeated key in a top-level `sysctl`. */
-function hasDuplicateSysctlKey(text: string): boolean {
-  const isSysctl = cachedTypeFields(SysctlCheckT as GoStructType).list[0]!.equalFold;
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const str = (): string => {
-    const start = i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i)) as string;
-  };
-  /** Calls `onKey` for each key of the object at i (after its value is skipped). */
-  const object = (onKey: (k: string, valueStart: number) => void): void => {
-    i++;
-    ws();
-    if (text[i] === '}') {
-      i++;
-      return;
-    }
-    for (;;) {
-      ws();
-      const k = str();
-      ws();
-      i++; // ':'
-      ws();
-      const v = i;
-      skip();
-      onKey(k, v);
-      ws();
-      if (text[i++] === '}') return;
-    }
-  };
-  const skip = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '"') str();
-    else if (c === '{') object(() => undefined);
-    else if (c === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        skip();
-        ws();
-        if (text[i++] === ']') return;
-      }
-    } else while (i < text.length && !',}] \t\r\n'.includes(text[i]!)) i++;
-  };
-  ws();
-  if (text[i] !== '{') return false;
-  const seen = new Set<string>();
-  let dup = false;
-  const objects: number[] = [];
-  object((k, v) => {
-    if (isSysctl(k) && text[v] === '{') objects.push(v);
-  });
-  for (const start of objects) {
-    if (dup) break;
-    i = start;
-    object((k) => {
-      if (dup) return;
-      if (seen.has(k)) dup = true;
-      seen.add(k);
-    });
-  }
-  return dup;
 }
 
 /** strings.TrimSpace: Unicode White_Space at both ends (not U+FEFF, which JS's trim() takes). */
