@@ -23,6 +23,7 @@ import { parseCondition } from '../scenario/condition';
 import { cidrProblem } from '../scenario/schema';
 import type { AuditFinding } from '../cluster/cluster';
 import type { EventKind } from '../trace/trace';
+import { pathText, type SchemaIssue } from '../schema-text';
 
 // Strict pages forbid eval: zod must not compile parsers with new Function.
 z.config({ jitless: true });
@@ -474,29 +475,6 @@ export type Challenge = z.output<typeof challengeSchema>;
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  keys?: string[];
-  values?: unknown[];
-  expected?: string;
-  note?: string;
-  options?: unknown[];
-}
-
-/** `goals[2].hint.nudge`. */
-export function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else if (typeof p === 'string' && /^[A-Za-z_$][\w$]*$/.test(p)) out += out ? `.${p}` : p;
-    else out += `[${JSON.stringify(String(p))}]`;
-  }
-  return out || '(top level)';
-}
-
 function shown(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
@@ -508,7 +486,7 @@ function shown(v: unknown): string {
 
 /** One line per problem: `path: what is wrong`. */
 export function issueLines(issues: readonly unknown[]): string[] {
-  return (issues as Issue[]).flatMap((i) => {
+  return (issues as SchemaIssue[]).flatMap((i) => {
     const at = pathText(i.path);
     switch (i.code) {
       case 'unrecognized_keys':

@@ -10,6 +10,7 @@ import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import { parseCondition, parsePodPattern } from './condition';
 import { parseDuration } from './duration';
+import { EXPECTED_TYPE, pathText, type SchemaIssue } from '../schema-text';
 
 export const SCENARIO_VERSION = 1;
 
@@ -249,17 +250,6 @@ export type ScenarioParse = { ok: true; scenario: Scenario } | { ok: false; erro
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-/** `nodes[1].podCIDR`, `nodes[0].cniConfigs["10-net.conflist"]`. */
-export function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else if (typeof p === 'string' && /^[A-Za-z_$][\w$]*$/.test(p)) out += out ? `.${p}` : p;
-    else out += `[${JSON.stringify(String(p))}]`;
-  }
-  return out || '(top level)';
-}
-
 const KNOWN_FIELDS = [
   ...Object.keys(scenarioSchema.def.shape),
   ...Object.keys(nodeSchema.def.shape),
@@ -296,38 +286,13 @@ function typeName(v: unknown): string {
   return String(v);
 }
 
-const EXPECTED: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'an array',
-  record: 'an object',
-};
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  expected?: string;
-  values?: unknown[];
-  keys?: string[];
-  options?: unknown[];
-  note?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  origin?: string;
-}
-
-function issueTexts(i: Issue): string[] {
+function issueTexts(i: SchemaIssue): string[] {
   const at = pathText(i.path);
   switch (i.code) {
     case 'invalid_type':
       if (i.input === undefined) return [`${at}: required`];
       return [
-        `${at}: expected ${EXPECTED[i.expected ?? ''] ?? i.expected}, got ${typeName(i.input)}`,
+        `${at}: expected ${EXPECTED_TYPE[i.expected ?? ''] ?? i.expected}, got ${typeName(i.input)}`,
       ];
     case 'invalid_value':
       if (i.input === undefined) return [`${at}: required`];
@@ -523,7 +488,7 @@ export function parseScenario(input: unknown): ScenarioParse {
   }
   try {
     const r = scenarioSchema.safeParse(data, { reportInput: true });
-    const errs = r.success ? [] : (r.error.issues as unknown as Issue[]).flatMap(issueTexts);
+    const errs = r.success ? [] : (r.error.issues as unknown as SchemaIssue[]).flatMap(issueTexts);
     errs.push(...semanticErrors(data));
     if (errs.length) return { ok: false, errors: [...new Set(errs)].sort(byPath) };
     return { ok: true, scenario: r.data! };

@@ -23,6 +23,7 @@ import type { Level, TraceEvent } from '../trace/trace';
 import type { SessionAction } from './actions';
 import type { LoggedAction, Session } from './session';
 import { LEVELS } from './view';
+import { EXPECTED_TYPE, pathText, type SchemaIssue } from '../schema-text';
 
 // Strict pages forbid eval: zod must not compile parsers with new Function.
 z.config({ jitless: true });
@@ -223,41 +224,6 @@ export function isSessionAction(a: unknown): a is SessionAction {
   return schema().actionSchema.safeParse(a).success;
 }
 
-function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else if (typeof p === 'string' && /^[A-Za-z_$][\w$]*$/.test(p)) out += out ? `.${p}` : p;
-    else out += `[${JSON.stringify(String(p))}]`;
-  }
-  return out || '(top level)';
-}
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  input?: unknown;
-  expected?: string;
-  values?: unknown[];
-  keys?: string[];
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  origin?: string;
-  note?: string;
-  options?: unknown[];
-}
-
-const EXPECTED: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'an array',
-  record: 'an object',
-};
-
 function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -266,14 +232,14 @@ function typeName(v: unknown): string {
   return String(v);
 }
 
-function issueTexts(issues: readonly Issue[]): string[] {
+function issueTexts(issues: readonly SchemaIssue[]): string[] {
   return issues.slice(0, 10).map((i) => {
     const at = pathText(i.path);
     const custom = i.message !== 'Invalid input' ? i.message : null;
     switch (i.code) {
       case 'invalid_type':
         if (i.input === undefined) return `${at}: required`;
-        return `${at}: expected ${EXPECTED[i.expected ?? ''] ?? i.expected}, got ${typeName(i.input)}`;
+        return `${at}: expected ${EXPECTED_TYPE[i.expected ?? ''] ?? i.expected}, got ${typeName(i.input)}`;
       case 'invalid_value':
         return `${at}: expected ${(i.values ?? []).map((v) => JSON.stringify(v)).join(' or ')}, got ${typeName(i.input)}`;
       case 'unrecognized_keys':
