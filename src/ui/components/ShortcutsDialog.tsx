@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { useApp } from '../store';
+import { useModal } from './useModal';
 
 const KEYS: [string, string][] = [
   ['→', 'Step forward'],
@@ -16,13 +16,7 @@ const KEYS: [string, string][] = [
 /** The keyboard shortcuts ("?"), in a modal dialog. */
 export function ShortcutsDialog() {
   const open = useApp((s) => s.shortcutsOpen);
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModal(open);
   return (
     <dialog
       ref={ref}

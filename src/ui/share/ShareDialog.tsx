@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useModal } from '../components/useModal';
 import { useApp } from '../store';
 import type { ExportKind } from './exports';
 import { makeEmbedSnippet, makeShareUrl } from './open';
@@ -26,18 +27,11 @@ async function copy(text: string): Promise<boolean> {
 export function ShareDialog() {
   const open = useApp((s) => s.shareOpen);
   const version = useApp((s) => s.version);
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(open);
   const input = useRef<HTMLInputElement>(null);
   const [link, setLink] = useState<{ url: string } | { error: string } | null>(null);
   const [status, setStatus] = useState('');
   const [embed, setEmbed] = useState<string | null>(null);
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
 
   useEffect(() => {
     if (!open) return;
