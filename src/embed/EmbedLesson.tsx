@@ -3,8 +3,7 @@
  * cursor, its goals met or not, and the solution's replay. Hints, the quiz and progress stay in
  * the app ("Open in cnisim").
  */
-import { useMemo } from 'react';
-import { narrationNear } from '../ui/course/engine';
+import { NarrationText, useLessonNarration } from '../ui/course/narration';
 import { pause, publish, useApp } from '../ui/store';
 import './embed-lesson.css';
 import { openLesson } from './lesson';
@@ -12,17 +11,8 @@ import { useEmbed } from './state';
 
 export default function EmbedLesson() {
   const open = useEmbed((s) => s.lesson);
-  const session = useApp((s) => s.session);
-  const cursor = useApp((s) => s.cursor);
-  const version = useApp((s) => s.version);
   const busy = useApp((s) => s.busy !== null);
-  const lesson = open?.lesson ?? null;
-  const { now, earlier } = useMemo(() => {
-    void version;
-    return lesson && session
-      ? narrationNear(lesson, session.events, cursor)
-      : { now: [], earlier: null };
-  }, [lesson, session, cursor, version]);
+  const narration = useLessonNarration(open?.lesson ?? null);
   if (!open) return null;
   const met = open.goals.filter((g) => g.met).length;
   const solved = open.goals.length > 0 && met === open.goals.length;
@@ -43,17 +33,7 @@ export default function EmbedLesson() {
           {open.solution ? 'Back to the start' : 'Replay the solution'}
         </button>
       </div>
-      <div className="narration" aria-live="polite" aria-label="What happens at this step">
-        {now.length > 0 ? (
-          now.map((t, i) => <p key={i}>{t}</p>)
-        ) : earlier ? (
-          <p className="muted">
-            Step {earlier.step + 1}: {earlier.text.join(' ')}
-          </p>
-        ) : (
-          <p className="muted">{open.lesson.intro}</p>
-        )}
-      </div>
+      <NarrationText narration={narration} fallback={open.lesson.intro} />
       {solved && (
         <p className="done" role="status">
           Every goal is met: lesson solved.

@@ -12,7 +12,7 @@ import { lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
 import type { GoalResult, Lesson, QuizQuestion } from './engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
-import { useLessonNarration } from './narration';
+import { NarrationText, useLessonNarration } from './narration';
 import { openLesson } from './open';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
@@ -187,19 +187,11 @@ function useGoals(lesson: Lesson, start: number): GoalResult[] {
 }
 
 function Narration({ lesson }: { lesson: Lesson }) {
-  const { now, earlier } = useLessonNarration(lesson);
   return (
-    <div className="narration" aria-live="polite" aria-label="What happens at this step">
-      {now.length > 0 ? (
-        now.map((t, i) => <p key={i}>{t}</p>)
-      ) : earlier ? (
-        <p className="muted">
-          Step {earlier.step + 1}: {earlier.text.join(' ')}
-        </p>
-      ) : (
-        <p className="muted">Step forward (→) to see what happens.</p>
-      )}
-    </div>
+    <NarrationText
+      narration={useLessonNarration(lesson)}
+      fallback="Step forward (→) to see what happens."
+    />
   );
 }
 

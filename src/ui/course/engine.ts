@@ -5,9 +5,6 @@
 export { loadCourse, lessonById, challengeById } from '../../engine/course/content';
 export {
   lessonScenario,
-  narrationAt,
-  narrationIndex,
-  narrationNear,
   lessonGoalsAt,
   allGoalsMet,
   hintsFor,
