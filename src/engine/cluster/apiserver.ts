@@ -4,10 +4,21 @@
  */
 import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
+import { emptyTable, tget, tset, tvalues } from '../state/table';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from './types';
 
 export function emptyApi(): ApiState {
-  return { pods: {}, events: [], nodes: {} };
+  return { pods: {}, events: emptyTable(), nodes: {} };
+}
+
+/** What the event recorder aggregates on: the same object instance, type, reason, message and source. */
+export function eventKey(e: Omit<K8sEvent, 'count' | 'firstTime' | 'lastTime'>): string {
+  return [e.object, e.namespace, e.uid ?? '', e.reason, e.type, e.message, e.source].join('\0');
+}
+
+/** The API server's events, oldest first (by when each was first recorded). */
+export function eventList(api: ApiState): K8sEvent[] {
+  return tvalues(api.events);
 }
 
 export function podKey(namespace: string, name: string): string {
@@ -138,22 +149,15 @@ export function recordEvent(
     },
     (d) => {
       const api = d.api as ApiState;
-      const same = api.events.find(
-        (x) =>
-          x.object === e.object &&
-          x.namespace === e.namespace &&
-          x.uid === e.uid &&
-          x.reason === e.reason &&
-          x.type === e.type &&
-          x.message === e.message &&
-          x.source === e.source,
+      const k = eventKey(e);
+      const same = tget(api.events, k);
+      tset(
+        api.events,
+        k,
+        same
+          ? { ...same, count: same.count + 1, lastTime: now }
+          : { ...e, count: 1, firstTime: now, lastTime: now },
       );
-      if (same) {
-        same.count += 1;
-        same.lastTime = now;
-      } else {
-        api.events.push({ ...e, count: 1, firstTime: now, lastTime: now });
-      }
     },
   );
 }
@@ -242,7 +246,7 @@ export function describeEvents(
   now: number,
   uid?: string,
 ): string[] {
-  const evs = api.events.filter(
+  const evs = eventList(api).filter(
     (e) =>
       e.object === object &&
       e.namespace === namespace &&

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { journalLines } from '../node/journal';
-import { kubectlGetPods } from './apiserver';
+import { eventList, kubectlGetPods } from './apiserver';
 import { Cluster } from './cluster';
+import { namesIn } from '../fs/vfs';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -54,7 +55,7 @@ describe('a cluster of simulated nodes', () => {
       /^\/var\/run\/netns\/cni-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
     expect(env['CNI_NETNS']).toBe(sb.netns);
-    const files = Object.keys(c.sim.node('node-1').fs.dirs['/var/lib/cni/results'] ?? {}).sort();
+    const files = namesIn(c.sim.node('node-1').fs, '/var/lib/cni/results').sort();
     expect(files).toEqual([`cni-loopback-${sb.id}-lo`, `containerd-net-${sb.id}-eth0`].sort());
   });
 
@@ -111,7 +112,7 @@ describe('restarts around a deletion', () => {
     c.runFor(5_000_000);
     const p = c.sim.state.api!.pods['default/web-0']!;
     expect(p.deletionTimestamp).not.toBe(null);
-    const ev = c.sim.state.api!.events.find((e) => e.reason === 'FailedKillPod')!;
+    const ev = eventList(c.sim.state.api!).find((e) => e.reason === 'FailedKillPod')!;
     expect(ev.message).toMatch(
       /^error killing pod: rpc error: code = Unavailable desc = connection error: .*connection refused"$/,
     );

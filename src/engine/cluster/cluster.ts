@@ -41,6 +41,7 @@ import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
+import { tentries, tvalues } from '../state/table';
 import type { TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
 import type { HostPort } from './types';
@@ -442,7 +443,7 @@ export class Cluster implements ClusterHooks {
   private relistSoon(node: string): void {
     this.sched.after(1_000_000, `relist/${node}`, () => {
       const rt = this.rt(node);
-      for (const [id, rec] of Object.entries(this.sim.state.actors)) {
+      for (const [id, rec] of tentries(this.sim.state.actors)) {
         if (rec.machine !== 'podWorker' || rec.status !== 'active' || rec.value !== 'running')
           continue;
         const ctx = rec.context as { node: string; sandboxId: string | null };
@@ -681,7 +682,7 @@ export class Cluster implements ClusterHooks {
       const live = Object.values(c.sandboxes).filter((s) => s.state === 'SANDBOX_READY');
       const liveIds = new Set(live.map((s) => s.id));
       // Sandboxes being set up (or cleaned up) right now own their namespace and files too.
-      const inflight = Object.values(state.actors).filter(
+      const inflight = tvalues(state.actors).filter(
         (a) =>
           a.machine === 'sandbox' &&
           (a.context as { node: string }).node === name &&

@@ -1,3 +1,5 @@
+import type { Table } from '../state/table';
+
 /**
  * The API server's objects, as `kubectl get` and `kubectl describe` show them: pods with their
  * phase, conditions and IPs, events (aggregated like the real event recorder: same object,
@@ -69,6 +71,10 @@ export interface NodeObj {
 
 export interface ApiState {
   pods: Record<string, PodObj>;
-  events: K8sEvent[];
+  /**
+   * Events in the order they were first recorded, keyed by what the recorder aggregates on
+   * (`eventKey`), so that counting one up finds it at once.
+   */
+  events: Table<K8sEvent>;
   nodes: Record<string, NodeObj>;
 }

@@ -20,6 +20,7 @@ import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
 import type { NodeState, WorldState } from '../sim/world';
+import { tvalues } from '../state/table';
 import type { TraceEvent } from '../trace/trace';
 import {
   type FaultDef,
@@ -769,7 +770,7 @@ function removeOrphans(c: Cluster, node: string, did: string[]): void {
   const ids = new Set(Object.keys(cd.sandboxes));
   const netnsPaths = new Set(Object.values(cd.sandboxes).map((s) => s.netns));
   // Sandboxes being set up or cleaned up right now own their files too (as in the audit).
-  for (const a of Object.values(c.sim.state.actors)) {
+  for (const a of tvalues(c.sim.state.actors)) {
     const ctx = a.context as { node?: string; id?: string; netns?: string };
     if (a.machine !== 'sandbox' || ctx.node !== node) continue;
     if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;

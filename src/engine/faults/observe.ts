@@ -4,7 +4,7 @@
  * tagged with a sandbox id, host-local reservations, result cache files). The fault tests assert
  * on these; views can show them.
  */
-import { podKey, podStatusText } from '../cluster/apiserver';
+import { eventList, podKey, podStatusText } from '../cluster/apiserver';
 import type { Cluster } from '../cluster/cluster';
 import type { K8sEvent, PodObj } from '../cluster/types';
 import * as vfs from '../fs/vfs';
@@ -31,7 +31,7 @@ export function podEvents(c: Cluster, name: string, uid?: string): K8sEvent[] {
   const k = key(name);
   const [ns, n] = k.split('/') as [string, string];
   const u = uid ?? pod(c, name)?.spec.uid;
-  return (c.sim.state.api?.events ?? []).filter(
+  return (c.sim.state.api ? eventList(c.sim.state.api) : []).filter(
     (e) => e.object === `pod/${n}` && e.namespace === ns && (u === undefined || e.uid === u),
   );
 }

@@ -28,6 +28,7 @@ import {
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { Simulation } from '../sim/world';
+import { tentries } from '../state/table';
 import { rfc3339Nano } from '../trace/time';
 import type { PodWorkerContext } from './machines';
 import type { KubeletSettings, KubeletState } from './types';
@@ -198,7 +199,7 @@ export class Kubelet {
       },
     );
     this.deps.host.send(kubeletActorId(this.node), { type: 'STOP' });
-    for (const [id, rec] of Object.entries(this.sim.state.actors)) {
+    for (const [id, rec] of tentries(this.sim.state.actors)) {
       if (
         rec.machine === 'podWorker' &&
         rec.status === 'active' &&

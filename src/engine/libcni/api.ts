@@ -36,6 +36,7 @@ import { produce } from 'immer';
 import { libcniCallMachine } from './machines';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';
+import { thas } from '../state/table';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
 
 export interface RuntimeConf {
@@ -277,7 +278,7 @@ export class CNIConfig {
         ...(this.o.parentSeq !== undefined ? { parent: this.o.parentSeq } : {}),
       },
       (d) => {
-        draftStart(d.actors as never, this.actorId(seq), 'libcniCall', libcniCallMachine, {
+        draftStart(d.actors, this.actorId(seq), 'libcniCall', libcniCallMachine, {
           node: this.o.node,
           op,
           network: String(payload['network'] ?? ''),
@@ -297,9 +298,9 @@ export class CNIConfig {
     if (this.seq === undefined) return;
     const id = this.actorId(this.seq);
     const sim = this.o.sim;
-    if (!sim.state.actors[id]) return;
+    if (!thas(sim.state.actors, id)) return;
     sim.state = produce(sim.state, (d) => {
-      draftSend(d.actors as never, id, libcniCallMachine, { type: 'PLUGIN', plugin });
+      draftSend(d.actors, id, libcniCallMachine, { type: 'PLUGIN', plugin });
     });
   }
 
@@ -328,7 +329,7 @@ export class CNIConfig {
       },
       (d) => {
         if (callId) {
-          draftSend(d.actors as never, callId, libcniCallMachine, {
+          draftSend(d.actors, callId, libcniCallMachine, {
             type: out.ok ? 'DONE' : 'FAILED',
           });
         }

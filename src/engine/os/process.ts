@@ -107,7 +107,7 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
     (d) => {
       d.nextPid += 1;
       if (!startError) {
-        draftStart(d.actors as never, processActorId(node, pid), 'process', processMachine, {
+        draftStart(d.actors, processActorId(node, pid), 'process', processMachine, {
           node,
           pid,
           program: name,
@@ -173,7 +173,7 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
       },
       (d) => {
         draftSend(
-          d.actors as never,
+          d.actors,
           processActorId(node, pid),
           processMachine,
           killed ? { type: 'KILL' } : { type: 'EXIT', code: exitCode },
@@ -198,7 +198,7 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
             parent: execEv,
           },
           (d) =>
-            draftSend(d.actors as never, processActorId(node, pid), processMachine, {
+            draftSend(d.actors, processActorId(node, pid), processMachine, {
               type: 'BLOCK',
             }),
         );

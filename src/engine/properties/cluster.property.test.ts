@@ -15,6 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { Cluster, type ClusterSpec } from '../cluster/cluster';
 import type { WorldState } from '../sim/world';
 import { FC_SEED, fcParams } from './config';
+import { tget } from '../state/table';
+import { entryIn } from '../fs/vfs';
 
 type Op =
   | { op: 'create'; pod: number; node: number | null; run: number }
@@ -129,7 +131,7 @@ function apply(c: Cluster, o: Op, conflists: Map<string, string>): void {
           break;
         case 'remove-conflist': {
           const f = c.sim.node(n).fs;
-          if (!conflists.has(n) && f.dirs['/etc/cni/net.d']?.['10-containerd-net.conflist']) {
+          if (!conflists.has(n) && entryIn(f, '/etc/cni/net.d', '10-containerd-net.conflist')) {
             conflists.set(n, c.shell(n, `cat ${CONFLIST}`).stdout);
             c.removeFile(n, CONFLIST);
           }
@@ -188,7 +190,7 @@ function lostSandboxes(c: Cluster): Array<{ id: string; netns: string }> {
     if (e.kind !== 'state' || e.payload['machine'] !== 'sandbox' || e.payload['to'] !== 'lost')
       return;
     const before = i > 0 ? c.sim.states[i - 1]! : c.sim.initial;
-    const ctx = before.actors[String(e.payload['actor'])]?.context as
+    const ctx = tget(before.actors, String(e.payload['actor']))?.context as
       { id: string; netns: string } | undefined;
     if (ctx) out.push({ id: ctx.id, netns: ctx.netns });
   });

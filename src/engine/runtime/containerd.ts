@@ -37,6 +37,7 @@ import { type Gen, TICK } from '../os/sys';
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { NodeState, Simulation } from '../sim/world';
+import { tentries } from '../state/table';
 import type { CniNetwork, ContainerdSettings, ContainerdState, PodRef, SandboxRec } from './types';
 
 export const LOOPBACK_NETWORK =
@@ -334,7 +335,7 @@ export class Containerd {
     for (const t of [...this.inflight]) this.deps.sched.kill(t);
     this.inflight.clear();
     // Sandboxes it was still setting up were never saved: after the restart nobody knows them.
-    for (const [id, a] of Object.entries(this.sim.state.actors)) {
+    for (const [id, a] of tentries(this.sim.state.actors)) {
       if (a.machine !== 'sandbox' || (a.context as { node: string }).node !== this.node) continue;
       if (['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) {
         this.deps.host.send(id, { type: 'LOST' });

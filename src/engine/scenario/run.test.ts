@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeEvents } from '../cluster/apiserver';
+import { describeEvents, eventList } from '../cluster/apiserver';
 import { journalLines } from '../node/journal';
 import { clusterReport, formatReport, reportJson } from './report';
 import { runScenario, setFaultInjector, type ScenarioRun } from './run';
@@ -280,7 +280,7 @@ describe('the example scenarios show what they say', () => {
     expect(r.summary.stop.reason).toBe('completed');
     const api = r.cluster.sim.state.api!;
     expect(Object.values(api.pods).every((p) => p.containerRunning)).toBe(true);
-    const failed = api.events.filter((e) => e.reason === 'FailedCreatePodSandBox');
+    const failed = eventList(api).filter((e) => e.reason === 'FailedCreatePodSandBox');
     expect(failed.length).toBeGreaterThanOrEqual(2);
     expect(failed[0]!.message).toMatch(
       /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="bridge" failed \(add\): failed to allocate for range 0: no IP addresses available in range set: 10\.244\.1\.1-10\.244\.1\.6$/,
@@ -312,7 +312,7 @@ describe('the example scenarios show what they say', () => {
     expect(
       lines.some((l) => /level=error msg="Failed to destroy network for sandbox/.test(l)),
     ).toBe(true);
-    const msgs = r.cluster.sim.state.api!.events.map((e) => e.message);
+    const msgs = eventList(r.cluster.sim.state.api!).map((e) => e.message);
     expect(msgs.some((m) => m.includes('incompatible CNI versions'))).toBe(true);
     expect(msgs.some((m) => m.includes('no IP addresses available'))).toBe(true);
   });
@@ -320,7 +320,9 @@ describe('the example scenarios show what they say', () => {
   it('hang-timeout: context deadline exceeded after 2m, then Running once the plugin behaves', () => {
     const r = ok(runScenario(example('hang-timeout')));
     expect(r.summary.stop.reason).toBe('completed');
-    const ev = r.cluster.sim.state.api!.events.find((e) => e.reason === 'FailedCreatePodSandBox')!;
+    const ev = eventList(r.cluster.sim.state.api!).find(
+      (e) => e.reason === 'FailedCreatePodSandBox',
+    )!;
     expect(ev.message).toBe(
       'Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded',
     );

@@ -14,6 +14,7 @@ import { type AnyStateMachine, transition, initialTransition } from 'xstate';
 import type { ActorRecord, EventInit, Simulation } from '../sim/world';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
+import { tdel, tget, tset, withEntry, type Table } from '../state/table';
 
 export interface MachineEvent {
   type: string;
@@ -72,7 +73,7 @@ export class MachineHost {
   }
 
   get(id: string): ActorRecord | undefined {
-    return this.sim.state.actors[id];
+    return tget(this.sim.state.actors, id);
   }
 
   /** Starts an actor (recorded as one event) and runs its entry actions. */
@@ -97,7 +98,7 @@ export class MachineHost {
         payload: { actor: id, machine: kindName, to: rec.value },
       },
       (d) => {
-        d.actors[id] = rec as never;
+        tset(d.actors as Table<ActorRecord>, id, rec);
       },
     );
     this.run(id, kindName, actions as ExecAction[], rec.context);
@@ -146,12 +147,12 @@ export class MachineHost {
         this.sim.apply(ev, (d) => {
           // An actor that reached a final state is gone (a removed sandbox, a deleted pod's
           // worker): the event records where it ended, the world no longer holds it.
-          if (out.status === 'done') delete d.actors[id];
-          else d.actors[id] = out as never;
+          if (out.status === 'done') tdel(d.actors as Table<ActorRecord>, id);
+          else tset(d.actors as Table<ActorRecord>, id, out);
         });
       } else {
         // A context-only change (a counter, a remembered id): no event of its own.
-        this.sim.state = { ...this.sim.state, actors: { ...this.sim.state.actors, [id]: out } };
+        this.sim.state = { ...this.sim.state, actors: withEntry(this.sim.state.actors, id, out) };
       }
     }
     this.run(id, rec.machine, actions as ExecAction[], next.context as Record<string, unknown>);
@@ -191,39 +192,39 @@ export class MachineHost {
  * the event that changes them: these run the pure transition on a draft of the world.
  */
 export function draftStart(
-  actors: Record<string, ActorRecord>,
+  actors: Table<ActorRecord>,
   id: string,
   name: string,
   machine: AnyStateMachine,
   input: Record<string, unknown>,
 ): void {
   const [snap] = initialTransition(machine, input);
-  actors[id] = {
+  tset(actors, id, {
     machine: name,
     value: snap.value as ActorRecord['value'],
     context: snap.context as Record<string, unknown>,
     status: snap.status,
-  };
+  });
 }
 
 export function draftSend(
-  actors: Record<string, ActorRecord>,
+  actors: Table<ActorRecord>,
   id: string,
   machine: AnyStateMachine,
   event: MachineEvent,
 ): void {
-  const rec = actors[id];
+  const rec = tget(actors, id);
   if (!rec) return;
   const snap = machine.resolveState({ value: rec.value as never, context: { ...rec.context } });
   const [next] = transition(machine, snap, event as never);
   if (next.status === 'done') {
-    delete actors[id];
+    tdel(actors, id);
     return;
   }
-  actors[id] = {
+  tset(actors, id, {
     machine: rec.machine,
     value: next.value as ActorRecord['value'],
     context: next.context as Record<string, unknown>,
     status: next.status,
-  };
+  });
 }

@@ -128,13 +128,12 @@ function modificationTime(sim: Simulation, node: string, p: string, kind: 'file'
   const same = (fs: vfs.FsState | undefined): boolean => {
     if (!fs) return false;
     if (kind === 'file') return vfs.stat(fs, p) === vfs.stat(now, p);
-    const a = fs.dirs[p];
-    const b = now.dirs[p];
+    const a = vfs.dirChildren(fs, p);
+    const b = vfs.dirChildren(now, p);
     if (!a || !b) return false;
     if (a === b) return true;
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b);
+    const ka = vfs.namesIn(fs, p);
+    return ka.length === b.size && ka.every((k) => vfs.entryIn(now, p, k) !== undefined);
   };
   // Binary search for the first state of the run of equal ones at the end.
   let lo = 0;

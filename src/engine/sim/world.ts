@@ -11,6 +11,7 @@ import type { TraceEvent } from '../trace/trace';
 import type { ApiState } from '../cluster/types';
 import type { ContainerdState } from '../runtime/types';
 import type { KubeletState } from '../kubelet/types';
+import { emptyTable, type Table } from '../state/table';
 
 /**
  * Snapshots are frozen. Besides catching code that would mutate one, freezing is what keeps
@@ -44,13 +45,13 @@ export interface WorldState {
   clock: number;
   nextPid: number;
   /** State machines by actor id (pod workers, sandboxes, ...). */
-  actors: Record<string, ActorRecord>;
+  actors: Table<ActorRecord>;
   /** The API server's objects (absent without a cluster). */
   api?: ApiState;
 }
 
 export function newWorld(seed: number): WorldState {
-  return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000, actors: {} };
+  return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000, actors: emptyTable() };
 }
 
 export function newNodeState(name: string): NodeState {

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { FsState } from '../../engine/fs/vfs';
+import { entriesIn, type FsState } from '../../engine/fs/vfs';
 import { BUILDS } from '../../engine/plugins/lib/build';
 import type { SessionAction } from '../../engine/session/actions';
 import { FAULTS } from '../faults';
@@ -89,12 +89,9 @@ export function ActionsView({ session, step }: PanelProps) {
   // The plugin binaries in the node's /opt/cni/bin at this step.
   const installed = (node: string): string[] => {
     const fs = state.nodes[node]?.fs as FsState | undefined;
-    const bin = fs?.dirs['/opt/cni/bin'] ?? {};
-    return Object.keys(bin)
-      .filter((p) => {
-        const e = bin[p];
-        return e?.kind === 'file' && e.exec !== undefined;
-      })
+    return (fs ? entriesIn(fs, '/opt/cni/bin') : [])
+      .filter(([, e]) => e.kind === 'file' && e.exec !== undefined)
+      .map(([name]) => name)
       .sort();
   };
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { FsState } from '../../engine/fs/vfs';
+import { entriesIn, entryIn, type FsState } from '../../engine/fs/vfs';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { jsonProblem } from './jsonProblem';
@@ -17,14 +17,14 @@ export function ConfigView({ session, step }: PanelProps) {
   const [node, setNode] = useState(nodes[0]!);
   const state = session.stateAt(step);
   const fs = state.nodes[node]?.fs as FsState | undefined;
-  const files = Object.entries(fs?.dirs[CONF_DIR] ?? {})
+  const files = (fs ? entriesIn(fs, CONF_DIR) : [])
     .filter(([, e]) => e.kind === 'file')
     .map(([name]) => name)
     .sort();
   const [file, setFile] = useState(files[0] ?? '10-containerd-net.conflist');
   const name = files.includes(file) ? file : (files[0] ?? file);
   const path = `${CONF_DIR}/${name}`;
-  const entry = fs?.dirs[CONF_DIR]?.[name];
+  const entry = fs ? entryIn(fs, CONF_DIR, name) : undefined;
   const onDisk = entry?.kind === 'file' ? entry.data : '';
   // The user's edit of this node's file, if any; otherwise what is on disk at this step.
   const [edit, setEdit] = useState<{ node: string; path: string; text: string } | null>(null);

@@ -1,4 +1,4 @@
-import type { FsState } from '../../engine/fs/vfs';
+import { dirChildren, entryIn, namesIn, type FsState } from '../../engine/fs/vfs';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
@@ -16,15 +16,15 @@ function Tree({
   node: string;
   selected: string | null;
 }) {
-  const children = fs.dirs[dir];
+  const children = dirChildren(fs, dir);
   if (!children) return <p className="muted">(no such directory)</p>;
-  const names = Object.keys(children).sort();
+  const names = namesIn(fs, dir).sort();
   if (names.length === 0) return <p className="muted">(empty)</p>;
   return (
     <ul className="tree">
       {names.map((name) => {
         const path = `${dir}/${name}`;
-        const e = children[name]!;
+        const e = entryIn(fs, dir, name)!;
         if (e.kind === 'dir') {
           return (
             <li key={name}>
@@ -61,7 +61,7 @@ export function FilesView({ session, step }: PanelProps) {
   const fs = state.nodes[node]?.fs as FsState | undefined;
   const path = selectedFile?.node === node ? selectedFile.path : null;
   const i = path ? path.lastIndexOf('/') : -1;
-  const entry = path && fs ? fs.dirs[path.slice(0, i)]?.[path.slice(i + 1)] : undefined;
+  const entry = path && fs ? entryIn(fs, path.slice(0, i), path.slice(i + 1)) : undefined;
   return (
     <div className="files">
       <label className="inline">

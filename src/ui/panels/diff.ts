@@ -13,6 +13,8 @@ export interface Change {
   removed?: unknown[];
 }
 
+import { isTable, tchangedKeys, tget } from '../../engine/state/table';
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -30,6 +32,11 @@ export function diff(
   const max = opts.max ?? 40;
   const walk = (a: unknown, b: unknown, path: string[]) => {
     if (a === b || out.length >= max) return;
+    // A table (engine/state/table.ts) reads as the record it stands for.
+    if (isTable(a) && isTable(b) && path.length < opts.depth) {
+      for (const k of tchangedKeys(a, b)) walk(tget(a, k), tget(b, k), [...path, k]);
+      return;
+    }
     if (isObject(a) && isObject(b) && path.length < opts.depth) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
         if (path.length === 0 && opts.skip?.includes(k)) continue;

@@ -14,6 +14,7 @@
  * follow mode and most output formats (-o json / yaml).
  */
 import type { ApiState, PodObj } from '../../cluster/types';
+import { tvalues } from '../../state/table';
 import { journalLines, type LogPayload, type Unit } from '../../node/journal';
 import type { SandboxRec } from '../../runtime/types';
 import { BASE_TIME_MS, klogTime, rfc3339Nano } from '../../trace/time';
@@ -660,7 +661,7 @@ const RESOURCES: Record<string, 'pods' | 'nodes' | 'events'> = {
 
 function lastRestart(api: ApiState, p: PodObj): number | null {
   let t: number | null = null;
-  for (const e of api.events) {
+  for (const e of tvalues(api.events)) {
     if (
       e.object === `pod/${p.spec.name}` &&
       e.namespace === p.spec.namespace &&
@@ -772,7 +773,7 @@ function getNodes(ctx: CommandContext, api: ApiState, a: KubectlArgs, names: str
 
 function getEvents(ctx: CommandContext, api: ApiState, a: KubectlArgs): number {
   const t = now(ctx);
-  const evs = api.events
+  const evs = tvalues(api.events)
     .filter((e) => a.allNamespaces || e.namespace === a.namespace)
     .map((e, i) => ({ e, i }))
     .sort((x, y) => {
@@ -856,7 +857,7 @@ function describePod(ctx: CommandContext, api: ApiState, a: KubectlArgs, name: s
   w += 'Node-Selectors:\t<none>\n';
   w += 'Tolerations:\tnode.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n';
   w += '\tnode.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n';
-  const evs = api.events.filter(
+  const evs = tvalues(api.events).filter(
     (e) => e.object === `pod/${p.spec.name}` && e.namespace === p.spec.namespace,
   );
   if (!evs.length) w += 'Events:\t<none>\n';

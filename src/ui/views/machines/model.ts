@@ -8,6 +8,7 @@
 import type { AnyStateMachine } from 'xstate';
 import type { KernelState, LinkLife } from '../../../engine/kernel/types';
 import type { ActorRecord, WorldState } from '../../../engine/sim/world';
+import { tentries } from '../../../engine/state/table';
 import type { TraceEvent } from '../../../engine/trace/trace';
 
 export interface ChartState {
@@ -201,7 +202,7 @@ export interface ActorView {
 /** The actors of `kind` on `node` (by their context's node), in id order. */
 export function actorsOf(state: WorldState, kind: string, node: string | null): ActorView[] {
   const out: ActorView[] = [];
-  for (const [id, a] of Object.entries(state.actors)) {
+  for (const [id, a] of tentries(state.actors)) {
     if (a.machine !== kind) continue;
     const n = (a.context as { node?: unknown }).node;
     if (node !== null && n !== undefined && n !== node) continue;

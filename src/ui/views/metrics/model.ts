@@ -11,8 +11,9 @@
  */
 import type { Netns } from '../../../engine/kernel/types';
 import type { ActorRecord, WorldState } from '../../../engine/sim/world';
+import { tvalues, type Table } from '../../../engine/state/table';
 import type { ContainerdState } from '../../../engine/runtime/types';
-import type { FsState } from '../../../engine/fs/vfs';
+import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
 
 export interface NodeMetrics {
   pods: number;
@@ -52,9 +53,9 @@ interface Inflight {
 const NO_INFLIGHT: Inflight = { ids: new Set(), netns: new Set(), key: '' };
 
 /** Sandboxes being set up or cleaned up, per node (they own their namespace and files). */
-export function inflightOf(actors: Record<string, ActorRecord>): Map<string, Inflight> {
+export function inflightOf(actors: Table<ActorRecord>): Map<string, Inflight> {
   const out = new Map<string, Inflight>();
-  for (const a of Object.values(actors)) {
+  for (const a of tvalues(actors)) {
     if (a.machine !== 'sandbox' || !INFLIGHT.has(String(a.value))) continue;
     const ctx = a.context as { node: string; id: string; netns: string };
     let f = out.get(ctx.node);
@@ -99,11 +100,11 @@ export function orphanVeths(
 
 /** The network directories' listings (their identities tell whether a reservation changed). */
 function netDirs(fs: FsState): unknown[] {
-  const top = fs.dirs[NETS_DIR];
+  const top = dirChildren(fs, NETS_DIR);
   if (!top) return [];
   const out: unknown[] = [top];
-  for (const [name, e] of Object.entries(top)) {
-    if (e.kind === 'dir') out.push(fs.dirs[`${NETS_DIR}/${name}`]);
+  for (const [name, e] of entriesIn(fs, NETS_DIR)) {
+    if (e.kind === 'dir') out.push(dirChildren(fs, `${NETS_DIR}/${name}`));
   }
   return out;
 }
@@ -113,14 +114,11 @@ export function reservationsOf(
   c: ContainerdState,
   inflight: Inflight,
 ): { reservations: number; leakedIps: number } {
-  const top = fs.dirs[NETS_DIR];
   let reservations = 0;
   let leakedIps = 0;
-  if (!top) return { reservations, leakedIps };
-  for (const [net, e] of Object.entries(top)) {
+  for (const [net, e] of entriesIn(fs, NETS_DIR)) {
     if (e.kind !== 'dir') continue;
-    const dir = fs.dirs[`${NETS_DIR}/${net}`] ?? {};
-    for (const [f, fe] of Object.entries(dir)) {
+    for (const [f, fe] of entriesIn(fs, `${NETS_DIR}/${net}`)) {
       if (f === 'lock' || f.startsWith('last_reserved_ip') || fe.kind !== 'file') continue;
       reservations++;
       const owner = fe.data.split(/\r?\n/)[0]!.trim();

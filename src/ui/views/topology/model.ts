@@ -11,6 +11,7 @@
  */
 import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
 import type { NodeState, WorldState } from '../../../engine/sim/world';
+import { tvalues } from '../../../engine/state/table';
 
 export interface PodNs {
   /** Namespace id (ns4026532097). */
@@ -47,7 +48,7 @@ export interface Structure {
 export function podsOf(node: NodeState, actors?: WorldState['actors']): Map<string, string> {
   const byNs = new Map<string, string>();
   const k = node.kernel;
-  for (const a of Object.values(actors ?? {})) {
+  for (const a of actors ? tvalues(actors) : []) {
     if (a.machine !== 'sandbox') continue;
     const ctx = a.context as { node?: string; netns?: string; pod?: string };
     if (ctx.node !== node.name || !ctx.netns || !ctx.pod) continue;

@@ -1,0 +1,196 @@
+/**
+ * A keyed collection for the world's large records (state machines, pods, namespaces, ...) whose
+ * update costs the same at 10 entries as at 10,000, stored as plain data.
+ *
+ * Why not a plain record: immer copies a record whole when one of its keys changes, and then
+ * walks and freezes every key of the copy, so a record of n entries costs O(n) per change and a
+ * cluster's every step grows with its size. Here entries hang in up to 64 buckets by a hash of
+ * the key, so a change copies the bucket index and one bucket: about n/64 + 64 keys at most,
+ * and far less while the table is small.
+ *
+ * Why not a persistent-map library: the world stays plain, frozen data that immer drafts
+ * natively, structured cloning copies (a Web Worker can hold it) and views diff field by field;
+ * and it costs no bytes of bundle.
+ *
+ * Order is behaviour (which actor gets an event first, the order `kubectl get` lists): a table
+ * iterates in insertion order, as a JavaScript object does for string keys. Each entry carries
+ * its insertion number; setting an existing key keeps its place, deleting and setting again moves
+ * it to the end.
+ *
+ * The mutating operations (`tset`, `tdel`) are for immer drafts and for tables being built; use
+ * `withEntry` / `withoutEntry` to derive a new table from a frozen one.
+ */
+
+export interface TableEntry<V> {
+  /** Insertion number: iteration order. */
+  readonly o: number;
+  readonly v: V;
+}
+
+export interface Table<V> {
+  readonly size: number;
+  /** The next insertion number. */
+  readonly seq: number;
+  /** Bucket number -> key -> entry. A bucket exists only while it holds an entry. */
+  readonly buckets: Readonly<Record<number, Readonly<Record<string, TableEntry<V>>>>>;
+}
+
+const BUCKETS = 64;
+
+/** FNV-1a of the key, folded to a bucket number. */
+function bucketOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % BUCKETS;
+}
+
+export function emptyTable<V>(): Table<V> {
+  return { size: 0, seq: 0, buckets: {} };
+}
+
+/** A table of `entries`, in their order. */
+export function tableOf<V>(entries: Iterable<readonly [string, V]>): Table<V> {
+  const t = emptyTable<V>();
+  for (const [k, v] of entries) tset(t, k, v);
+  return t;
+}
+
+export function tget<V>(t: Table<V>, key: string): V | undefined {
+  return t.buckets[bucketOf(key)]?.[key]?.v;
+}
+
+export function thas(t: Table<unknown>, key: string): boolean {
+  const b = t.buckets[bucketOf(key)];
+  return b !== undefined && Object.prototype.hasOwnProperty.call(b, key);
+}
+
+type Mut<V> = {
+  size: number;
+  seq: number;
+  buckets: Record<number, Record<string, TableEntry<V>>>;
+};
+
+/** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
+export function tset<V>(t: Table<V>, key: string, v: V): void {
+  const m = t as Mut<V>;
+  const n = bucketOf(key);
+  let b = m.buckets[n];
+  if (!b) {
+    b = {};
+    m.buckets[n] = b;
+    b = m.buckets[n]!; // the draft of the new bucket, inside immer
+  }
+  const old = b[key];
+  if (old) {
+    b[key] = { o: old.o, v };
+    return;
+  }
+  b[key] = { o: m.seq, v };
+  m.seq += 1;
+  m.size += 1;
+}
+
+/** Deletes `key` (in place); true if it was there. */
+export function tdel(t: Table<unknown>, key: string): boolean {
+  const m = t as Mut<unknown>;
+  const n = bucketOf(key);
+  const b = m.buckets[n];
+  if (!b || !Object.prototype.hasOwnProperty.call(b, key)) return false;
+  delete b[key];
+  m.size -= 1;
+  // Keep no empty buckets, so that a table that shrinks is as small as one that never grew.
+  for (const _ in b) return true;
+  delete m.buckets[n];
+  return true;
+}
+
+/** A new table with `key` set; `t` is unchanged. */
+export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
+  const n = bucketOf(key);
+  const b = t.buckets[n] ?? {};
+  const old = b[key];
+  return {
+    size: old ? t.size : t.size + 1,
+    seq: old ? t.seq : t.seq + 1,
+    buckets: { ...t.buckets, [n]: { ...b, [key]: { o: old ? old.o : t.seq, v } } },
+  };
+}
+
+/** A new table without `key`; `t` itself if it has no such key. */
+export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
+  const n = bucketOf(key);
+  const b = t.buckets[n];
+  if (!b || !Object.prototype.hasOwnProperty.call(b, key)) return t;
+  const { [key]: _gone, ...rest } = b;
+  const buckets = { ...t.buckets, [n]: rest };
+  if (Object.keys(rest).length === 0) delete buckets[n];
+  return { size: t.size - 1, seq: t.seq, buckets };
+}
+
+/** Frozen tables never change: their sorted entries are computed once. */
+const ORDER = new WeakMap<object, ReadonlyArray<readonly [string, unknown]>>();
+
+/** [key, value] pairs in insertion order. */
+export function tentries<V>(t: Table<V>): ReadonlyArray<readonly [string, V]> {
+  const cached = ORDER.get(t);
+  if (cached) return cached as ReadonlyArray<readonly [string, V]>;
+  const all: Array<[number, string, V]> = [];
+  for (const bn in t.buckets) {
+    const b = t.buckets[bn as unknown as number]!;
+    for (const k in b) {
+      const e = b[k]!;
+      all.push([e.o, k, e.v]);
+    }
+  }
+  all.sort((x, y) => x[0] - y[0]);
+  const out = all.map(([, k, v]) => [k, v] as const);
+  if (Object.isFrozen(t)) ORDER.set(t, out);
+  return out;
+}
+
+export function tvalues<V>(t: Table<V>): V[] {
+  return tentries(t).map(([, v]) => v);
+}
+
+export function tkeys(t: Table<unknown>): string[] {
+  return tentries(t).map(([k]) => k);
+}
+
+/** The table as a plain record (insertion order), for views and tests that want one. */
+export function tableRecord<V>(t: Table<V>): Record<string, V> {
+  const out: Record<string, V> = {};
+  for (const [k, v] of tentries(t)) out[k] = v;
+  return out;
+}
+
+export function isTable(x: unknown): x is Table<unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  const t = x as Partial<Table<unknown>>;
+  return (
+    typeof t.size === 'number' &&
+    typeof t.seq === 'number' &&
+    typeof t.buckets === 'object' &&
+    Object.keys(x).length === 3
+  );
+}
+
+/**
+ * The keys whose values differ between two versions of a table (set, changed or deleted), found
+ * by descending only into the buckets that are not shared.
+ */
+export function tchangedKeys<V>(a: Table<V>, b: Table<V>): string[] {
+  if (a === b || a.buckets === b.buckets) return [];
+  const out: string[] = [];
+  for (const n of new Set([...Object.keys(a.buckets), ...Object.keys(b.buckets)])) {
+    const x = a.buckets[n as unknown as number] ?? {};
+    const y = b.buckets[n as unknown as number] ?? {};
+    if (x === y) continue;
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+      if (x[k]?.v !== y[k]?.v || !x[k] !== !y[k]) out.push(k);
+    }
+  }
+  return out;
+}
