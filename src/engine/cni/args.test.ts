@@ -3,10 +3,20 @@
  * structs the reference plugins declare: host-local's IPAMEnvArgs {CommonArgs; IP ip.IP} and
  * bridge's BridgeArgs {CommonArgs; MAC UnmarshallableString}. Expected errors printed by Go.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ArgField, IGNORE_UNKNOWN, loadArgs, parseUnmarshallableBool } from './args';
 import { ipString, parseCIDR, parseIP, type IP } from '../net/ip';
-import { LOAD_ARGS_BRIDGE, LOAD_ARGS_IPAM } from './testdata';
+
+/** Printed by Go (testdata/README.md). */
+const { loadArgsIpam: LOAD_ARGS_IPAM, loadArgsBridge: LOAD_ARGS_BRIDGE } = JSON.parse(
+  readFileSync(new URL('./testdata/args.json', import.meta.url), 'utf8'),
+) as {
+  /** types.LoadArgs into IPAMEnvArgs: [CNI_ARGS, error, IP.String(), IgnoreUnknown] */
+  loadArgsIpam: Array<[string, string, string, boolean]>;
+  /** types.LoadArgs into BridgeArgs: [CNI_ARGS, error, MAC] */
+  loadArgsBridge: Array<[string, string, string]>;
+};
 
 /** plugins/pkg/ip.IP's UnmarshalText: "" is the zero value, "a/len" a CIDR, else net.ParseIP. */
 const IP_FIELD: ArgField = {

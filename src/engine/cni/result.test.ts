@@ -3,11 +3,25 @@
  * errors) and Result.GetAsVersion (internal/convert) of containernetworking/cni v1.1.2, compared
  * with what Go's json.Marshal printed for the same input. Every spec version both ways.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { goMarshal } from './json';
 import { createFromBytes, createResult } from './create';
 import { LIB_V1_1, getAsVersion, resultJSON, type Result } from './result';
-import { CONVERT, CONVERT_SOURCES, CREATE } from './testdata';
+
+/** Printed by Go (testdata/README.md). */
+const {
+  create: CREATE,
+  convertSources: CONVERT_SOURCES,
+  convert: CONVERT,
+} = JSON.parse(readFileSync(new URL('./testdata/result.json', import.meta.url), 'utf8')) as {
+  /** create.Create(version, bytes) ("frombytes": CreateFromBytes): [version, bytes, error, json] */
+  create: Array<[string, string, string, string]>;
+  /** The results converted below, by key (the version is the key up to its first "-"). */
+  convertSources: Record<string, string>;
+  /** create.Create(source).GetAsVersion(to): [source key, to, error, json.Marshal(converted)] */
+  convert: Array<[string, string, string, string]>;
+};
 
 function marshal(r: Result): string {
   return goMarshal(resultJSON(r, LIB_V1_1));

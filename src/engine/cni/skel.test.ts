@@ -6,7 +6,7 @@
  * the skeleton, so no plugin code runs.
  */
 import { describe, expect, it } from 'vitest';
-import { Harness } from '../plugins/testdata';
+import { Harness } from '../plugins/harness';
 
 type Want = { stdout: string; stderr: string; exitCode: number };
 

@@ -2,9 +2,21 @@
  * Name checks (cni/pkg/utils ValidateContainerID / ValidateNetworkName / ValidateInterfaceName)
  * against the *types.Error values Go's v1.1.2 library returns, marshalled to JSON.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateContainerId, validateInterfaceName, validateNetworkName } from './validate';
-import { VALIDATE_NAMES } from './testdata';
+
+/** A *types.Error marshalled by Go. */
+interface ErrJSON {
+  code: number;
+  msg: string;
+  details?: string;
+}
+
+/** Printed by Go (testdata/README.md): [which, input, *types.Error as JSON (null = valid)]. */
+const { validateNames: VALIDATE_NAMES } = JSON.parse(
+  readFileSync(new URL('./testdata/validate.json', import.meta.url), 'utf8'),
+) as { validateNames: Array<['cid' | 'net' | 'if', string, ErrJSON | null]> };
 
 const FN = {
   cid: validateContainerId,

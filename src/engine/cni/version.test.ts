@@ -2,9 +2,19 @@
  * Spec version parsing and comparison against version.ParseVersion and
  * version.GreaterThanOrEqualTo of containernetworking/cni v1.1.2 (values printed by Go).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseVersion, versionGte, versionsFrom, ALL_VERSIONS_V1_0 } from './version';
-import { PARSE_VERSION, VERSION_GTE } from './testdata';
+
+/** Printed by Go (testdata/README.md). */
+const { parseVersion: PARSE_VERSION, versionGte: VERSION_GTE } = JSON.parse(
+  readFileSync(new URL('./testdata/version.json', import.meta.url), 'utf8'),
+) as {
+  /** [input, [major, minor, micro], error ("" = none)] */
+  parseVersion: Array<[string, [number, number, number], string]>;
+  /** [a, b, GreaterThanOrEqualTo(a, b), error] */
+  versionGte: Array<[string, string, boolean, string]>;
+};
 
 describe('parseVersion (version.ParseVersion)', () => {
   it.each(PARSE_VERSION)('%j -> %j %j', (input, parts, error) => {

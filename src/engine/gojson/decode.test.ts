@@ -38,7 +38,7 @@ function loadLines<T>(name: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-// ---- mirrors of golden/gen/schemas.go ----
+// ---- mirrors of tools/record/gojson/gen/schemas.go ----
 
 const Mode = basic('string', 'main.Mode');
 const Port = basic('uint16', 'main.Port');
@@ -201,7 +201,7 @@ function initValue(schema: string, init: string | undefined): unknown {
   return undefined;
 }
 
-// ---- dump: the same shape as golden/gen/dump.go ----
+// ---- dump: the same shape as tools/record/gojson/gen/dump.go ----
 
 function hex(b: Uint8Array | null): string | null {
   if (b === null) return null;

@@ -1,6 +1,6 @@
 /**
- * The virtual kernel against a real one (testdata.ts): veth pairs across namespaces and ifindex
- * allocation, carrier / flags / operstate of veths and bridges with and without ports, IPv6
+ * The virtual kernel against a real one (testdata/scenarios.json): veth pairs across namespaces
+ * and ifindex allocation, carrier / flags / operstate of veths and bridges with and without ports, IPv6
  * link-local addresses and connected routes following the carrier ("linkdown"), the bridge MAC
  * and MTU following its ports until set explicitly, a namespace's deletion taking the peer veth
  * with it, and ping reachability (same bridge, through a gateway with and without ip_forward,
@@ -10,9 +10,13 @@
  * own test below and left out of the scenario comparisons, so that one missing flag does not
  * hide the rest of a snapshot.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayScenario, stepLabel } from '../plugins/testdata';
-import { KERNEL_SCENARIOS } from './testdata';
+import { type Scenario, replayScenario, stepLabel } from '../plugins/harness';
+
+const KERNEL_SCENARIOS = JSON.parse(
+  readFileSync(new URL('./testdata/scenarios.json', import.meta.url), 'utf8'),
+) as Scenario[];
 
 type Json = unknown;
 

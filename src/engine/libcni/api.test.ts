@@ -1,24 +1,50 @@
 /**
  * libcni/api.go against the real library: the same sequence of AddNetworkList / CheckNetworkList
  * / DelNetworkList / GetVersionInfo calls that a Go program made with libcni v1.1.2 on the real
- * host-local binary (see testdata.ts), compared step by step: the error text (and code), the
+ * host-local binary (testdata/api.json), compared step by step: the error text (and code), the
  * result, each plugin exec's environment and stdin, and every file (content and mode) of the
  * cache dir and of host-local's data dir.
  *
  * The libcni v1.2 behaviour at the end (a corrupt cache is deleted and DEL goes on) is not
  * installed here; it is taken from DelNetworkList in containernetworking/cni's main branch.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../trace/trace';
 import * as vfs from '../fs/vfs';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS } from '../plugins/registry';
-import { Harness, PATH_ENV } from '../plugins/testdata';
+import { Harness, PATH_ENV } from '../plugins/harness';
 import { goMarshal } from '../cni/json';
 import { resultJSON } from '../cni/result';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf } from './api';
 import { confListFromBytes, type NetworkConfigList } from './conf';
-import { API_STEPS, type ApiCall, type FileTree } from './testdata';
+
+/** One plugin exec the Go program saw. */
+interface ApiCall {
+  env: Record<string, string>;
+  stdin: string;
+  plugin: string;
+}
+
+/** Every file (content and mode) and directory ("x/" keys, mode only) under a directory. */
+type FileTree = Record<string, string | { data: string; mode: string }>;
+
+/** What libcni returned and left behind after one step (testdata/README.md). */
+interface ApiStep {
+  label: string;
+  error: string;
+  code: number | null;
+  result: string;
+  calls: ApiCall[];
+  cache: FileTree;
+  data: FileTree;
+  supportedVersions?: string[];
+}
+
+const API_STEPS = JSON.parse(
+  readFileSync(new URL('./testdata/api.json', import.meta.url), 'utf8'),
+) as ApiStep[];
 
 const ROOT = '/tmp/cnisim-ut-api';
 const CACHE = `${ROOT}/cache`;

@@ -1,6 +1,6 @@
 /**
  * bridge (with host-local as IPAM) against the real binaries: each scenario of
- * testdata-bridge.ts, recorded on a real kernel, is replayed on a fresh simulated node and
+ * testdata/bridge.json, recorded on a real kernel, is replayed on a fresh simulated node and
  * compared step by step after the same normalisation (MACs and veth names numbered in order
  * of appearance): plugin stdout / stderr / exit code, the namespaces' links (kind, flags,
  * operstate, MTU, promiscuity, master, hairpin, addresses), routes, nat rules and forwarding
@@ -9,9 +9,13 @@
  * CHECK (and CHECK after drift), DEL idempotence, DEL without a netns or with a deleted one,
  * layer-2 only, and what is left behind after failures.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayScenario, stepLabel } from './testdata';
-import { BRIDGE_SCENARIOS } from './testdata-bridge';
+import { type Scenario, replayScenario, stepLabel } from './harness';
+
+const BRIDGE_SCENARIOS = JSON.parse(
+  readFileSync(new URL('./testdata/bridge.json', import.meta.url), 'utf8'),
+) as Scenario[];
 
 describe('bridge (real binary recordings)', () => {
   describe.each(BRIDGE_SCENARIOS.map((sc) => [sc.name, sc] as const))('%s', (_name, sc) => {

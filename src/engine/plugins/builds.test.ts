@@ -3,7 +3,7 @@
  *
  * - v1.1.1 (the installed Debian binaries, containernetworking-plugins 1.1.1+ds1): every answer
  *   below was recorded by running the real /usr/lib/cni/<plugin> in a throw-away namespace as
- *   testdata-pt.ts describes (VERSION with only CNI_COMMAND set; GC / STATUS with the variables
+ *   pt-harness.ts describes (VERSION with only CNI_COMMAND set; GC / STATUS with the variables
  *   shown).
  * - v1.6.2 (not installed; plugins v1.6.x vendor containernetworking/cni v1.2.x): expectations
  *   from the sources. pkg/skel/skel.go of cni v1.2.x — upstream commit 02155e0c (GC: "config
@@ -26,8 +26,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_VERSIONS_V1_0, ALL_VERSIONS_V1_1 } from '../cni/version';
-import { cniEnv } from './testdata';
-import { DATA, NS_A, OK, type Out, goErr, ptNode, runPlugin, uninstall } from './testdata-pt';
+import { cniEnv } from './harness';
+import { DATA, NS_A, OK, type Out, goErr, ptNode, runPlugin, uninstall } from './pt-harness';
 
 const DEBIAN = [
   'bandwidth',

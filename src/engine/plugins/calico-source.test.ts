@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as K from '../kernel/kernel';
-import { kernelOp } from './testdata';
-import { goErr, ptNode, runPlugin } from './testdata-pt';
+import { kernelOp } from './harness';
+import { goErr, ptNode, runPlugin } from './pt-harness';
 
 const STDIN =
   '{"cniVersion":"1.0.0","name":"k8s-pod-network","type":"calico","ipam":{"type":"calico-ipam"}}';

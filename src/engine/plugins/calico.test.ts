@@ -26,7 +26,7 @@ import * as K from '../kernel/kernel';
 import type { KernelState, Link } from '../kernel/types';
 import type { RuntimeConf } from '../libcni/api';
 import { TestNode } from '../testkit';
-import { kernelOp } from './testdata';
+import { kernelOp } from './harness';
 import {
   CALICO_GATEWAY,
   CALICO_HOST_MAC,
@@ -34,7 +34,7 @@ import {
   NODE_INFO_FILE,
   vethNameForWorkload,
 } from './calico';
-import { ptNode, runPlugin } from './testdata-pt';
+import { ptNode, runPlugin } from './pt-harness';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",

@@ -1,5 +1,5 @@
 /**
- * host-local against the real binary: every case of testdata-host-local.ts replayed on a fresh
+ * host-local against the real binary: every case of testdata/host-local.json replayed on a fresh
  * simulated node, comparing each run's stdout, stderr and exit code, and the files (contents
  * and modes) left in the dataDir: allocation order (rangeStart / rangeEnd, gateway skipping,
  * continuing after last_reserved_ip and wrapping around, one last_reserved_ip per range set,
@@ -7,11 +7,34 @@
  * release by container id + ifname and by the old id-only files, CHECK, result versions,
  * resolvConf, and the configuration error messages.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
-import { Harness, cniEnv } from './testdata';
-import { HOST_LOCAL_CASES, type HlCase } from './testdata-host-local';
-import { DATA, dataFiles, goErr, ptNode, runPlugin } from './testdata-pt';
+import { Harness, cniEnv } from './harness';
+import { DATA, dataFiles, goErr, ptNode, runPlugin } from './pt-harness';
+
+/** One run of the real binary and what it printed (testdata/README.md). */
+interface HlOp {
+  cmd: string;
+  cid: string;
+  ifname: string;
+  args: string;
+  stdin: string;
+  want: { stdout: string; stderr: string; exitCode: number };
+}
+
+/** A case: dataDir files before (`prefill`, `files`), the runs, every entry left after. */
+interface HlCase {
+  name: string;
+  prefill: Record<string, string>;
+  files: Record<string, string>;
+  ops: HlOp[];
+  after: Record<string, string | { data: string; mode: string }>;
+}
+
+const HOST_LOCAL_CASES = JSON.parse(
+  readFileSync(new URL('./testdata/host-local.json', import.meta.url), 'utf8'),
+) as HlCase[];
 
 const DATA_DIR = '/tmp/cnisim-ut-hl';
 

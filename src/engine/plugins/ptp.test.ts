@@ -1,6 +1,6 @@
 /**
  * ptp against the real v1.1.1 binary (/usr/lib/cni/ptp with the real host-local / static as IPAM),
- * run as testdata-pt.ts describes, in throw-away namespaces: what conformance/local/ptp-*.json do
+ * run as pt-harness.ts describes, in throw-away namespaces: what conformance/local/ptp-*.json do
  * not cover. CHECK and every drift it detects (MAC, route, address, reservation, host veth gone,
  * eth0 replaced by a bridge, wrong ifname / netns, no prevResult); DEL twice, DEL without a netns
  * or with a missing one, DEL after the host veth was deleted (the nat chain leaks); DEL after a
@@ -8,11 +8,11 @@
  * teardown; a gateway the pod cannot reach: the veth pair stays behind); static IPAM without a
  * gateway; a missing netns on ADD (the reservation is released); result versions 0.2.0, 0.3.1
  * with dns and 0.4.0 dual stack; and configuration errors. Expected values are the real outputs,
- * with MACs and veth names numbered in order of appearance (testdata-pt.ts `Norm`).
+ * with MACs and veth names numbered in order of appearance (pt-harness.ts `Norm`).
  */
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
-import { ipCommand } from './testdata';
+import { ipCommand } from './harness';
 import {
   DATA,
   NS_A,
@@ -28,7 +28,7 @@ import {
   ptNode,
   runPlugin,
   withPrev,
-} from './testdata-pt';
+} from './pt-harness';
 
 const CONF = `{"cniVersion":"1.0.0","name":"ptpnet","type":"ptp","ipMasq":true,"ipam":{"type":"host-local","dataDir":"${DATA}","subnet":"10.60.0.0/24","routes":[{"dst":"0.0.0.0/0"}]}}`;
 const CHAIN = 'CNI-433deaf27475368eb8add2db'; // ptpnet / c-a

@@ -1,6 +1,6 @@
 /**
  * static IPAM against the real v1.1.1 binary, run directly (not under a main plugin) as
- * testdata-pt.ts describes, in throw-away namespaces: what conformance/local/static-*.json do not
+ * pt-harness.ts describes, in throw-away namespaces: what conformance/local/static-*.json do not
  * cover. ADD in every result version (1.0.0, 0.3.1, 0.2.0 with ip4 / ip6), with no addresses,
  * several per family, a route without dst, CNI_ARGS (unknown keys, GATEWAY alone, bad values),
  * runtimeConfig.ips and args.cni.ips (which one wins), a missing netns (static never opens it);
@@ -21,8 +21,8 @@ import {
   ptNode,
   runPlugin,
   withPrev,
-} from './testdata-pt';
-import type { Out } from './testdata-pt';
+} from './pt-harness';
+import type { Out } from './pt-harness';
 
 function ok(stdout: string): Out {
   return { exitCode: 0, stdout, stderr: '' };

@@ -2,7 +2,7 @@
  * The read commands against the real tools: every line of golden/read-outputs.jsonl is a command
  * run by the real coreutils 9.1 / grep 3.8 / findutils 4.9 / iproute2 6.1 / iptables-nft 1.8.9 of
  * a Debian bookworm machine (kernel 6.18) in a throw-away network namespace set up by the
- * recording's `setup` lines, in a fresh copy of its fixture files. See golden/record-read.py.
+ * recording's `setup` lines, in a fresh copy of its fixture files. See golden/README.md.
  *
  * Two things cannot be equal and are compared modulo them: file times (`ls -l`'s date column) and
  * the order in which find and grep -r visit a directory (the real ones follow the filesystem's

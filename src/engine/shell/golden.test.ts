@@ -3,7 +3,7 @@
  * by the real bash 5.2 / iproute2 6.1 / coreutils 9.1 / sed 4.9 / jq 1.6 / procps-ng sysctl of a
  * Debian bookworm machine (kernel 6.18), inside a throw-away network namespace, with its stdout,
  * stderr, exit status, the files it changed and (for `ip`) the namespaces' links, addresses and
- * routes afterwards. See golden/README.md and golden/record.py.
+ * routes afterwards. See golden/README.md.
  */
 import { readFileSync } from 'node:fs';
 import { produce } from 'immer';

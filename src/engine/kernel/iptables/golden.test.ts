@@ -1,6 +1,6 @@
 /**
  * Replays the golden cases recorded from the real iptables-nft 1.8.9 (golden/golden.json, made by
- * golden/record.mts inside throw-away network namespaces) against the model: every step's exit
+ * tools/record/iptables inside throw-away network namespaces) against the model: every step's exit
  * code, stdout and stderr, and iptables-save / ip6tables-save after it.
  */
 import { readFileSync } from 'node:fs';

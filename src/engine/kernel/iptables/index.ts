@@ -45,7 +45,7 @@
  *
  * ## Verification
  * golden/golden.json holds ~1800 command steps recorded from the real iptables-nft 1.8.9 in
- * throw-away network namespaces (golden/record.mts, root only); golden.test.ts replays them all
+ * throw-away network namespaces (tools/record/iptables, root only); golden.test.ts replays them all
  * (exit code, stdout, stderr, and iptables-save/ip6tables-save after every step). cni-flows.test.ts
  * replays the plugins' calls and compares with the conformance fixtures.
  *

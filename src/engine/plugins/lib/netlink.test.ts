@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { runToEnd } from '../../os/sys';
 import { execProgram, type ProgramRegistry } from '../../os/process';
 import { PROGRAMS } from '../registry';
-import { PATH_ENV, PLUGIN_DIR, cniEnv } from '../testdata';
-import { NS_A, POD_A, goErr, nsView, ptNode } from '../testdata-pt';
+import { PATH_ENV, PLUGIN_DIR, cniEnv } from '../harness';
+import { NS_A, POD_A, goErr, nsView, ptNode } from '../pt-harness';
 
 describe('RouteAdd without Dst.IP, Src or Gw', () => {
   it('bridge ADD fails in ConfigureIface with the library error', () => {

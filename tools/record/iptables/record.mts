@@ -2,9 +2,10 @@
  * Golden-case RECORDER for the iptables model.
  *
  * NEEDS ROOT AND THE REAL iptables-nft 1.8.9 (Debian bookworm's `iptables` package) + iproute2.
- * It is NOT part of the test suite: the tests only replay the committed `golden.json`.
+ * It is NOT part of the test suite: the tests only replay the committed
+ * `src/engine/kernel/iptables/golden/golden.json`.
  *
- *   sudo npx tsx src/engine/kernel/iptables/golden/record.mts
+ *   sudo npx tsx tools/record/iptables/record.mts
  *
  * (it formats golden.json with prettier at the end). The cases are in cases.mts.
  *
@@ -82,7 +83,8 @@ for (const c of GOLDEN_CASES) {
 
 const version = spawnSync('iptables', ['--version'], { encoding: 'utf8' }).stdout.trim();
 const kernel = spawnSync('uname', ['-r'], { encoding: 'utf8' }).stdout.trim();
-const file = join(dirname(fileURLToPath(import.meta.url)), 'golden.json');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const file = join(root, 'src', 'engine', 'kernel', 'iptables', 'golden', 'golden.json');
 writeFileSync(
   file,
   JSON.stringify({ recordedWith: { iptables: version, kernel }, cases: out }, null, 2) + '\n',

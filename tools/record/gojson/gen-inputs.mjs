@@ -1,5 +1,5 @@
 // Generates the *input* side of the golden tables (deterministic) into the directory given as the
-// first argument. The outputs are produced by the Go program in ./gen; see README.md.
+// first argument. The outputs are produced by the Go program in ./gen; see ../README.md.
 /* global process */
 import { mkdirSync, writeFileSync } from 'node:fs';
 

@@ -10,7 +10,7 @@ in a fresh copy of the fixture directory /tmp/cnisim-shell-golden-read, and the 
 deleted at the end: nothing touches the machine's own namespace. The cases only read. Needs root,
 iproute2 6.1, iptables-nft 1.8.9, coreutils 9.1, grep 3.8, findutils 4.9 (Debian bookworm).
 
-    sudo python3 src/engine/shell/golden/record-read.py src/engine/shell/golden/read-outputs.jsonl
+    sudo python3 tools/record/shell/record-read.py src/engine/shell/golden/read-outputs.jsonl
 """
 import json, os, shutil, subprocess, sys, time
 

@@ -19,7 +19,7 @@ import { iptablesSaveLines } from '../kernel/iptables';
 import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { installPluginFiles } from '../node/setup';
 import type { ExecResult } from '../os/process';
-import { Harness, PLUGIN_DIR, cniEnv } from './testdata';
+import { Harness, PLUGIN_DIR, cniEnv } from './harness';
 
 export const NODE_PLUGINS = ['ptp', 'static', 'portmap', 'tuning'];
 export const DATA = '/tmp/cnisim-pt-data';

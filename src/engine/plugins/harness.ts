@@ -156,7 +156,7 @@ export class Harness {
 // ---------------------------------------------------------------------------------------------
 // Replaying recorded scenarios (bridge, loopback)
 
-/** A step of a recorded scenario (see testdata-bridge.ts for what each kind did on the real node). */
+/** A step of a recorded scenario (testdata/README.md says what each kind did on the real node). */
 export type ScenarioStep =
   | {
       t: 'run';
@@ -173,6 +173,14 @@ export type ScenarioStep =
   | { t: 'ping'; pod: string; dst: string }
   | { t: 'ip'; ns: string; args: string }
   | { t: 'netnsDel'; pod: string };
+
+/** A recorded scenario (plugins/testdata/*.json, kernel/testdata/scenarios.json). */
+export interface Scenario {
+  name: string;
+  steps: ScenarioStep[];
+  /** What each step printed or showed on the real node, normalised as `normalise` does. */
+  want: unknown[];
+}
 
 /**
  * The exit code `ping -c 1 -W 1` had: 0 on a reply, 2 when the kernel refused to send

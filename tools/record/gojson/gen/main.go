@@ -1,6 +1,6 @@
 // Command gen writes the golden tables of the TypeScript gojson emulation from real Go output.
 //
-// Usage (see ../README.md): go run . <inputs-dir> <golden-dir>
+// Usage (see ../../README.md): go run . <inputs-dir> <golden-dir>
 package main
 
 import (

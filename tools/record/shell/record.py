@@ -9,7 +9,7 @@ namespace. Needs root, iproute2 6.1, bash 5.2, coreutils 9.1, GNU sed 4.9, jq 1.
 4.0.2 sysctl (Debian bookworm). For `ip` cases the state of both namespaces is recorded too
 (`ip -j` link/address/route, normalised to lines the test rebuilds from the kernel model).
 
-    sudo python3 src/engine/shell/golden/record.py src/engine/shell/golden/real-outputs.jsonl
+    sudo python3 tools/record/shell/record.py src/engine/shell/golden/real-outputs.jsonl
 """
 import json, os, shutil, subprocess, sys
 
