@@ -11,6 +11,7 @@ import { type ExecResult, execProgram } from './os/process';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import { Simulation, newWorld } from './sim/world';
+import { tget } from './state/table';
 
 export const BRIDGE_CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -136,14 +137,14 @@ export class TestNode {
   /** The node's `iptables-save` (or ip6tables-save) lines, without comments and counters. */
   iptablesSave(family: Family = 'ipv4'): string[] {
     const k = this.sim.node(this.node).kernel;
-    return iptablesSaveLines(k.netns[k.root]!.iptables, family);
+    return iptablesSaveLines(tget(k.netns, k.root)!.iptables, family);
   }
 
   /** Runs `iptables <argv>` (or ip6tables) on the node as an operator would (an `env` event). */
   iptables(argv: string[], family: Family = 'ipv4'): { exitCode: number; stderr: string } {
     const prog = family === 'ipv4' ? 'iptables' : 'ip6tables';
     const k0 = this.sim.node(this.node).kernel;
-    const r = runIptables(k0.netns[k0.root]!.iptables, family, argv);
+    const r = runIptables(tget(k0.netns, k0.root)!.iptables, family, argv);
     this.sim.apply(
       {
         node: this.node,
@@ -156,7 +157,7 @@ export class TestNode {
       },
       (d) => {
         const k = d.nodes[this.node]!.kernel as KernelState;
-        k.netns[k.root]!.iptables = r.state;
+        tget(k.netns, k.root)!.iptables = r.state;
       },
     );
     return { exitCode: r.exitCode, stderr: r.stderr };

@@ -41,7 +41,7 @@ import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
-import { tentries, tvalues } from '../state/table';
+import { tentries, tget, tvalues } from '../state/table';
 import type { TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
 import type { HostPort } from './types';
@@ -702,11 +702,11 @@ export class Cluster implements ClusterHooks {
           .filter(Boolean),
       );
       // A namespace whose mount is gone lives on while a sandbox's pause process is inside.
-      for (const ns of Object.values(k.netns)) {
+      for (const ns of tvalues(k.netns)) {
         if (ns.holders?.some((h) => h.startsWith('pause:') && knownIds.has(h.slice(6))))
           liveNs.add(ns.id);
       }
-      const root = k.netns[k.root]!;
+      const root = tget(k.netns, k.root)!;
       let hostVeths = 0;
       for (const l of K.linksOf(root)) {
         if (l.kind !== 'veth' || !l.peer || l.peer.ns === k.root) continue;

@@ -10,6 +10,7 @@ import { iptablesSaveLines } from '../kernel/iptables';
 import { tcShowLines } from '../kernel/tc';
 import type { NodeState } from '../sim/world';
 import { goParseLoose } from './json';
+import { tget } from '../state/table';
 
 export interface SnapshotShape {
   /** Logical namespace names -> path of their bind mount ("node" is the host namespace). */
@@ -49,7 +50,7 @@ function linkJson(shape: SnapshotShape, k: KernelState, ns: Netns, l: Link): Jso
     if (m) o['master'] = m.name;
   }
   if (l.peer) {
-    const pns = k.netns[l.peer.ns];
+    const pns = tget(k.netns, l.peer.ns);
     const p = pns && linkByIndex(pns, l.peer.ifindex);
     // `ip -j link` gives link_index only for a peer in another namespace (with link_netnsid);
     // for one in the same namespace it prints just the peer's name as "link", so the recording
@@ -93,7 +94,7 @@ function nsJson(
   nsId: string | undefined,
 ): Json {
   const k = node.kernel;
-  const ns = nsId ? k.netns[nsId] : undefined;
+  const ns = nsId ? tget(k.netns, nsId) : undefined;
   if (!ns) return { exists: false };
   const o: Record<string, Json> = {
     exists: true,

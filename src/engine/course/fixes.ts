@@ -12,6 +12,7 @@ import * as vfs from '../fs/vfs';
 import type { SessionAction } from '../session/actions';
 import type { WorldState } from '../sim/world';
 import type { NodeAudit } from '../cluster/cluster';
+import { tget } from '../state/table';
 
 export interface FixContext {
   state: WorldState;
@@ -186,7 +187,7 @@ const LIST: Fix[] = [
       'Delete the bridge cni0 if no pod is plugged into it (ip link del cni0; the next ADD creates it again)',
     plan: (ctx) => {
       const k = ctx.state.nodes[ctx.node]!.kernel;
-      const host = k.netns[k.root]!;
+      const host = tget(k.netns, k.root)!;
       const br = Object.values(host.links).find((l) => l.name === 'cni0' && l.kind === 'bridge');
       if (!br) return [];
       const ports = Object.values(host.links).filter((l) => l.master === br.ifindex);

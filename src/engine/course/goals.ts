@@ -19,6 +19,7 @@ import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { describeMatcher, matches } from './match';
 import type { Goal } from './schema';
+import { tget } from '../state/table';
 
 /** What a goal is checked against: the world at one step and the trace up to it. */
 export interface CheckContext {
@@ -143,7 +144,7 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   if (!n) return { ns: null, label: ref, missing: `there is no node ${node}` };
   const k: KernelState = n.kernel;
   if (ref === 'host')
-    return { ns: k.netns[k.root] ?? null, label: `the host namespace of ${node}` };
+    return { ns: tget(k.netns, k.root) ?? null, label: `the host namespace of ${node}` };
   const podRef = ref.slice(4);
   const label = `pod ${podRef}'s namespace`;
   const found = pods(state, podRef);
@@ -153,7 +154,7 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   const sb = sandboxOf(state, pod);
   if (!sb) return { ns: null, label, missing: `containerd has no sandbox for pod ${podRef}` };
   const id = k.mounts[sb.netns];
-  const ns = id ? (k.netns[id] ?? null) : null;
+  const ns = id ? (tget(k.netns, id) ?? null) : null;
   if (!ns) return { ns: null, label, missing: `its network namespace ${sb.netns} is gone` };
   return { ns, label };
 }
@@ -196,7 +197,7 @@ function wiringProblems(state: WorldState, pod: PodObj, ip: string): string[] {
   if (sb.ip !== ip) out.push(`its sandbox records ${sb.ip || 'no IP'}`);
   const n = state.nodes[node]!;
   const nsId = n.kernel.mounts[sb.netns];
-  const ns = nsId ? n.kernel.netns[nsId] : undefined;
+  const ns = nsId ? tget(n.kernel.netns, nsId) : undefined;
   if (!ns) out.push(`its network namespace ${sb.netns} is gone`);
   else {
     const eth0 = linkByName(ns, 'eth0');

@@ -20,7 +20,7 @@ import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
 import type { NodeState, WorldState } from '../sim/world';
-import { tvalues } from '../state/table';
+import { tget, tvalues } from '../state/table';
 import type { TraceEvent } from '../trace/trace';
 import {
   type FaultDef,
@@ -247,7 +247,7 @@ function sh(c: Cluster, node: string, line: string, did: string[]): void {
 function sandboxNetns(v: FaultView, node: string, sb: SandboxRec) {
   const k = nodeState(v, node).kernel;
   const id = k.mounts[sb.netns];
-  return id ? k.netns[id] : undefined;
+  return id ? tget(k.netns, id) : undefined;
 }
 
 interface HostLocalRange {
@@ -373,7 +373,7 @@ function podWiring(v: FaultView, r: Resolved) {
   const eth0 = ns ? K.linkByName(ns, 'eth0') : undefined;
   if (!ns || !eth0) fail(`params.pod: pod ${r.podKey} has no eth0 in ${sb.netns}`);
   const k = nodeState(v, r.node).kernel;
-  const root = k.netns[k.root]!;
+  const root = tget(k.netns, k.root)!;
   const host = K.linksOf(root).find(
     (l) => l.kind === 'veth' && l.peer?.ns === ns.id && l.peer.ifindex === eth0.ifindex,
   );
@@ -735,7 +735,7 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
       return;
     case 'reset-portless-bridge': {
       const k = c.sim.node(node).kernel;
-      const root = k.netns[k.root]!;
+      const root = tget(k.netns, k.root)!;
       for (const name of bridgeNames(viewOf(c), node)) {
         const br = K.linkByName(root, name);
         if (!br || br.kind !== 'bridge' || br.mac !== K.ZERO_MAC) continue;
@@ -829,14 +829,14 @@ function removeOrphanRules(c: Cluster, node: string, ids: Set<string>, did: stri
     const tool = family === 'ipv4' ? 'iptables' : 'ip6tables';
     const rootIpt = () => {
       const k = c.sim.node(node).kernel;
-      return k.netns[k.root]!.iptables;
+      return tget(k.netns, k.root)!.iptables;
     };
     const run = (argv: string[]) => {
       const line = `${tool} ${argv.join(' ')}`;
       const pre = runIptables(rootIpt(), family, argv);
       if (pre.exitCode !== 0) fail(`${node}: \`${line}\` failed: ${pre.stderr.trim()}`);
       c.env(node, line, ({ kernel }) => {
-        const root = kernel.netns[kernel.root]!;
+        const root = tget(kernel.netns, kernel.root)!;
         root.iptables = runIptables(root.iptables, family, argv).state as never;
       });
       did.push(`${node}# ${line}`);

@@ -18,6 +18,7 @@ import {
   taggedRules,
 } from './observe';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
+import { tvalues } from '../state/table';
 
 function execs(c: Cluster, from: number, command?: string) {
   return c.events
@@ -209,7 +210,7 @@ describe('netns-deleted', () => {
     expect(podStatus(c, 'web-0')).toBe('Running');
     expect(netnsMounts(c, NODE)).toEqual([]);
     const k = c.sim.node(NODE).kernel;
-    const held = Object.values(k.netns).find((ns) => ns.holders?.includes(`pause:${id}`));
+    const held = tvalues(k.netns).find((ns) => ns.holders?.includes(`pause:${id}`));
     expect(held).toBeDefined();
     expect(hostLinks(c, NODE)).toHaveLength(3);
     const t = c.cniCheck('web-0');
@@ -234,7 +235,7 @@ describe('netns-deleted', () => {
     expect(reservations(c, NODE)).toEqual([]);
     expect(cacheFiles(c, NODE)).toEqual([]);
     expect(hostLinks(c, NODE)).toEqual(['lo', 'cni0']);
-    expect(Object.keys(c.sim.node(NODE).kernel.netns)).toHaveLength(1);
+    expect(c.sim.node(NODE).kernel.netns.size).toBe(1);
     expect(taggedRules(c, NODE, id)).toHaveLength(3);
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toEqual(['orphan-iptables']);
     // Documented: nothing to recover for the pod; the leftover chain needs iptables.

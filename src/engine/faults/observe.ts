@@ -11,6 +11,7 @@ import * as vfs from '../fs/vfs';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
 import { journalLines, type Unit } from '../node/journal';
+import { tget } from '../state/table';
 
 function key(name: string): string {
   return name.includes('/') ? name : podKey('default', name);
@@ -74,13 +75,13 @@ export function netnsMounts(c: Cluster, node: string): string[] {
 /** Names of the links of the host's namespace. */
 export function hostLinks(c: Cluster, node: string): string[] {
   const k = c.sim.node(node).kernel;
-  return K.linksOf(k.netns[k.root]!).map((l) => l.name);
+  return K.linksOf(tget(k.netns, k.root)!).map((l) => l.name);
 }
 
 /** The host's IPv4 iptables rules (iptables-save -A lines) that carry a sandbox id. */
 export function taggedRules(c: Cluster, node: string, id?: string): string[] {
   const k = c.sim.node(node).kernel;
-  return iptablesSaveLines(k.netns[k.root]!.iptables, 'ipv4').filter(
+  return iptablesSaveLines(tget(k.netns, k.root)!.iptables, 'ipv4').filter(
     (l) =>
       l.startsWith('-A ') &&
       (id ? l.includes(`id: \\"${id}\\"`) : /id: \\"[0-9a-f]{64}\\"/.test(l)),

@@ -18,6 +18,7 @@ import {
   taggedRules,
 } from './observe';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
+import { tget } from '../state/table';
 
 const RPC = 'rpc error: code = Unknown desc = ';
 
@@ -46,7 +47,7 @@ function destroyLines(c: Cluster): string[] {
 
 function bridgeMac(c: Cluster): string {
   const k = c.sim.node(NODE).kernel;
-  return K.linkByName(k.netns[k.root]!, 'cni0')!.mac;
+  return K.linkByName(tget(k.netns, k.root)!, 'cni0')!.mac;
 }
 
 describe('cni-version-unsupported', () => {

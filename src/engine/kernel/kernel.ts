@@ -31,6 +31,7 @@ import type {
   OperState,
   Route,
 } from './types';
+import { emptyTable, tdel, tget, tset } from '../state/table';
 
 export type KErrno =
   | 'EACCES'
@@ -99,7 +100,7 @@ export interface RandomSource {
 
 export function emptyKernel(): KernelState {
   const k: KernelState = {
-    netns: {},
+    netns: emptyTable(),
     mounts: {},
     root: '',
     nextInode: 4026531840,
@@ -126,7 +127,7 @@ export function createNetns(k: KernelState): string {
     sysctl: {},
     iptables: emptyIptables(),
   };
-  k.netns[id] = ns;
+  tset(k.netns, id, ns);
   return id;
 }
 
@@ -142,26 +143,26 @@ export function unmountNetns(k: KernelState, path: string): void {
 
 /** Destroys a namespace: its links go away (a veth takes its peer with it). */
 export function destroyNetns(k: KernelState, id: string): void {
-  const ns = k.netns[id];
+  const ns = tget(k.netns, id);
   if (!ns) return;
   const touched: Touched = [];
   for (const l of linksOf(ns)) {
     if (!ns.links[l.ifindex] || l.kind === 'loopback') continue;
     if (l.peer) {
-      const pns = k.netns[l.peer.ns];
+      const pns = tget(k.netns, l.peer.ns);
       const pl = pns?.links[l.peer.ifindex];
       if (pns && pl?.master != null) touched.push([pns.id, pl.master]);
     }
     deleteLinkRaw(k, ns, l);
   }
   for (const [p, nid] of Object.entries(k.mounts)) if (nid === id) delete k.mounts[p];
-  delete k.netns[id];
+  tdel(k.netns, id);
   k.lwPending = k.lwPending.filter((x) => !x.startsWith(`${id}/`));
   linkwatch(k, touched);
 }
 
 export function nsById(k: KernelState, id: string): Netns {
-  const ns = k.netns[id];
+  const ns = tget(k.netns, id);
   if (!ns) throw new KernelError('EINVAL');
   return ns;
 }
@@ -308,7 +309,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
 
 function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
   if (!l.peer) return null;
-  const ns = k.netns[l.peer.ns];
+  const ns = tget(k.netns, l.peer.ns);
   const link = ns?.links[l.peer.ifindex];
   return ns && link ? { ns, link } : null;
 }
@@ -676,7 +677,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
     const key = `${nsId}/${idx}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const ns = k.netns[nsId];
+    const ns = tget(k.netns, nsId);
     const l = ns?.links[idx];
     if (ns && l) items.push({ ns, l });
   }
@@ -703,7 +704,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
   const keep: string[] = [];
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
-    const ns = k.netns[nsId];
+    const ns = tget(k.netns, nsId);
     const l = ns?.links[Number(idx)];
     if (!ns || !l || l.lwPendingSince === null) continue;
     if (urgentRun || now - l.lwPendingSince >= LINKWATCH_DELAY_US) {
@@ -725,7 +726,7 @@ function processEvent(k: KernelState, ns: Netns, l: Link): void {
 export function settleKernel(k: KernelState): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
-    const ns = k.netns[nsId];
+    const ns = tget(k.netns, nsId);
     const l = ns?.links[Number(idx)];
     if (ns && l && l.lwPendingSince !== null) {
       processEvent(k, ns, l);
@@ -743,7 +744,7 @@ export function settleInconsistent(k: KernelState): void {
   const keep: string[] = [];
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
-    const ns = k.netns[nsId];
+    const ns = tget(k.netns, nsId);
     const l = ns?.links[Number(idx)];
     if (!ns || !l || l.lwPendingSince === null) continue;
     const c = carrierOf(k, ns, l);

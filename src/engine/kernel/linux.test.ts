@@ -9,6 +9,7 @@ import { parseIP } from '../net/ip';
 import * as K from './kernel';
 import { routeJson, routesInDumpOrder } from './view';
 import type { KernelState, Link } from './types';
+import { tget } from '../state/table';
 
 let macs = 0;
 const rnd: K.RandomSource = {
@@ -25,7 +26,7 @@ function setup(): { k: KernelState; ns: string } {
 }
 
 function link(k: KernelState, ns: string, name: string): Link {
-  return K.linkByName(k.netns[ns]!, name)!;
+  return K.linkByName(tget(k.netns, ns)!, name)!;
 }
 
 /** The KernelError a call throws, as { errno, message, extack }. */
@@ -111,7 +112,7 @@ function v4(k: KernelState, ns: string, name: string): string[] {
 
 /** IPv4 routes as `ip route` prints them (main table, in the model's order within a prefix). */
 function routes4(k: KernelState, ns: string): string[] {
-  const n = k.netns[ns]!;
+  const n = tget(k.netns, ns)!;
   return n.routes
     .filter((r) => r.family === 4)
     .map(
@@ -279,7 +280,7 @@ describe('IPv4 primary and secondary addresses', () => {
 
 /** `ip [-6] route show` lines (main table) in dump order. */
 function show(k: KernelState, ns: string, fam: 4 | 6 = 4): string[] {
-  const n = k.netns[ns]!;
+  const n = tget(k.netns, ns)!;
   return routesInDumpOrder(n, fam).map((r) => {
     const o = routeJson(n, r);
     return [

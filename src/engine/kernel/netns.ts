@@ -5,6 +5,7 @@
  */
 import { destroyNetns } from './kernel';
 import type { KernelState } from './types';
+import { tget } from '../state/table';
 
 function mounted(k: KernelState, id: string): boolean {
   return Object.values(k.mounts).includes(id);
@@ -12,7 +13,7 @@ function mounted(k: KernelState, id: string): boolean {
 
 /** Destroys the namespace if nothing keeps it alive any more. Returns whether it did. */
 export function collectNetns(k: KernelState, id: string): boolean {
-  const ns = k.netns[id];
+  const ns = tget(k.netns, id);
   if (!ns || id === k.root) return false;
   if (mounted(k, id) || (ns.holders?.length ?? 0) > 0) return false;
   destroyNetns(k, id);
@@ -21,14 +22,14 @@ export function collectNetns(k: KernelState, id: string): boolean {
 
 /** A process enters the namespace (setns / clone into it). */
 export function holdNetns(k: KernelState, id: string, holder: string): void {
-  const ns = k.netns[id];
+  const ns = tget(k.netns, id);
   if (!ns) return;
   if (!(ns.holders ?? []).includes(holder)) ns.holders = [...(ns.holders ?? []), holder];
 }
 
 /** The process left or exited; the namespace goes if nothing else holds it. */
 export function releaseNetns(k: KernelState, id: string, holder: string): boolean {
-  const ns = k.netns[id];
+  const ns = tget(k.netns, id);
   if (!ns) return false;
   ns.holders = (ns.holders ?? []).filter((h) => h !== holder);
   return collectNetns(k, id);

@@ -6,6 +6,7 @@
 import { type IP, ipString, isLoopback, netContains, parseIP } from '../net/ip';
 import { carrierOf, linkByIndex, linksOf, sysctlGet } from './kernel';
 import type { KernelState, Link, Netns, Route } from './types';
+import { tget } from '../state/table';
 
 export interface PingResult {
   ok: boolean;
@@ -58,7 +59,7 @@ function l2Domain(k: KernelState, start: Endpoint): Endpoint[] {
     if (!linkUsable(k, e.ns, e.link)) continue;
     out.push(e);
     if (e.link.peer) {
-      const pns = k.netns[e.link.peer.ns];
+      const pns = tget(k.netns, e.link.peer.ns);
       const pl = pns && linkByIndex(pns, e.link.peer.ifindex);
       if (pns && pl) queue.push({ ns: pns, link: pl });
     }
@@ -138,7 +139,7 @@ function sourceAddress(k: KernelState, ns: Netns, dst: IP): IP | null {
 
 /** Would `ping -c 1 -W 1 <dst>` from namespace `fromNs` get a reply? */
 export function ping(k: KernelState, fromNs: string, dstText: string): PingResult {
-  const ns = k.netns[fromNs];
+  const ns = tget(k.netns, fromNs);
   const dst = parseIP(dstText);
   if (!ns || !dst) return { ok: false, exitCode: 2, reason: 'ping: unknown host', path: [] };
   const hops: string[] = [];

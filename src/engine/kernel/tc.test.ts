@@ -21,6 +21,7 @@ import {
   tcShowLines,
 } from './tc';
 import type { KernelState, Link } from './types';
+import { tget } from '../state/table';
 
 let macs = 0;
 const rnd: K.RandomSource = {
@@ -34,11 +35,11 @@ function setup(): { k: KernelState; ns: string } {
 }
 
 function link(k: KernelState, ns: string, name: string): Link {
-  return K.linkByName(k.netns[ns]!, name)!;
+  return K.linkByName(tget(k.netns, ns)!, name)!;
 }
 
 function show(k: KernelState, ns: string): string[] {
-  return tcShowLines(k.netns[ns]!);
+  return tcShowLines(tget(k.netns, ns)!);
 }
 
 const PFIFO = 'bands 3 priomap 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1';
@@ -225,7 +226,7 @@ describe('qdiscs and filters', () => {
     let d = 0;
     while (d < ifb) d = K.linkAdd(k, pod, { kind: 'dummy', name: `d${d + 1}` }, rnd);
     K.linkSetNs(k, pod, d, ns);
-    expect(K.linkByIndex(k.netns[ns]!, ifb)?.kind).toBe('dummy');
+    expect(K.linkByIndex(tget(k.netns, ns)!, ifb)?.kind).toBe('dummy');
     expect(show(k, ns)).toContain('\taction order 1: mirred (Egress Redirect to device *) stolen');
   });
 

@@ -5,6 +5,7 @@
  */
 import type { Family } from '../net/ip';
 import type { IptablesState } from './iptables';
+import type { Table } from '../state/table';
 
 export type OperState = 'UP' | 'DOWN' | 'UNKNOWN' | 'LOWERLAYERDOWN';
 export type LinkKind = 'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb';
@@ -158,7 +159,8 @@ export interface Netns {
 }
 
 export interface KernelState {
-  netns: Record<string, Netns>;
+  /** Namespaces by id, in creation order (a table: state/table.ts). */
+  netns: Table<Netns>;
   /** Bind mounts of namespaces: path -> netns id (e.g. /var/run/netns/cni-...). */
   mounts: Record<string, string>;
   root: string;

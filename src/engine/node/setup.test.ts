@@ -9,6 +9,7 @@ import * as K from '../kernel/kernel';
 import { Shell } from '../shell/shell';
 import { Simulation, newWorld } from '../sim/world';
 import { addNode, netnsAdd, netnsCreate, netnsDel, netnsRemove } from './setup';
+import { tget } from '../state/table';
 
 function node() {
   return new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
@@ -36,7 +37,7 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
     });
     let n = sim.node('node');
     expect(n.kernel.mounts['/var/run/netns/a']).toBe(id);
-    expect(n.kernel.netns[id]).toBeDefined();
+    expect(tget(n.kernel.netns, id)).toBeDefined();
     expect(vfs.stat(n.fs, '/var/run/netns/a')).toMatchObject({
       kind: 'file',
       mode: 0o444,
@@ -54,14 +55,14 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
       );
     });
     expect(
-      K.linkByName(sim.node('node').kernel.netns[sim.node('node').kernel.root]!, 'veth1'),
+      K.linkByName(tget(sim.node('node').kernel.netns, sim.node('node').kernel.root)!, 'veth1'),
     ).toBeDefined();
     sim.state = produce(sim.state, (d) => netnsRemove(d.nodes['node']!, '/var/run/netns/a'));
     n = sim.node('node');
     expect(n.kernel.mounts['/var/run/netns/a']).toBeUndefined();
-    expect(n.kernel.netns[id]).toBeUndefined();
+    expect(tget(n.kernel.netns, id)).toBeUndefined();
     expect(vfs.stat(n.fs, '/var/run/netns/a')).toBeUndefined();
-    expect(K.linkByName(n.kernel.netns[n.kernel.root]!, 'veth1')).toBeUndefined();
+    expect(K.linkByName(tget(n.kernel.netns, n.kernel.root)!, 'veth1')).toBeUndefined();
   });
 
   it('keeps a namespace another mount still holds', () => {
@@ -72,7 +73,7 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
     });
     netnsDel(sim, 'node', '/var/run/netns/a');
     const k = sim.node('node').kernel;
-    expect(k.netns[id]).toBeDefined();
+    expect(tget(k.netns, id)).toBeDefined();
     expect(Object.keys(k.mounts)).toEqual(['/run/other']);
   });
 

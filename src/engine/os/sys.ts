@@ -10,6 +10,7 @@ import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import type { Simulation, WorldState } from '../sim/world';
 import type { Level } from '../trace/trace';
+import { tget } from '../state/table';
 
 /** Something a task can wait for (another task, a process). */
 export interface Waitable {
@@ -74,7 +75,7 @@ export class Sys {
   }
 
   ns(id: string): Netns | undefined {
-    return this.kernel.netns[id];
+    return tget(this.kernel.netns, id);
   }
 
   /**

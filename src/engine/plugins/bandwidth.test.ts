@@ -11,6 +11,7 @@ import { qdiscDel, tbfChange, tcShowLines } from '../kernel/tc';
 import type { KernelState } from '../kernel/types';
 import { TestNode } from '../testkit';
 import { ifbDeviceName, tbfParams } from './bandwidth';
+import { tget } from '../state/table';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -63,12 +64,12 @@ function host(t: TestNode): { k: KernelState; ns: string } {
 
 function tc(t: TestNode): string[] {
   const { k, ns } = host(t);
-  return tcShowLines(k.netns[ns]!).map((l) => l.replace(/veth[0-9a-f]{8}/g, '<veth>'));
+  return tcShowLines(tget(k.netns, ns)!).map((l) => l.replace(/veth[0-9a-f]{8}/g, '<veth>'));
 }
 
 function hostVeth(t: TestNode): string {
   const { k, ns } = host(t);
-  return K.linksOf(k.netns[ns]!).find((l) => l.kind === 'veth')!.name;
+  return K.linksOf(tget(k.netns, ns)!).find((l) => l.kind === 'veth')!.name;
 }
 
 /** Changes the node's kernel as `tc` / `ip` run by an operator would. */
@@ -91,7 +92,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string) => void): void {
 }
 
 function ifindexOf(k: KernelState, ns: string, name: string): number {
-  return K.linkByName(k.netns[ns]!, name)!.ifindex;
+  return K.linkByName(tget(k.netns, ns)!, name)!.ifindex;
 }
 
 function err(msg: string) {
@@ -125,7 +126,7 @@ describe('bandwidth ADD', () => {
     const res = addPod(t);
     expect(ifbDeviceName('bwnet', 'c1')).toBe(IFB);
     const { k, ns } = host(t);
-    const ifb = K.linkByName(k.netns[ns]!, IFB)!;
+    const ifb = K.linkByName(tget(k.netns, ns)!, IFB)!;
     expect(ifb).toMatchObject({ kind: 'ifb', adminUp: true, mtu: 1500, txqlen: 0 });
     expect((res['interfaces'] as unknown[]).at(-1)).toEqual({ name: IFB, mac: ifb.mac });
     expect(tc(t)).toEqual([
@@ -260,7 +261,7 @@ describe('bandwidth DEL', () => {
     ]);
     expect(t.del('pod-a', rt(tiny)).error).toBeUndefined();
     const { k, ns } = host(t);
-    expect(K.linkByName(k.netns[ns]!, IFB)).toBeUndefined();
+    expect(K.linkByName(tget(k.netns, ns)!, IFB)).toBeUndefined();
     expect(tc(t)).toEqual([
       'qdisc noqueue 0: dev lo root refcnt 2',
       'qdisc noqueue 0: dev cni0 root refcnt 2',
@@ -274,7 +275,7 @@ describe('bandwidth DEL', () => {
     const r = t.invoke('bandwidth', 'DEL', 'pod-a', stdin(null), { CNI_CONTAINERID: 'c1' });
     expect(out(r)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     const { k, ns } = host(t);
-    expect(K.linkByName(k.netns[ns]!, IFB)).toBeUndefined();
+    expect(K.linkByName(tget(k.netns, ns)!, IFB)).toBeUndefined();
   });
 });
 

@@ -35,6 +35,7 @@ import {
   vethNameForWorkload,
 } from './calico';
 import { ptNode, runPlugin } from './pt-harness';
+import { tget } from '../state/table';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -87,12 +88,12 @@ function kernel(t: TestNode): KernelState {
 
 function hostLinks(t: TestNode): Link[] {
   const k = kernel(t);
-  return K.linksOf(k.netns[k.root]!);
+  return K.linksOf(tget(k.netns, k.root)!);
 }
 
 function hostLink(t: TestNode, name: string): Link | undefined {
   const k = kernel(t);
-  return K.linkByName(k.netns[k.root]!, name);
+  return K.linkByName(tget(k.netns, k.root)!, name);
 }
 
 function podNsId(t: TestNode, pod: string): string | undefined {
@@ -102,14 +103,14 @@ function podNsId(t: TestNode, pod: string): string | undefined {
 function podLink(t: TestNode, pod: string, name = 'eth0'): Link | undefined {
   const k = kernel(t);
   const id = podNsId(t, pod);
-  return id ? K.linkByName(k.netns[id]!, name) : undefined;
+  return id ? K.linkByName(tget(k.netns, id)!, name) : undefined;
 }
 
 /** `ip route` of a namespace: "<dst> [via <gw>] dev <dev> [scope <scope>]". */
 function routes(t: TestNode, pod: string | null): string[] {
   const k = kernel(t);
   const id = pod === null ? k.root : podNsId(t, pod)!;
-  const ns = k.netns[id]!;
+  const ns = tget(k.netns, id)!;
   return ns.routes
     .filter((r) => r.family === 4)
     .map((r) => {
@@ -415,7 +416,7 @@ describe('calico outside Kubernetes and CHECK (plugin.go)', () => {
     const args = 'IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=nginx';
     expect(runPlugin(h, 'calico', 'ADD', { cid: 'c1', args }, STDIN).exitCode).toBe(0);
     kernelOp(h, (k) => {
-      const l = K.linkByName(k.netns[k.root]!, 'calic440f455693')!;
+      const l = K.linkByName(tget(k.netns, k.root)!, 'calic440f455693')!;
       K.linkDel(k, k.root, l.ifindex);
     });
     expect(runPlugin(h, 'calico', 'CHECK', { cid: 'c1', args }, STDIN)).toEqual({

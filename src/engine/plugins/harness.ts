@@ -18,6 +18,7 @@ import { type ExecResult, execProgram } from '../os/process';
 import { Sys, runToEnd } from '../os/sys';
 import { Simulation, newWorld } from '../sim/world';
 import { PROGRAMS } from './registry';
+import { tget } from '../state/table';
 
 export const PLUGIN_DIR = '/usr/lib/cni';
 export const PATH_ENV = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -121,7 +122,7 @@ export class Harness {
   ns(name: string): Netns {
     const k = this.kernel;
     const id = name === 'node' ? k.root : k.mounts[`/var/run/netns/${name}`];
-    const ns = id ? k.netns[id] : undefined;
+    const ns = id ? tget(k.netns, id) : undefined;
     if (!ns) throw new Error(`no namespace ${name}`);
     return ns;
   }
@@ -129,7 +130,7 @@ export class Harness {
   hasNs(name: string): boolean {
     const k = this.kernel;
     const id = name === 'node' ? k.root : k.mounts[`/var/run/netns/${name}`];
-    return !!id && !!k.netns[id];
+    return !!id && !!tget(k.netns, id);
   }
 
   link(ns: string, name: string): Link | undefined {
@@ -321,7 +322,7 @@ export function nsId(h: Harness, name: string): string {
 export function ipCommand(h: Harness, ns: string, args: string): number {
   const id = nsId(h, ns);
   const dev = (k: KernelState, name: string) => {
-    const l = K.linkByName(k.netns[id]!, name);
+    const l = K.linkByName(tget(k.netns, id)!, name);
     if (!l) throw new Error(`Cannot find device "${name}"`);
     return l.ifindex;
   };
@@ -382,7 +383,7 @@ export function ipCommand(h: Harness, ns: string, args: string): number {
       const gw = parseIP(m[1]!)!;
       kernelOp(h, (k) => {
         // Without "dev", ip lets the kernel find the device that reaches the gateway.
-        const ns = k.netns[id]!;
+        const ns = tget(k.netns, id)!;
         const l = K.linksOf(ns).find((x) =>
           x.addrs.some(
             (a) =>

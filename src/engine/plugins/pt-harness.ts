@@ -20,6 +20,7 @@ import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { installPluginFiles } from '../node/setup';
 import type { ExecResult } from '../os/process';
 import { Harness, PLUGIN_DIR, cniEnv } from './harness';
+import { tget } from '../state/table';
 
 export const NODE_PLUGINS = ['ptp', 'static', 'portmap', 'tuning'];
 export const DATA = '/tmp/cnisim-pt-data';
@@ -192,7 +193,7 @@ export function dataFiles(h: Harness): string[] {
 /** The node's nat user chains and rules (`iptables-save -t nat | grep -E '^(-A|:CNI)'`). */
 export function natRules(h: Harness): string[] {
   const k = h.kernel;
-  return iptablesSaveLines(k.netns[k.root]!.iptables, 'ipv4').filter(
+  return iptablesSaveLines(tget(k.netns, k.root)!.iptables, 'ipv4').filter(
     (l) => l.startsWith('-A') || l.startsWith(':CNI'),
   );
 }

@@ -11,6 +11,7 @@ import * as K from '../kernel/kernel';
 import type { KernelState, Link } from '../kernel/types';
 import { TestNode } from '../testkit';
 import { ALLOWLIST_FILE } from './tuning';
+import { tget } from '../state/table';
 
 const DATA_DIR = '/tmp/tuning';
 const RT = { containerId: 'c1' };
@@ -52,7 +53,7 @@ function sysctl(t: TestNode, key: string): string | undefined {
 
 function eth0(t: TestNode): Link | undefined {
   const { k, ns } = pod(t);
-  return K.linkByName(k.netns[ns]!, 'eth0');
+  return K.linkByName(tget(k.netns, ns)!, 'eth0');
 }
 
 function backup(t: TestNode): string | undefined {
@@ -75,7 +76,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
       const ns = k.mounts[t.netnsPath('pod-a')]!;
-      f(k, ns, K.linkByName(k.netns[ns]!, 'eth0')!.ifindex);
+      f(k, ns, K.linkByName(tget(k.netns, ns)!, 'eth0')!.ifindex);
     },
   );
 }

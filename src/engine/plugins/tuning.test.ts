@@ -10,6 +10,7 @@ import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState, Link } from '../kernel/types';
 import { TestNode } from '../testkit';
+import { tget } from '../state/table';
 
 const DATA_DIR = '/tmp/tuning';
 const MAC = '02:42:0a:16:00:aa';
@@ -49,7 +50,7 @@ function podNs(t: TestNode, pod = 'pod-a'): { k: KernelState; ns: string } {
 
 function eth0(t: TestNode): Link | undefined {
   const { k, ns } = podNs(t);
-  return K.linkByName(k.netns[ns]!, 'eth0');
+  return K.linkByName(tget(k.netns, ns)!, 'eth0');
 }
 
 function files(t: TestNode): Record<string, { data: string; mode: number }> {
@@ -103,7 +104,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
       const ns = k.mounts[t.netnsPath('pod-a')]!;
-      f(k, ns, K.linkByName(k.netns[ns]!, 'eth0')!.ifindex);
+      f(k, ns, K.linkByName(tget(k.netns, ns)!, 'eth0')!.ifindex);
     },
   );
 }

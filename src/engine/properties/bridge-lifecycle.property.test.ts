@@ -9,12 +9,13 @@ import * as vfs from '../fs/vfs';
 import { linkByName, linksOf, sysctlGet } from '../kernel/kernel';
 import { TestNode } from '../testkit';
 import { fcParams, FC_SEED } from './config';
+import { tget } from '../state/table';
 
 const DATA_DIR = '/var/lib/cni/networks/podnet';
 
 function podIp(n: TestNode, pod: string): string {
   const k = n.sim.node(n.node).kernel;
-  const ns = k.netns[k.mounts[n.netnsPath(pod)]!]!;
+  const ns = tget(k.netns, k.mounts[n.netnsPath(pod)]!)!;
   const eth0 = linkByName(ns, 'eth0')!;
   return eth0.addrs.find((a) => a.family === 4)!.local;
 }
@@ -58,7 +59,7 @@ describe('bridge + host-local lifecycle', () => {
             n.settle();
 
             const node = n.sim.node(n.node);
-            const host = node.kernel.netns[node.kernel.root]!;
+            const host = tget(node.kernel.netns, node.kernel.root)!;
             expect(linksOf(host).filter((l) => l.kind === 'veth')).toEqual([]);
             const cni0 = linkByName(host, 'cni0');
             if (ops.some((o) => o.add)) {

@@ -12,6 +12,7 @@ import * as vfs from '../fs/vfs';
 import { linksOf, sysctlGet } from '../kernel/kernel';
 import { TestNode } from '../testkit';
 import { FC_SEED, fcParams } from './config';
+import { tget, tkeys } from '../state/table';
 
 const CHAINED = ['portmap', 'tuning', 'bandwidth', 'firewall'] as const;
 type Chained = (typeof CHAINED)[number];
@@ -102,7 +103,7 @@ describe('random plugin chains', () => {
 
             const node = n.sim.node(n.node);
             const k = node.kernel;
-            const host = k.netns[k.root]!;
+            const host = tget(k.netns, k.root)!;
             const links = linksOf(host);
             expect(links.filter((l) => l.kind === 'veth' || l.kind === 'ifb')).toEqual([]);
             // No qdisc beyond the defaults the kernel attached.
@@ -110,7 +111,7 @@ describe('random plugin chains', () => {
               expect(l.tc?.ingress ?? null).toBeNull();
               if (l.tc?.root) expect(l.tc.root.kind).not.toBe('tbf');
             }
-            expect(Object.keys(k.netns)).toEqual([k.root]);
+            expect(tkeys(k.netns)).toEqual([k.root]);
             const used = ops.some((o) => o.op === 'ADD');
             const save = n.iptablesSave('ipv4').join('\n');
             // No per-container chain (CNI-<hash>, CNI-DN-<hash>) and no rule naming a container.

@@ -37,7 +37,7 @@ import { type Gen, TICK } from '../os/sys';
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { NodeState, Simulation } from '../sim/world';
-import { tentries } from '../state/table';
+import { tentries, tvalues } from '../state/table';
 import type { CniNetwork, ContainerdSettings, ContainerdState, PodRef, SandboxRec } from './types';
 
 export const LOOPBACK_NETWORK =
@@ -662,9 +662,7 @@ export class Containerd {
       `stop pause container of sandbox ${sb.id.slice(0, 13)}`,
       { op: 'pause.stop', sandbox: sb.id },
       (k, n) => {
-        const nsId = Object.values(k.netns).find((ns) =>
-          ns.holders?.includes(`pause:${sb.id}`),
-        )?.id;
+        const nsId = tvalues(k.netns).find((ns) => ns.holders?.includes(`pause:${sb.id}`))?.id;
         if (nsId) releaseNetns(k, nsId, `pause:${sb.id}`);
         n.containerd!.sandboxes[sb.id]!.pauseRunning = false;
       },

@@ -13,6 +13,7 @@ import type { TraceEvent } from '../trace/trace';
 import { formatDuration } from './duration';
 import type { RunSummary } from './run';
 import { stateAt, traceIndex, type TraceCounts } from './seek';
+import { tget } from '../state/table';
 
 export { stateAt, type TraceCounts };
 
@@ -82,7 +83,7 @@ function nodeReport(
   const kl = n.kubelet!;
   const k = n.kernel;
   const ready = state.api?.nodes[name]?.ready;
-  const root = k.netns[k.root]!;
+  const root = tget(k.netns, k.root)!;
   const hostVeths = linksOf(root)
     .filter((l) => l.kind === 'veth' && l.peer && l.peer.ns !== k.root)
     .map((l) => l.name);

@@ -10,6 +10,7 @@ import { addNode, netnsAdd } from '../node/setup';
 import { Simulation, newWorld } from '../sim/world';
 import { IP_LINK_BRIDGE_USAGE } from './commands/usage';
 import { Shell } from './shell';
+import { tget } from '../state/table';
 
 function node() {
   const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
@@ -27,7 +28,7 @@ function node() {
   }
   const t = () => {
     const k = sim.node('node').kernel;
-    return k.netns[k.mounts['/var/run/netns/t']!]!;
+    return tget(k.netns, k.mounts['/var/run/netns/t']!)!;
   };
   return {
     sim,
@@ -137,7 +138,7 @@ describe('ip link', () => {
     expect(K.linkByName(t(), 'x2')!).toMatchObject({ mtu: 1400, mac: '02:00:00:00:00:08' });
     expect(run('ip link set x2 netns u name qq').exitCode).toBe(0);
     const k = sim.node('node').kernel;
-    expect(K.linkByName(k.netns[k.mounts['/var/run/netns/u']!]!, 'qq')).toBeDefined();
+    expect(K.linkByName(tget(k.netns, k.mounts['/var/run/netns/u']!)!, 'qq')).toBeDefined();
     expect(run('ip link set vd up master br0').exitCode).toBe(0);
     expect(K.linkByName(t(), 'vd')).toMatchObject({
       adminUp: true,

@@ -14,6 +14,7 @@ import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { addNode, netnsAdd } from '../node/setup';
 import { Simulation, newWorld } from '../sim/world';
 import { Shell } from './shell';
+import { tget } from '../state/table';
 
 interface Header {
   header: true;
@@ -79,7 +80,7 @@ function newShell(): { sim: Simulation; sh: Shell } {
 function stateLines(sim: Simulation, name: string): string[] {
   const k = sim.node('node').kernel;
   const id = k.mounts[`/var/run/netns/${name}`];
-  const ns = id ? k.netns[id] : undefined;
+  const ns = id ? tget(k.netns, id) : undefined;
   const out: string[] = [];
   if (!ns) return out;
   for (const l of K.linksOf(ns)) {

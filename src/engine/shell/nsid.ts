@@ -13,6 +13,7 @@
  */
 import type { KernelState } from '../kernel/types';
 import type { Simulation } from '../sim/world';
+import { tget, tvalues } from '../state/table';
 
 /** Per viewing namespace: the ids it gave other namespaces (namespace id -> nsid). */
 export type NsidTable = Map<string, Map<string, number>>;
@@ -42,17 +43,17 @@ function advance(table: NsidTable, prev: KernelState | null, k: KernelState): vo
   if (prev && k.nextInode < prev.nextInode) table.clear();
   // Namespaces that are gone: their ids are freed everywhere.
   for (const viewer of [...table.keys()]) {
-    if (!k.netns[viewer]) table.delete(viewer);
+    if (!tget(k.netns, viewer)) table.delete(viewer);
   }
   for (const ids of table.values()) {
-    for (const other of [...ids.keys()]) if (!k.netns[other]) ids.delete(other);
+    for (const other of [...ids.keys()]) if (!tget(k.netns, other)) ids.delete(other);
   }
   // New references to other namespaces, in namespace then ifindex order.
-  for (const ns of Object.values(k.netns)) {
-    if (prev && prev.netns[ns.id] === ns) continue;
+  for (const ns of tvalues(k.netns)) {
+    if (prev && tget(prev.netns, ns.id) === ns) continue;
     for (const l of Object.values(ns.links)) {
       const other = l.peer?.ns;
-      if (!other || other === ns.id || !k.netns[other]) continue;
+      if (!other || other === ns.id || !tget(k.netns, other)) continue;
       let ids = table.get(ns.id);
       if (!ids) table.set(ns.id, (ids = new Map()));
       if (!ids.has(other)) ids.set(other, lowestFree(ids));

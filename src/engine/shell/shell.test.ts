@@ -6,6 +6,7 @@ import { Simulation, newWorld } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { Shell } from './shell';
 import type { CommandSpec } from './types';
+import { tget } from '../state/table';
 
 function setup(opts: ConstructorParameters<typeof Shell>[2] = {}) {
   const sim = new Simulation(
@@ -22,7 +23,7 @@ function setup(opts: ConstructorParameters<typeof Shell>[2] = {}) {
   const kernel = () => sim.node('node').kernel;
   const ns = (name?: string) => {
     const k = kernel();
-    return k.netns[name ? k.mounts[`/var/run/netns/${name}`]! : k.root]!;
+    return tget(k.netns, name ? k.mounts[`/var/run/netns/${name}`]! : k.root)!;
   };
   const file = (p: string) => {
     const e = vfs.stat(sim.node('node').fs, p);

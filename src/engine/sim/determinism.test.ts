@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../demo';
 import { TestNode } from '../testkit';
+import { tget } from '../state/table';
 
 function traceOf(seed: number): string {
   const n = new TestNode({ seed });
@@ -35,7 +36,7 @@ describe('determinism', () => {
     // Stepping back is reading an earlier snapshot: before the ADD the pod had no eth0.
     const addCall = n.sim.events.findIndex((e) => e.kind === 'libcni.call');
     const before = n.sim.states[addCall]!.nodes[n.node]!.kernel;
-    const podNs = before.netns[before.mounts[n.netnsPath('p')]!]!;
+    const podNs = tget(before.netns, before.mounts[n.netnsPath('p')]!)!;
     expect(Object.values(podNs.links).map((l) => l.name)).toEqual(['lo']);
   });
 });

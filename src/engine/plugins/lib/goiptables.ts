@@ -6,6 +6,7 @@
 import { GoError } from '../../cni/errors';
 import { runIptables } from '../../kernel/iptables';
 import type { Gen, Sys } from '../../os/sys';
+import { tget } from '../../state/table';
 
 export type Proto = 'ipv4' | 'ipv6';
 
@@ -60,14 +61,14 @@ export class IPTables {
   private *exec(argv: string[], readOnly: boolean): Gen<string> {
     const full = [this.path, ...argv];
     const ns = this.sys.hostNs;
-    const before = this.sys.kernel.netns[ns]!.iptables;
+    const before = tget(this.sys.kernel.netns, ns)!.iptables;
     const r = runIptables(before, this.proto, argv);
     yield* this.sys.kernelOp(
       readOnly ? 'iptables.query' : 'iptables',
       `${full.map(shellQuote).join(' ')}${r.exitCode !== 0 ? `  -> exit ${r.exitCode}: ${r.stderr.trim()}` : ''}`,
       { argv: full, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, readOnly },
       (k) => {
-        if (!readOnly && r.state !== before) k.netns[ns]!.iptables = r.state;
+        if (!readOnly && r.state !== before) tget(k.netns, ns)!.iptables = r.state;
       },
     );
     if (r.exitCode !== 0) throw new IptablesError(full, r.exitCode, r.stderr);

@@ -3,6 +3,7 @@ import * as vfs from '../../fs/vfs';
 import type { Sys } from '../../os/sys';
 import { GoError } from '../../cni/errors';
 import { q } from '../../gofmt';
+import { tget } from '../../state/table';
 
 /** NSPathNotExistErr: the path does not exist (DEL treats this as "already gone"). */
 export class NSPathNotExistErr extends GoError {}
@@ -20,7 +21,7 @@ const EXT4_MAGIC = 'ef53';
 /** ns.GetNS: statfs the path, check it is nsfs (or procfs), open it. Returns the netns id. */
 export function getNS(sys: Sys, path: string): string {
   const id = netnsAtPath(sys, path);
-  if (id && sys.kernel.netns[id]) return id;
+  if (id && tget(sys.kernel.netns, id)) return id;
   const clean = vfs.cleanPath(path);
   const alt = clean.startsWith('/var/run/') ? clean.slice(4) : `/var${clean}`;
   const entry = vfs.stat(sys.fs, clean) ?? vfs.stat(sys.fs, alt);

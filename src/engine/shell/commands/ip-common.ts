@@ -10,6 +10,7 @@ import type { IP } from '../../net/ip';
 import { parseIP } from '../../net/ip';
 import { resolvePath } from '../paths';
 import type { CommandContext } from '../types';
+import { tget } from '../../state/table';
 
 /** Ends the ip command: `text` goes to stderr as is, `code` is the exit status. */
 export class IpExit {
@@ -323,7 +324,7 @@ export function kernelValidName(name: string): boolean {
 // Namespaces and links
 
 export function nsOf(ip: IpRun, id = ip.ns): Netns {
-  return ip.ctx.kernel().netns[id]!;
+  return tget(ip.ctx.kernel().netns, id)!;
 }
 
 export function linkNamed(ip: IpRun, name: string, nsId = ip.ns): Link | undefined {
@@ -357,7 +358,7 @@ export function lookupNetnsByPath(
   const k = ctx.kernel();
   const p = resolvePath(ctx.cwd, path);
   const id = k.mounts[p] ?? (p.startsWith('/var/run/') ? k.mounts[p.slice(4)] : undefined);
-  if (id && k.netns[id]) return { id };
+  if (id && tget(k.netns, id)) return { id };
   const e = vfs.stat(ctx.fs(), p);
   if (e) return { errno: 'EINVAL' };
   return { errno: 'ENOENT' };

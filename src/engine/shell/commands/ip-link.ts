@@ -35,6 +35,7 @@ import {
   rtnl,
 } from './ip-common';
 import { IP_LINK_BRIDGE_USAGE, IP_LINK_USAGE, IP_LINK_VETH_USAGE } from './usage';
+import { tget } from '../../state/table';
 
 const ETH_MIN_MTU = 68;
 const ETH_MAX_MTU = 65535;
@@ -247,7 +248,7 @@ function addressCheck(addr: number[] | null): string | undefined {
 
 /** The name the kernel gives a new device without one: the first free `<pattern>N`. */
 function autoName(k: KernelState, nsId: string, base: string, taken: string[] = []): string {
-  const ns = k.netns[nsId]!;
+  const ns = tget(k.netns, nsId)!;
   for (let i = 0; ; i++) {
     const n = `${base}${i}`;
     if (!K.linkByName(ns, n) && !taken.includes(n)) return n;
@@ -343,7 +344,7 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
           { kind: 'veth', name, peerName, peerNs: peerNsId, ...(mac ? { mac } : {}) },
           rnd,
         );
-        const l = K.linkByIndex(kd.netns[nsId]!, idx)!;
+        const l = K.linkByIndex(tget(kd.netns, nsId)!, idx)!;
         const p = l.peer!;
         if (peer?.mtu) K.linkSetMtu(kd, p.ns, p.ifindex, peer.mtu);
         if (peerMac) K.linkSetMac(kd, p.ns, p.ifindex, peerMac);

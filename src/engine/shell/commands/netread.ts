@@ -23,9 +23,10 @@ import { BASE_TIME_MS } from '../../trace/time';
 import type { CommandContext, CommandSpec } from '../types';
 import { lookupNetnsByName, matches } from './ip-common';
 import { type JsonValue, jsonOutput } from './jsonw';
+import { tget } from '../../state/table';
 
 function nsOfCtx(ctx: CommandContext, id: string): Netns {
-  return ctx.kernel().netns[id]!;
+  return tget(ctx.kernel().netns, id)!;
 }
 
 /** `-n NAME` of tc and bridge: the namespace id, or an error text (exit 255 / 1). */
@@ -314,7 +315,7 @@ function iptables(family: IptFamily) {
     if (r.state !== ns.iptables) {
       const next = r.state;
       ctx.changeKernel((k) => {
-        k.netns[ctx.netns]!.iptables = next as never;
+        tget(k.netns, ctx.netns)!.iptables = next as never;
       });
     }
     ctx.out(r.stdout);

@@ -8,7 +8,7 @@
 import type { AnyStateMachine } from 'xstate';
 import type { KernelState, LinkLife } from '../../../engine/kernel/types';
 import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { tentries } from '../../../engine/state/table';
+import { tentries, tget, tvalues } from '../../../engine/state/table';
 import type { TraceEvent } from '../../../engine/trace/trace';
 
 export interface ChartState {
@@ -248,7 +248,7 @@ export const LINK_LIVES: readonly LinkLife[] = ['created', 'moved', 'up', 'down'
 /** Links of a node's kernel per life state (all namespaces). */
 export function linkLives(k: KernelState): Map<LinkLife, number> {
   const m = new Map<LinkLife, number>(LINK_LIVES.map((l) => [l, 0]));
-  for (const ns of Object.values(k.netns)) {
+  for (const ns of tvalues(k.netns)) {
     for (const l of Object.values(ns.links)) m.set(l.life, (m.get(l.life) ?? 0) + 1);
   }
   return m;
@@ -273,16 +273,16 @@ export function lifeMoves(prev: KernelState | undefined, k: KernelState): LifeMo
   if (!prev || prev.netns === k.netns) return [];
   const out: LifeMove[] = [];
   const gone = new Map<string, LifeMove>();
-  for (const ns of Object.values(prev.netns)) {
-    const now = k.netns[ns.id];
+  for (const ns of tvalues(prev.netns)) {
+    const now = tget(k.netns, ns.id);
     if (now === ns) continue;
     for (const l of Object.values(ns.links)) {
       if (!now?.links[l.ifindex] || now.links[l.ifindex]!.mac !== l.mac)
         gone.set(macKey(ns.id, l), { name: l.name, ns: ns.id, from: l.life, to: 'deleted' });
     }
   }
-  for (const ns of Object.values(k.netns)) {
-    const pns = prev.netns[ns.id];
+  for (const ns of tvalues(k.netns)) {
+    const pns = tget(prev.netns, ns.id);
     if (pns === ns) continue;
     for (const l of Object.values(ns.links)) {
       const b = pns?.links[l.ifindex];

@@ -11,7 +11,7 @@
  */
 import type { Netns } from '../../../engine/kernel/types';
 import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { tvalues, type Table } from '../../../engine/state/table';
+import { tget, tvalues, type Table } from '../../../engine/state/table';
 import type { ContainerdState } from '../../../engine/runtime/types';
 import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
 
@@ -150,7 +150,7 @@ export function metricsOf(state: WorldState): Map<string, NodeMetrics> {
       pods: pods.get(name) ?? 0,
       ...reservationsOf(n.fs, c, f),
       capacity: capacityOf(c),
-      orphanVeths: orphanVeths(k.netns[k.root]!, k.mounts, c, f),
+      orphanVeths: orphanVeths(tget(k.netns, k.root)!, k.mounts, c, f),
     });
   }
   return out;
@@ -233,7 +233,7 @@ export class MetricsIndex {
       if (!c) continue;
       const f = this.inflight.get(name) ?? NO_INFLIGHT;
       const k = node.kernel;
-      const root = k.netns[k.root]!;
+      const root = tget(k.netns, k.root)!;
       let m = this.memo.get(name);
       const resInputs = [c.sandboxes, f.key, ...netDirs(node.fs)];
       const vethInputs = [root.links, k.mounts, c.sandboxes, f.key];

@@ -24,6 +24,7 @@ import {
   type CellLayout,
 } from './model';
 import './topology.css';
+import { tget } from '../../../engine/state/table';
 
 /** What the view reads of the session (a SessionView has it all). */
 export type TopologySession = Pick<SessionView, 'stateAt'>;
@@ -288,7 +289,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
   const hostNamesByNode = new Map<string, string>();
   if (state && lay) {
     for (const nl of lay.nodes) {
-      const root = state.nodes[nl.node.name]!.kernel.netns[nl.node.root]!;
+      const root = tget(state.nodes[nl.node.name]!.kernel.netns, nl.node.root)!;
       const parts: string[] = [];
       for (const i of nl.node.hostLinks) {
         const l = root.links[i];
@@ -301,7 +302,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
   const hoveredRoutes = useMemo(() => {
     if (!hovered || !state) return null;
     const [node, nsId] = hovered.split('/') as [string, string];
-    const ns = state.nodes[node]?.kernel.netns[nsId];
+    const ns = state.nodes[node] ? tget(state.nodes[node].kernel.netns, nsId) : undefined;
     if (!ns) return null;
     return { title: hovered, routes: routesText(ns) };
   }, [hovered, state]);
@@ -347,7 +348,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
         <g ref={gRef}>
           {lay.nodes.map((nl) => {
             const kernel = state.nodes[nl.node.name]!.kernel;
-            const root = kernel.netns[nl.node.root]!;
+            const root = tget(kernel.netns, nl.node.root)!;
             const hostKey = `${nl.node.name}/${root.id}`;
             const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
             const bridges = parseNames(hostNames);
@@ -402,7 +403,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
                   <PodCell
                     key={c.ns.id}
                     cell={c}
-                    ns={kernel.netns[c.ns.id]}
+                    ns={tget(kernel.netns, c.ns.id)}
                     hostLinks={c.peers.map((p) => root.links[p.ifindex])}
                     hostNames={hostNames}
                     changed={perCell.get(`${nl.node.name}/${c.ns.id}`) ?? ''}

@@ -8,6 +8,7 @@ import {
   routesText,
   structureOf,
 } from './model';
+import { tget } from '../../../engine/state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -28,7 +29,7 @@ describe('topology model', () => {
     expect(s.nodes).toHaveLength(1);
     const n = s.nodes[0]!;
     expect(n.pods.map((p) => p.pod)).toEqual(['default/web-0', 'default/web-1']);
-    const root = last.nodes['node-1']!.kernel.netns[n.root]!;
+    const root = tget(last.nodes['node-1']!.kernel.netns, n.root)!;
     expect(n.hostLinks.map((i) => root.links[i]!.name)).toEqual(['lo', 'cni0']);
     for (const p of n.pods) {
       expect(p.hostPeers).toHaveLength(1);
@@ -62,9 +63,9 @@ describe('topology model', () => {
     const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
     const n = structureOf(states[addr.seq]!).nodes[0]!;
     const podNs = n.pods[0]!.id;
-    const eth0 = Object.values(states[addr.seq]!.nodes['node-1']!.kernel.netns[podNs]!.links).find(
-      (l) => l.name === 'eth0',
-    )!;
+    const eth0 = Object.values(
+      tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links,
+    ).find((l) => l.name === 'eth0')!;
     expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
     // Bringing eth0 up adds its prefix route: the namespace changed too.
     const up = c.events.find(
@@ -137,7 +138,7 @@ describe('topology model', () => {
 
   it('prints routes as ip route does', () => {
     const n = structureOf(last).nodes[0]!;
-    const ns = last.nodes['node-1']!.kernel.netns[n.pods[0]!.id]!;
+    const ns = tget(last.nodes['node-1']!.kernel.netns, n.pods[0]!.id)!;
     expect(routesText(ns)).toEqual(
       expect.arrayContaining([
         'default via 10.244.1.1 dev eth0',

@@ -11,7 +11,7 @@
  */
 import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
 import type { NodeState, WorldState } from '../../../engine/sim/world';
-import { tvalues } from '../../../engine/state/table';
+import { tget, tvalues } from '../../../engine/state/table';
 
 export interface PodNs {
   /** Namespace id (ns4026532097). */
@@ -74,7 +74,7 @@ function ownersKey(m: Map<string, string>): string {
  */
 export function nodeStructure(node: NodeState, owners?: Map<string, string>): NodeStructure {
   const k = node.kernel;
-  const root = k.netns[k.root]!;
+  const root = tget(k.netns, k.root)!;
   const pods = owners ?? podsOf(node);
   const mountsOf = new Map<string, string[]>();
   for (const [path, id] of Object.entries(k.mounts)) {
@@ -82,7 +82,7 @@ export function nodeStructure(node: NodeState, owners?: Map<string, string>): No
     if (l) l.push(path);
     else mountsOf.set(id, [path]);
   }
-  const others = Object.values(k.netns)
+  const others = tvalues(k.netns)
     .filter((n) => n.id !== k.root)
     .sort((a, b) => a.inode - b.inode);
   const index = new Map<string, PodNs>();
@@ -181,7 +181,7 @@ export class StructureCache {
       if (prev && prev.mounts === k.mounts && prev.owners === owners.key) {
         if (prev.netns === k.netns) return prev.s;
         // Same namespaces and same link sets in each: only link contents changed.
-        const nss = Object.values(k.netns);
+        const nss = tvalues(k.netns);
         if (nss.length === prev.linkSets.length / 2 && sameLinkSets(nss, prev.linkSets)) {
           prev.netns = k.netns;
           return prev.s;
@@ -196,7 +196,7 @@ export class StructureCache {
         mounts: k.mounts,
         owners: owners.key,
         s: keep,
-        linkSets: linkSetsOf(Object.values(k.netns)),
+        linkSets: linkSetsOf(tvalues(k.netns)),
       });
       if (!reuse) changed = true;
       return keep;
@@ -266,10 +266,11 @@ export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Ch
     const k = node.kernel;
     if (before === k) continue;
     if (before?.netns === k.netns && before.mounts === k.mounts) continue;
-    for (const ns of Object.values(k.netns)) diffNs(name, before?.netns[ns.id], ns, out);
+    for (const ns of tvalues(k.netns))
+      diffNs(name, before ? tget(before.netns, ns.id) : undefined, ns, out);
     if (before) {
-      for (const ns of Object.values(before.netns)) {
-        if (!k.netns[ns.id]) out.removed.push(`namespace ${ns.id} (${name})`);
+      for (const ns of tvalues(before.netns)) {
+        if (!tget(k.netns, ns.id)) out.removed.push(`namespace ${ns.id} (${name})`);
       }
       if (before.mounts !== k.mounts) {
         for (const [p, id] of Object.entries(k.mounts))
