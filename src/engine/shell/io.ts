@@ -1,4 +1,7 @@
-/** The streams and the frame a command runs with (shared by the interpreter, redirections and dispatch). */
+/**
+ * The streams and the frame a command runs with (shared by the interpreter, redirections and
+ * dispatch).
+ */
 import type { Tx } from './tx';
 
 export type Sink = (s: string) => void;
