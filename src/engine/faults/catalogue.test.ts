@@ -80,7 +80,7 @@ describe('the fault catalogue', () => {
         'faults[1] (Bad Id).title: must not be empty',
         'faults[1] (Bad Id).when: expected one of "any", "pod-running", "before-delete", "during-add", got "sometimes"',
         'faults[1] (Bad Id).params.plugin.description: expected string, got nothing',
-        'faults[1] (Bad Id).inject.kind: expected kind to be one of "truncate-cache", "remove-cache", "set-cni-version", "install-build", "remove-plugin", "fill-ipam", "stale-attachment", "delete-netns", "hang-plugin", "restart-kubelet", "restart-containerd", "reboot", "drift", "break-conflist", got "explode"',
+        'faults[1] (Bad Id).inject.kind: expected kind to be one of "shell", "node-command", "truncate-cache", "set-cni-version", "install-build", "fill-ipam", "stale-attachment", "delete-netns", "hang-plugin", "half-write-conflist", got "explode"',
       ].join('\n'),
     );
     expect(() => parseCatalogue([good, good])).toThrow(
@@ -92,6 +92,23 @@ describe('the fault catalogue', () => {
     expect(() => parseCatalogue([{ ...good, extra: 1 }])).toThrow(
       'faults[0] (plugin-missing): unknown key "extra"',
     );
+  });
+
+  it('checks the lines of shell injections: placeholders, and a line for each choice', () => {
+    const good = JSON.parse(JSON.stringify(FAULTS.find((f) => f.id === 'plugin-missing')));
+    const drift = JSON.parse(JSON.stringify(FAULTS.find((f) => f.id === 'drift')));
+    expect(() =>
+      parseCatalogue([{ ...good, inject: { kind: 'shell', line: 'rm {nope}' } }]),
+    ).toThrow('faults[0] (plugin-missing).inject.line: unknown placeholder {nope}');
+    expect(() =>
+      parseCatalogue([{ ...good, inject: { kind: 'shell', by: 'plugin', line: 'rm x' } }]),
+    ).toThrow('faults[0] (plugin-missing).inject.by: only for lines by choice');
+    expect(() => parseCatalogue([{ ...drift, inject: { ...drift.inject, by: 'pod' } }])).toThrow(
+      'faults[0] (drift).inject.by: lines by choice need `by` naming a choice parameter',
+    );
+    expect(() =>
+      parseCatalogue([{ ...drift, inject: { ...drift.inject, line: { address: 'x' } } }]),
+    ).toThrow('faults[0] (drift).inject.line: one line for each value of what');
   });
 });
 

@@ -2,7 +2,9 @@
  * The fault catalogue: what goes wrong with pod networking on real nodes, as data. Each fault
  * says what a learner reads about it (title, explanation), when it can be injected, its
  * parameters, the symptoms a real node shows, what an operator does about it, and how it is
- * made (`inject`) and undone (`recovery.actions`) with the cluster's own primitives (inject.ts).
+ * made (`inject`) and undone (`recovery.actions`) with the cluster's own primitives
+ * (injections.ts, recoveries.ts). An injection that is only a command an operator types is data:
+ * a `shell` line with placeholders, or a `node-command`.
  *
  * The entries are typed (a wrong kind or a missing field does not compile) and checked against
  * the schema below by catalogue.test.ts (a broken entry fails it with a message naming the entry
@@ -24,6 +26,32 @@ import * as z from 'zod/mini';
  */
 export const WHEN = ['any', 'pod-running', 'before-delete', 'during-add'] as const;
 export type When = (typeof WHEN)[number];
+
+/**
+ * What the line of a `shell` injection can name, in braces: `{cache}` the result cache file of
+ * the pod's ready sandbox, `{plugin-path}` param plugin in the node's first bin dir, `{conflist}`
+ * the file of the node's pod network, `{pod-netns}` the name of the pod's netns, `{pod-address}`
+ * the first IPv4 address of its eth0 (address/prefix), `{host-veth}` the host end of its veth,
+ * `{pod-bridge}` the bridge that veth is plugged into. Each fails, naming the parameter, when what
+ * it names is not there, before anything is run.
+ */
+export const SHELL_PLACEHOLDERS = [
+  'cache',
+  'plugin-path',
+  'conflist',
+  'pod-netns',
+  'pod-address',
+  'host-veth',
+  'pod-bridge',
+] as const;
+export type ShellPlaceholder = (typeof SHELL_PLACEHOLDERS)[number];
+
+/** Node commands the cluster carries out itself (its own steps, no shell's). */
+export const NODE_COMMANDS = [
+  'systemctl restart kubelet',
+  'systemctl restart containerd',
+  'reboot',
+] as const;
 
 export const PARAM_KINDS = [
   'node',
@@ -54,26 +82,31 @@ function buildSchemas() {
 
   /** How a fault is made. Parameters (node, pod, plugin, ...) come from the call. */
   const Inject = z.discriminatedUnion('kind', [
+    /**
+     * A command an operator types on the node, run by its shell (`rm {cache}`): `line`, or, with
+     * `by` naming a choice parameter, the line for its value. {placeholders}: SHELL_PLACEHOLDERS.
+     */
+    z.strictObject({
+      kind: z.literal('shell'),
+      by: z.optional(z.string()),
+      line: z.union([z.string(), z.record(z.string(), z.string())]),
+    }),
+    /** systemctl restart or reboot of the node, which the cluster carries out. */
+    z.strictObject({ kind: z.literal('node-command'), command: z.enum(NODE_COMMANDS) }),
     /** The pod's result cache file is cut short after `keepBytes` bytes (a write lost in a crash). */
     z.strictObject({ kind: z.literal('truncate-cache'), keepBytes: z.number() }),
-    z.strictObject({ kind: z.literal('remove-cache') }),
     /** The node's conflist gets `cniVersion` = param cniVersion. */
     z.strictObject({ kind: z.literal('set-cni-version') }),
     /** param plugin of param build is installed over the current binary. */
     z.strictObject({ kind: z.literal('install-build') }),
-    z.strictObject({ kind: z.literal('remove-plugin') }),
     /** host-local's range is filled with reservations of container ids nobody knows. */
     z.strictObject({ kind: z.literal('fill-ipam') }),
     /** An attachment from an earlier life: a reservation, and a cache file if `withCache`. */
     z.strictObject({ kind: z.literal('stale-attachment'), withCache: z.boolean() }),
     z.strictObject({ kind: z.literal('delete-netns') }),
     z.strictObject({ kind: z.literal('hang-plugin') }),
-    z.strictObject({ kind: z.literal('restart-kubelet') }),
-    z.strictObject({ kind: z.literal('restart-containerd') }),
-    z.strictObject({ kind: z.literal('reboot') }),
-    /** Part of a running pod's wiring is removed by hand (param what). */
-    z.strictObject({ kind: z.literal('drift') }),
-    z.strictObject({ kind: z.literal('break-conflist'), mode: z.enum(['malformed', 'missing']) }),
+    /** The node's conflist is cut to its first half (a write caught midway). */
+    z.strictObject({ kind: z.literal('half-write-conflist') }),
   ]);
 
   /** What an operator does to recover, as something the simulation can do too. */
@@ -216,6 +249,22 @@ export function parseCatalogue(data: unknown): FaultDef[] {
       if (p.kind === 'choice' && p.default !== undefined && !p.values?.includes(String(p.default)))
         problems.push(`faults[${i}] (${f.id}).params.${name}.default: not one of its values`);
     }
+    const inj = f.inject;
+    if (inj.kind === 'shell') {
+      const where = `faults[${i}] (${f.id}).inject`;
+      const by = inj.by === undefined ? undefined : f.params[inj.by];
+      if (typeof inj.line === 'string') {
+        if (inj.by !== undefined) problems.push(`${where}.by: only for lines by choice`);
+      } else if (by?.kind !== 'choice')
+        problems.push(`${where}.by: lines by choice need \`by\` naming a choice parameter`);
+      else if (Object.keys(inj.line).sort().join() !== [...(by.values ?? [])].sort().join())
+        problems.push(`${where}.line: one line for each value of ${inj.by}`);
+      const lines = typeof inj.line === 'string' ? [inj.line] : Object.values(inj.line);
+      for (const l of lines)
+        for (const m of l.matchAll(/\{([^}]*)\}/g))
+          if (!(SHELL_PLACEHOLDERS as readonly string[]).includes(m[1]!))
+            problems.push(`${where}.line: unknown placeholder {${m[1]!}}`);
+    }
     const needsPod = f.when !== 'any';
     if (needsPod && !f.params['pod'])
       problems.push(`faults[${i}] (${f.id}).params.pod: required when "when" is ${f.when}`);
@@ -305,7 +354,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'recreate-pod' }],
     },
-    inject: { kind: 'remove-cache' },
+    inject: { kind: 'shell', line: 'rm {cache}' },
   },
   {
     id: 'cni-version-unsupported',
@@ -401,7 +450,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Install the plugin again into /opt/cni/bin; the next retry (10-15 s) succeeds.'],
       actions: [{ kind: 'reinstall-plugin' }],
     },
-    inject: { kind: 'remove-plugin' },
+    inject: { kind: 'shell', line: 'rm {plugin-path}' },
   },
   {
     id: 'ipam-exhausted',
@@ -468,7 +517,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'reinstall-plugin' }],
     },
-    inject: { kind: 'remove-plugin' },
+    inject: { kind: 'shell', line: 'rm {plugin-path}' },
   },
   {
     id: 'silent-ip-leak',
@@ -502,7 +551,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'remove-orphans' }],
     },
-    inject: { kind: 'remove-plugin' },
+    inject: { kind: 'shell', line: 'rm {plugin-path}' },
   },
   {
     id: 'stale-attachment',
@@ -614,7 +663,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
     },
-    inject: { kind: 'remove-plugin' },
+    inject: { kind: 'shell', line: 'rm {plugin-path}' },
   },
   {
     id: 'plugin-hangs',
@@ -680,7 +729,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Nothing: the restarted kubelet creates a new sandbox.'],
       actions: [{ kind: 'none' }],
     },
-    inject: { kind: 'restart-kubelet' },
+    inject: { kind: 'node-command', command: 'systemctl restart kubelet' },
   },
   {
     id: 'containerd-restart-during-add',
@@ -716,7 +765,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'remove-orphans' }],
     },
-    inject: { kind: 'restart-containerd' },
+    inject: { kind: 'node-command', command: 'systemctl restart containerd' },
   },
   {
     id: 'containerd-restart',
@@ -734,7 +783,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Nothing.'],
       actions: [{ kind: 'none' }],
     },
-    inject: { kind: 'restart-containerd' },
+    inject: { kind: 'node-command', command: 'systemctl restart containerd' },
   },
   {
     id: 'kubelet-restart',
@@ -752,7 +801,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Nothing.'],
       actions: [{ kind: 'none' }],
     },
-    inject: { kind: 'restart-kubelet' },
+    inject: { kind: 'node-command', command: 'systemctl restart kubelet' },
   },
   {
     id: 'node-reboot',
@@ -778,7 +827,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Nothing.'],
       actions: [{ kind: 'none' }],
     },
-    inject: { kind: 'reboot' },
+    inject: { kind: 'node-command', command: 'reboot' },
   },
   {
     id: 'drift',
@@ -814,7 +863,16 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'recreate-pod' }, { kind: 'remove-orphans' }],
     },
-    inject: { kind: 'drift' },
+    inject: {
+      kind: 'shell',
+      by: 'what',
+      line: {
+        address: 'ip -n {pod-netns} addr del {pod-address} dev eth0',
+        route: 'ip -n {pod-netns} route del default',
+        'host-veth': 'ip link del {host-veth}',
+        bridge: 'ip link del {pod-bridge}',
+      },
+    },
   },
   {
     id: 'conflist-malformed',
@@ -848,7 +906,7 @@ const DATA: readonly FaultDef[] = [
       ],
       actions: [{ kind: 'restore-conflist' }],
     },
-    inject: { kind: 'break-conflist', mode: 'malformed' },
+    inject: { kind: 'half-write-conflist' },
   },
   {
     id: 'conflist-missing',
@@ -877,7 +935,7 @@ const DATA: readonly FaultDef[] = [
       steps: ['Put the conflist back; containerd reloads it and the node becomes Ready.'],
       actions: [{ kind: 'restore-conflist' }],
     },
-    inject: { kind: 'break-conflist', mode: 'missing' },
+    inject: { kind: 'shell', line: 'rm {conflist}' },
   },
 ];
 

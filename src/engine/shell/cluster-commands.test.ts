@@ -11,7 +11,8 @@ import { journalLines } from '../node/journal';
 import { addNode } from '../node/setup';
 import { Simulation, newWorld } from '../sim/world';
 import { cnitoolContainerId } from './commands/cnitool';
-import { humanDuration, parseJournalTime, unitsHumanDuration } from './commands/k8s';
+import { parseJournalTime } from './commands/journalctl';
+import { humanDuration, unitsHumanDuration } from './commands/k8s-common';
 import { CLEAR_SEQUENCE } from './commands/misc';
 import { Shell } from './shell';
 

@@ -11,19 +11,22 @@
  * is part of the outer command's event. Running a simulated program (a CNI plugin binary) records
  * its own exec/exit/kernel/fs events instead; `sleep` lets virtual time pass (settle) with no
  * event.
+ *
+ * This file is the interpreter (lists, pipelines, compound commands, variables, `$?`). Beside it:
+ * parse.ts (the grammar), expand.ts (expansions), redirect.ts (redirections), dispatch.ts (finding
+ * and running argv[0]), context.ts (what a command sees), tx.ts (a command's change and its
+ * event), session.ts (options and the state kept between lines), commands/ (the commands, looked
+ * up in registry.ts).
  */
-import { castDraft, produce, type Draft } from 'immer';
 import * as vfs from '../fs/vfs';
-import * as K from '../kernel/kernel';
-import type { RandomSource } from '../kernel/kernel';
-import type { KernelState } from '../kernel/types';
 import { settle } from '../node/setup';
-import { execProgram, type ProgramRegistry } from '../os/process';
-import { runToEnd } from '../os/sys';
+import type { ProgramRegistry } from '../os/process';
 import { PROGRAMS } from '../plugins/registry';
-import { Rng, type RngState } from '../rng';
-import type { EventInit, NodeState, Simulation, WorldState } from '../sim/world';
+import type { Simulation } from '../sim/world';
+import type { CtxImpl } from './context';
+import * as D from './dispatch';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
+import { ExitSignal, type Frame, type IO, type Sink } from './io';
 import {
   ScriptReader,
   ShellSyntaxError,
@@ -37,7 +40,18 @@ import {
   type SimpleCommand,
 } from './parse';
 import { resolvePath } from './paths';
+import { withRedirects } from './redirect';
 import { defaultCommands } from './registry';
+import {
+  DEFAULT_IFS,
+  defaultSnapshot,
+  MAX_DEPTH,
+  MAX_LOOP_ITERATIONS,
+  type ShellOptions,
+  type ShellSnapshot,
+  type RunResult,
+} from './session';
+import { Tx } from './tx';
 import {
   type ClusterHooks,
   type CommandContext,
@@ -45,113 +59,20 @@ import {
   type ExecFailure,
   type ExecOptions,
   type ShellState,
-  STRERROR,
 } from './types';
 
-export interface ShellOptions {
-  /** Trace actor of the shell's events (default "shell"). */
-  actor?: string;
-  /** Exported variables to add or override. */
-  env?: Record<string, string>;
-  /** Working directory (default /root). */
-  cwd?: string;
-  commands?: CommandRegistry;
-  /** Programs the node can run (CNI plugin binaries); default: the engine's plugins. */
-  programs?: ProgramRegistry;
-  /**
-   * Names that `ip -n NAME` / `ip netns exec NAME` resolve to the node's own namespace: the
-   * conformance recordings call the namespace that played the host "node".
-   */
-  hostNetnsAliases?: readonly string[];
-  /** Events are recorded as children of this seq. */
-  parentSeq?: number;
-  /** Prefix of the shell's own error messages (default "bash: ", as an interactive bash). */
-  errorPrefix?: string;
-  /**
-   * The shell's output is a terminal (the app's): `ls` prints columns. Default false, as for a
-   * command whose output is captured (the recordings).
-   */
-  tty?: boolean;
-  /** The cluster the node belongs to, for systemctl, reboot, crictl and kubectl delete. */
-  cluster?: ClusterHooks;
-  /**
-   * Continue a shell session: its working directory, variables and `$?` (see `snapshot`).
-   * Replaces `cwd` and the default environment; `env` still overrides.
-   */
-  resume?: Partial<ShellSnapshot>;
-  /** Lines typed before (what `history` lists first). */
-  history?: readonly string[];
+export {
+  defaultSnapshot,
+  MAX_LOOP_ITERATIONS,
+  type ShellOptions,
+  type ShellSnapshot,
+  type RunResult,
+} from './session';
+
+interface VarEntry {
+  value: string;
+  exported: boolean;
 }
-
-/**
- * What a shell session carries from one line to the next, as data: the app's terminal keeps it
- * between lines, and a logged `shell` action carries it so that a replay runs the line as typed.
- */
-export interface ShellSnapshot {
-  cwd: string;
-  /** Exported variables. */
-  env: Record<string, string>;
-  /** Variables that are not exported (IFS left out while it has its default). */
-  vars: Record<string, string>;
-  /** `$?`. */
-  status: number;
-}
-
-export interface RunResult {
-  stdout: string;
-  stderr: string;
-  /** stdout and stderr interleaved in the order they were written (what a terminal shows). */
-  output: string;
-  exitCode: number;
-  /** The shell session ended (`exit`, `reboot`): a terminal starts a new one. */
-  exited?: boolean;
-}
-
-type Sink = (s: string) => void;
-
-interface IO {
-  stdin: string;
-  out: Sink;
-  err: Sink;
-  /** stdout is the terminal (not a pipe, a file or a command substitution). */
-  tty?: boolean;
-}
-
-/** Where a simple command runs: its network namespace and the change it joins, if any. */
-interface Frame {
-  netns: string;
-  tx: Tx | null;
-}
-
-/** Thrown by `exit` to unwind to the shell's top. */
-class ExitSignal {
-  constructor(readonly code: number) {}
-}
-
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const DEFAULT_IFS = ' \t\n';
-
-/** A new login shell's state: root in /root, the usual environment, `$?` 0. */
-export function defaultSnapshot(): ShellSnapshot {
-  return {
-    cwd: '/root',
-    env: {
-      HOME: '/root',
-      LANG: 'C.UTF-8',
-      LOGNAME: 'root',
-      PATH: DEFAULT_PATH,
-      PWD: '/root',
-      SHELL: '/bin/bash',
-      USER: 'root',
-    },
-    vars: {},
-    status: 0,
-  };
-}
-
-/** More loop iterations than this end the loop (there is no Ctrl-C in a simulation). */
-export const MAX_LOOP_ITERATIONS = 10_000;
-const MAX_DEPTH = 64;
 
 function lineOf(src: string, pos: number): number {
   let n = 1;
@@ -159,108 +80,7 @@ function lineOf(src: string, pos: number): number {
   return n;
 }
 
-function kernelEqualExceptNow(a: KernelState, b: KernelState): boolean {
-  return (
-    a === b ||
-    (a.netns === b.netns &&
-      a.mounts === b.mounts &&
-      a.root === b.root &&
-      a.nextInode === b.nextInode)
-  );
-}
-
-/**
- * The changes one command makes: a working copy of the world that the command reads and
- * changes, recorded as one event when the command is done.
- */
-class Tx {
-  base: WorldState;
-  work: WorldState;
-
-  constructor(
-    readonly sim: Simulation,
-    readonly node: string,
-    readonly ev: EventInit,
-  ) {
-    this.base = sim.state;
-    this.work = sim.state;
-  }
-
-  nodeState(): NodeState {
-    return this.work.nodes[this.node]!;
-  }
-
-  change<T>(fn: (n: Draft<NodeState>, rnd: RandomSource) => T, kernel: boolean): T {
-    let out!: T;
-    const before = this.work;
-    const next = produce(before, (d) => {
-      const n = d.nodes[this.node]!;
-      const initial = d.rng as RngState;
-      const rng = new Rng(initial);
-      if (kernel) (n.kernel as KernelState).now = d.clock;
-      out = fn(n, rng);
-      if (rng.state !== initial) d.rng = rng.state as number[];
-    });
-    // Only the kernel's clock moved: nothing changed.
-    const a = next.nodes[this.node]!;
-    const b = before.nodes[this.node]!;
-    if (next.rng === before.rng && a.fs === b.fs && kernelEqualExceptNow(a.kernel, b.kernel))
-      return out;
-    this.work = next;
-    return out;
-  }
-
-  changed(): boolean {
-    return this.work !== this.base;
-  }
-
-  /** Records the pending changes as the command's event. */
-  commit(payload: Record<string, unknown>): void {
-    if (!this.changed()) return;
-    const next = this.work;
-    if (this.sim.state !== this.base)
-      throw new Error('cnisim shell: the world changed under a pending command');
-    const kernelChanged = next.nodes[this.node]!.kernel !== this.base.nodes[this.node]!.kernel;
-    const base = this.base;
-    this.sim.apply(
-      {
-        ...this.ev,
-        target: kernelChanged ? 'kernel' : 'fs',
-        payload: { ...this.ev.payload, ...payload },
-      },
-      (d) => {
-        d.nodes[this.node] = castDraft(next.nodes[this.node]!);
-        if (next.rng !== base.rng) d.rng = castDraft(next.rng) as number[];
-      },
-    );
-    this.rebase();
-  }
-
-  /** Starts over from the simulation's current state (after time passed or a program ran). */
-  rebase(): void {
-    this.base = this.sim.state;
-    this.work = this.sim.state;
-  }
-}
-
-interface VarEntry {
-  value: string;
-  exported: boolean;
-}
-
-/** A file descriptor's destination while a command runs. */
-type FdTarget =
-  | { kind: 'sink'; sink: Sink }
-  | {
-      kind: 'file';
-      path: string;
-      chunks: string[];
-      /** A /proc/sys file: writing it sets that sysctl of the namespace. */
-      sysctl?: { netns: string; key: string };
-    }
-  | { kind: 'null' };
-
-export class Shell implements ShellState {
+export class Shell implements ShellState, D.DispatchHost {
   readonly sim: Simulation;
   readonly node: string;
   readonly commands: CommandRegistry;
@@ -275,14 +95,15 @@ export class Shell implements ShellState {
   readonly history: string[] = [];
   private vars = new Map<string, VarEntry>();
   private readonly pid: number;
-  private depth = 0;
+  /** How deep commands run commands (for dispatch). */
+  depth = 0;
   private readonly basePrefix: string;
   /** `bash -c` scripts and script files: "line N: " after the prefix. */
   private scriptMode = false;
   /** `bash -c`: syntax errors say "-c: line N". */
   private cMode = false;
   /** Debian's /bin/sh is dash: "sh: 1: foo: not found". */
-  private dash = false;
+  dash = false;
   private currentLine = 1;
 
   constructor(sim: Simulation, node: string, opts: ShellOptions = {}) {
@@ -421,7 +242,7 @@ export class Shell implements ShellState {
     return !this.scriptMode;
   }
 
-  private prefix(): string {
+  prefix(): string {
     if (this.dash) return `${this.basePrefix}${this.currentLine}: `;
     return this.scriptMode ? `${this.basePrefix}line ${this.currentLine}: ` : this.basePrefix;
   }
@@ -619,7 +440,7 @@ export class Shell implements ShellState {
     return 1;
   }
 
-  private expansionFailed(e: unknown, io: IO): number {
+  expansionFailed(e: unknown, io: IO): number {
     if (e instanceof ShellSyntaxError) {
       io.err(`${this.prefix()}${e.message}\n`);
       this.lastStatus = e.exitCode;
@@ -628,7 +449,7 @@ export class Shell implements ShellState {
     throw e;
   }
 
-  private expandEnv(io: IO, frame: Frame): ExpandEnv {
+  expandEnv(io: IO, frame: Frame): ExpandEnv {
     return {
       getVar: (n) => this.getVar(n),
       setVar: (n, v) => this.setVar(n, v),
@@ -645,7 +466,7 @@ export class Shell implements ShellState {
     };
   }
 
-  private newTx(summary: string, source: string): Tx {
+  newTx(summary: string, source: string): Tx {
     return new Tx(this.sim, this.node, {
       node: this.node,
       source: this.actor,
@@ -697,11 +518,26 @@ export class Shell implements ShellState {
       frame,
       (io2, frame2) => {
         const env = { ...this.environ(), ...Object.fromEntries(assigns) };
-        return this.dispatch(argv, env, io2, frame2, true);
+        return D.dispatch(this, argv, env, io2, frame2, true);
       },
       cmd.text,
       argv[0],
     );
+  }
+
+  /** Runs `body` with the command's redirections (see redirect.ts); its status becomes `$?`. */
+  private withRedirects(
+    redirects: Redirect[],
+    summary: string,
+    io: IO,
+    frame: Frame,
+    body: (io: IO, frame: Frame) => number,
+    source = summary,
+    writer?: string,
+  ): number {
+    const status = withRedirects(this, redirects, summary, io, frame, body, source, writer);
+    this.lastStatus = status;
+    return status;
   }
 
   /** The command as run, for the trace: its source text, or its expansion when it had any. */
@@ -734,327 +570,9 @@ export class Shell implements ShellState {
     return parts.join(' ');
   }
 
-  /**
-   * Sets up redirections (in order), runs `body` with the resulting streams, then writes what
-   * went to files. Owns the change (and its event) unless the frame already has one.
-   */
-  private withRedirects(
-    redirects: Redirect[],
-    summary: string,
-    io: IO,
-    frame: Frame,
-    body: (io: IO, frame: Frame) => number,
-    source = summary,
-    /** The command, for the message of a failed write (`bash: echo: write error: ...`). */
-    writer?: string,
-  ): number {
-    const own = frame.tx === null;
-    const tx = frame.tx ?? this.newTx(summary, source);
-    const inner: Frame = { netns: frame.netns, tx };
-    let status: number;
-    let errText = '';
-    const errSink: Sink = (s) => {
-      errText += s;
-      io.err(s);
-    };
-    const fds = new Map<number, FdTarget>([
-      [1, { kind: 'sink', sink: io.out }],
-      [2, { kind: 'sink', sink: errSink }],
-    ]);
-    let stdin = io.stdin;
-    const files: Array<Extract<FdTarget, { kind: 'file' }>> = [];
-    const xenv = this.expandEnv(io, inner);
-    let failed = false;
-    for (const r of redirects) {
-      let target: string;
-      try {
-        const fields = expandWords([r.target], xenv);
-        if (fields.length !== 1) {
-          io.err(`${this.prefix()}${r.target.raw}: ambiguous redirect\n`);
-          failed = true;
-          break;
-        }
-        target = fields[0]!;
-      } catch (e) {
-        this.expansionFailed(e, io);
-        failed = true;
-        break;
-      }
-      if ((r.op === '>&' || r.op === '<&') && /^[0-9]+$|^-$/.test(target)) {
-        if (target === '-') fds.set(r.fd, { kind: 'null' });
-        else {
-          const src = fds.get(Number(target));
-          if (!src && r.op === '>&') {
-            io.err(`${this.prefix()}${target}: Bad file descriptor\n`);
-            failed = true;
-            break;
-          }
-          if (src) fds.set(r.fd, src);
-        }
-        continue;
-      }
-      if (r.op === '<' || r.op === '<>') {
-        const read = this.readForRedirect(target, tx, inner.netns);
-        if (typeof read !== 'string') {
-          io.err(`${this.prefix()}${target}: ${STRERROR[read.errno]}\n`);
-          failed = true;
-          break;
-        }
-        if (r.fd === 0) stdin = read;
-        continue;
-      }
-      if (r.op === '<<<') {
-        if (r.fd === 0) stdin = target + '\n';
-        continue;
-      }
-      // Output: >, >|, >>, &>, &>>, >& FILE.
-      const append = r.op === '>>' || r.op === '&>>';
-      const opened = this.openForWrite(target, append, tx, inner.netns);
-      if (typeof opened === 'string') {
-        io.err(`${this.prefix()}${target}: ${opened}\n`);
-        failed = true;
-        break;
-      }
-      if (opened) files.push(opened);
-      const t: FdTarget = opened ?? { kind: 'null' };
-      if (r.fd === -1 || (r.op === '>&' && r.fd === 1)) {
-        fds.set(1, t);
-        fds.set(2, t);
-      } else fds.set(r.fd, t);
-    }
-    if (failed) {
-      status = 1;
-    } else {
-      const sinkOf = (fd: number): Sink => {
-        const t = fds.get(fd);
-        if (!t || t.kind === 'null') return () => {};
-        if (t.kind === 'sink') return t.sink;
-        return (s) => void t.chunks.push(s);
-      };
-      const fd1 = fds.get(1);
-      const tty = !!io.tty && fd1?.kind === 'sink';
-      status = body({ stdin, out: sinkOf(1), err: sinkOf(2), tty }, inner);
-      for (const f of files) {
-        const data = f.chunks.join('');
-        if (data === '') continue;
-        if (f.sysctl) {
-          const { netns, key } = f.sysctl;
-          try {
-            tx.change((n) => K.sysctlSet(n.kernel as KernelState, netns, key, data), true);
-          } catch (e) {
-            if (!(e instanceof K.KernelError)) throw e;
-            const spec = writer !== undefined ? this.commands.get(writer) : undefined;
-            const who =
-              writer === undefined || spec?.builtin
-                ? `${this.prefix()}${writer ?? 'bash'}`
-                : writer;
-            io.err(`${who}: write error: ${STRERROR[e.errno] ?? 'Invalid argument'}\n`);
-            status = 1;
-          }
-          continue;
-        }
-        try {
-          tx.change((n) => {
-            const fs = n.fs as vfs.FsState;
-            const e = vfs.stat(fs, f.path);
-            const old = e?.kind === 'file' ? e.data : '';
-            n.fs = vfs.writeFile(fs, f.path, old + data) as never;
-          }, false);
-        } catch (e) {
-          io.err(`${this.prefix()}${f.path}: ${(e as Error).message}\n`);
-        }
-      }
-    }
-    if (own) {
-      this.settleTx(tx, status, errText);
-    }
-    this.lastStatus = status;
-    return status;
-  }
-
-  private settleTx(tx: Tx, status: number, stderr: string): void {
-    tx.commit({ exitCode: status, ...(stderr ? { stderr } : {}) });
-  }
-
-  /** Reads a file for `<`: its content, or the errno. */
-  private readForRedirect(path: string, tx: Tx, netns: string): string | { errno: string } {
-    if (path === '/dev/null') return '';
-    const abs = resolvePath(this.cwd, path);
-    if (abs.startsWith('/proc/sys/')) {
-      const v = K.sysctlGet(tx.nodeState().kernel, netns, abs.slice(10).replace(/\//g, '.'));
-      if (v !== undefined) return v + '\n';
-    }
-    const e = vfs.stat(tx.nodeState().fs, abs);
-    if (!e) return { errno: 'ENOENT' };
-    if (e.kind === 'dir') return { errno: 'EISDIR' };
-    return e.data;
-  }
-
-  /** Opens a file for > or >>: a file target, null for /dev/null, or bash's error text. */
-  private openForWrite(
-    path: string,
-    append: boolean,
-    tx: Tx,
-    netns: string,
-  ): Extract<FdTarget, { kind: 'file' }> | null | string {
-    if (path === '/dev/null') return null;
-    const abs = resolvePath(this.cwd, path);
-    if (abs === '/proc/sys' || abs.startsWith('/proc/sys/')) {
-      // procfs: the sysctls of the command's namespace; nothing can be created there.
-      const k = tx.nodeState().kernel;
-      const key = abs.slice('/proc/sys/'.length).replace(/\//g, '.');
-      if (abs !== '/proc/sys' && K.sysctlGet(k, netns, key) !== undefined)
-        return { kind: 'file', path: abs, chunks: [], sysctl: { netns, key } };
-      const dir =
-        abs === '/proc/sys' || K.sysctlKeys(k, netns).some((x) => x.startsWith(key + '.'));
-      return STRERROR[dir ? 'EISDIR' : 'ENOENT']!;
-    }
-    const fs = tx.nodeState().fs;
-    const e = vfs.stat(fs, abs);
-    if (e?.kind === 'dir') return STRERROR['EISDIR']!;
-    if (e?.kind === 'file' && e.nsfs) return STRERROR['EPERM']!;
-    const parent = vfs.stat(fs, vfs.dirname(abs));
-    if (!parent) return STRERROR['ENOENT']!;
-    if (parent.kind !== 'dir') return STRERROR['ENOTDIR']!;
-    if (!e || !append) {
-      tx.change((n) => {
-        n.fs = vfs.writeFile(
-          n.fs as vfs.FsState,
-          abs,
-          append ? (e?.kind === 'file' ? e.data : '') : '',
-        ) as never;
-      }, false);
-    }
-    return { kind: 'file', path: abs, chunks: [] };
-  }
-
-  /**
-   * Runs argv[0]: a builtin, a registered command, or a simulated program from the node's
-   * filesystem. `viaShell`: looked up the way bash does (builtins first, bash's error texts);
-   * otherwise the way execvp does (for `ip netns exec`).
-   */
-  private dispatch(
-    argv: readonly string[],
-    env: Record<string, string>,
-    io: IO,
-    frame: Frame,
-    viaShell: boolean,
-  ): number {
-    const r = this.execArgv(argv, env, io, frame, viaShell);
-    if (typeof r === 'number') return r;
-    const name = argv[0]!;
-    if (r === 'ENOENT') {
-      const what = name.includes('/')
-        ? 'No such file or directory'
-        : this.dash
-          ? 'not found'
-          : 'command not found';
-      io.err(`${this.prefix()}${name}: ${what}\n`);
-      return 127;
-    }
-    if (r === 'EACCES') {
-      io.err(`${this.prefix()}${name}: Permission denied\n`);
-      return 126;
-    }
-    io.err(`${this.prefix()}${name}: cannot execute binary file: Exec format error\n`);
-    return 126;
-  }
-
-  private execArgv(
-    argv: readonly string[],
-    env: Record<string, string>,
-    io: IO,
-    frame: Frame,
-    viaShell: boolean,
-  ): number | ExecFailure {
-    const name = argv[0]!;
-    let spec = name.includes('/') ? this.commands.byPath(name) : this.commands.get(name);
-    if (spec && !viaShell && spec.dir === null) spec = undefined;
-    if (spec) {
-      const ctx = new CtxImpl(this, argv, env, io, frame);
-      if (this.depth > MAX_DEPTH) {
-        io.err(`${this.prefix()}${name}: maximum nesting level exceeded\n`);
-        return 1;
-      }
-      this.depth++;
-      try {
-        return spec.run(ctx);
-      } finally {
-        this.depth--;
-      }
-    }
-    // A file on the node: a simulated program, or a script.
-    const fs = frame.tx ? frame.tx.nodeState().fs : this.sim.node(this.node).fs;
-    let path: string | null = null;
-    if (name.includes('/')) path = resolvePath(this.cwd, name);
-    else {
-      for (const dir of (env['PATH'] ?? DEFAULT_PATH).split(':')) {
-        if (!dir) continue;
-        const p = resolvePath(this.cwd, `${dir}/${name}`);
-        const e = vfs.stat(fs, p);
-        if (e?.kind === 'file' && (e.mode & 0o111) !== 0) {
-          path = p;
-          break;
-        }
-      }
-      if (!path) return 'ENOENT';
-    }
-    const e = vfs.stat(fs, path);
-    if (!e) return 'ENOENT';
-    if (e.kind === 'dir') {
-      if (viaShell) {
-        io.err(`${this.prefix()}${name}: Is a directory\n`);
-        return 126;
-      }
-      return 'EACCES';
-    }
-    if ((e.mode & 0o111) === 0 || e.nsfs) return 'EACCES';
-    if (e.exec) return this.runProgram(path, argv, env, io, frame);
-    // A text file: bash runs it as a script.
-    const ctx = new CtxImpl(this, argv, env, io, frame);
-    return this.runScript(e.data, ctx, { argv0: name, scriptName: name });
-  }
-
-  /** Runs a simulated binary (a CNI plugin): it records its own events. */
-  private runProgram(
-    path: string,
-    _argv: readonly string[],
-    env: Record<string, string>,
-    io: IO,
-    frame: Frame,
-  ): number | ExecFailure {
-    const tx = frame.tx;
-    if (tx) tx.commit({ exitCode: 0 });
-    const res = runToEnd(
-      execProgram({
-        sim: this.sim,
-        node: this.node,
-        programs: this.programs,
-        caller: this.actor,
-        path,
-        env,
-        stdin: io.stdin,
-        ...(this.parentSeq !== undefined ? { parentSeq: this.parentSeq } : {}),
-      }),
-    );
-    if (tx) tx.rebase();
-    if (res.startError) return res.startError.endsWith('exec format error') ? 'ENOEXEC' : 'EACCES';
-    io.out(res.stdout);
-    io.err(res.stderr);
-    return res.exitCode;
-  }
-
   /** For commands: runs argv as execvp would (no builtins-only commands). */
   execFromCommand(ctx: CtxImpl, argv: readonly string[], opts: ExecOptions): number | ExecFailure {
-    const frame: Frame = { netns: opts.netns ?? ctx.netns, tx: ctx.tx };
-    const io: IO = {
-      stdin: opts.stdin ?? ctx.stdin,
-      out: (s) => ctx.out(s),
-      err: (s) => ctx.err(s),
-      tty: ctx.isatty,
-    };
-    const env = opts.env ?? { ...ctx.env };
-    return this.execArgv(argv, env, io, frame, false);
+    return D.execFromCommand(this, ctx, argv, opts);
   }
 
   /** Runs `fn` on the simulation after recording the pending change (see CommandContext). */
@@ -1091,90 +609,6 @@ export class Shell implements ShellState {
     if (tx) tx.commit({ exitCode: 0 });
     settle(this.sim, us);
     if (tx) tx.rebase();
-  }
-}
-
-class CtxImpl implements CommandContext {
-  constructor(
-    private readonly sh: Shell,
-    readonly argv: readonly string[],
-    readonly env: Readonly<Record<string, string>>,
-    private readonly io: IO,
-    private readonly frame: Frame,
-  ) {}
-
-  get tx(): Tx | null {
-    return this.frame.tx;
-  }
-  get stdin(): string {
-    return this.io.stdin;
-  }
-  get isatty(): boolean {
-    return !!this.io.tty;
-  }
-  get cluster(): ClusterHooks | undefined {
-    return this.sh.cluster;
-  }
-  out(s: string): void {
-    if (s) this.io.out(s);
-  }
-  err(s: string): void {
-    if (s) this.io.err(s);
-  }
-  get cwd(): string {
-    return this.sh.cwd;
-  }
-  resolve(p: string): string {
-    return resolvePath(this.sh.cwd, p);
-  }
-  get sim(): Simulation {
-    return this.sh.sim;
-  }
-  get nodeName(): string {
-    return this.sh.node;
-  }
-  get netns(): string {
-    return this.frame.netns;
-  }
-  get shell(): ShellState {
-    return this.sh;
-  }
-  private nodeState(): NodeState {
-    return this.frame.tx ? this.frame.tx.nodeState() : this.sh.sim.node(this.sh.node);
-  }
-  kernel(): KernelState {
-    return this.nodeState().kernel;
-  }
-  fs(): vfs.FsState {
-    return this.nodeState().fs;
-  }
-  private requireTx(): Tx {
-    if (!this.frame.tx) throw new Error('cnisim shell: a change outside of a command');
-    return this.frame.tx;
-  }
-  changeKernel<T>(fn: (k: KernelState, rnd: RandomSource) => T): T {
-    return this.requireTx().change((n, rnd) => fn(n.kernel as KernelState, rnd), true);
-  }
-  changeFs(fn: (fs: vfs.FsState) => vfs.FsState): void {
-    this.requireTx().change((n) => {
-      n.fs = fn(n.fs as vfs.FsState) as never;
-    }, false);
-  }
-  change<T>(fn: (n: Draft<NodeState>, rnd: RandomSource) => T): T {
-    return this.requireTx().change(fn, true);
-  }
-  exec(argv: readonly string[], opts: ExecOptions = {}): number | ExecFailure {
-    if (argv.length === 0) return 'ENOENT';
-    return this.sh.execFromCommand(this, argv, opts);
-  }
-  sleep(us: number): void {
-    this.sh.passTime(us, this.frame.tx);
-  }
-  outside<T>(fn: () => T): T {
-    return this.sh.outside(this.frame.tx, fn);
-  }
-  note(target: string, level: 'cluster' | 'runtime' | 'cni' | 'kernel'): void {
-    this.sh.noteCommand(this.argv, target, level);
   }
 }
 

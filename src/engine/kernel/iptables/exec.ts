@@ -5,7 +5,7 @@
  * restrictions of targets, jump depth), and every error text and exit code.
  */
 import { isModelError, OtherError, ParamError, TryHelpError, VersionError } from './errors';
-import { findMatch, findTarget } from './extensions';
+import { findMatch, findTarget } from './ext';
 import {
   CMD_APPEND,
   CMD_CHECK,

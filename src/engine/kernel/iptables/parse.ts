@@ -16,7 +16,7 @@ import {
   protoMatchName,
   xtoptFinalCheck,
   xtoptPreParse,
-} from './extensions';
+} from './ext';
 import { HELP_IPV4, HELP_IPV6 } from './help';
 import { getProtoByName } from './netdb';
 import { scanInt, scanLlu, xtStrtoui } from './numparse';

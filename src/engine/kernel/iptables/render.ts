@@ -3,7 +3,7 @@
  * `iptables -L` tables (with their exact column widths), the verbose one-line rule print, and the
  * counters formatting (xtables_print_num).
  */
-import { findMatch, findTarget } from './extensions';
+import { findMatch, findTarget } from './ext';
 import { ip4ToAnyName } from './inet';
 import { getProtoByNumber } from './netdb';
 import type { AddrSpec, Counters, Family, Rule } from './types';

@@ -30,7 +30,7 @@ export interface IfaceSpec {
   readonly invert: boolean;
 }
 
-/** JSON-serialisable extension data (see extensions.ts for each extension's shape). */
+/** JSON-serialisable extension data (see ext/ for each extension's shape). */
 export type ExtData = { readonly [key: string]: ExtValue };
 export type ExtValue = string | number | boolean | null | readonly ExtValue[] | ExtData;
 

@@ -1,0 +1,236 @@
+/**
+ * How each recovery action of the catalogue is carried out, as an operator would (a shell on the
+ * node, file writes, plugin installs, cnitool, kubectl), with the Cluster's public methods.
+ */
+import type { Cluster } from '../cluster/cluster';
+import * as vfs from '../fs/vfs';
+import { runIptables } from '../kernel/iptables';
+import { iptablesSaveLines } from '../kernel/iptables/save';
+import * as K from '../kernel/kernel';
+import type { RecoveryActionSpec } from './catalogue';
+import { binDir, bridgeNames, cacheFile, nodeBuild, originalConfigs, podNetwork, sh } from './node';
+import { fail, type Resolved, viewOf } from './params';
+import { tget, tvalues } from '../state/table';
+
+type Recoveries = {
+  [K in RecoveryActionSpec['kind']]: (
+    c: Cluster,
+    a: Extract<RecoveryActionSpec, { kind: K }>,
+    r: Resolved,
+    did: string[],
+  ) => void;
+};
+
+const RECOVERIES: Recoveries = {
+  none: () => {},
+  'reinstall-plugin'(c, _a, r, did) {
+    const node = r.node;
+    const build = nodeBuild(viewOf(c), node);
+    c.installPlugin(node, r.plugin, build, binDir(viewOf(c), node));
+    did.push(`${node}: installed ${r.plugin} ${build} into ${binDir(viewOf(c), node)}`);
+  },
+  'unhang-plugin'(c, _a, r, did) {
+    const node = r.node;
+    c.hangPlugin(node, r.plugin, [], binDir(viewOf(c), node));
+    did.push(`${node}: ${binDir(viewOf(c), node)}/${r.plugin} answers again`);
+  },
+  'remove-cache'(c, _a, r, did) {
+    const node = r.node;
+    const net = podNetwork(viewOf(c), node);
+    const fs = c.sim.node(node).fs;
+    const stuck = c
+      .rt(node)
+      .containerd.listPodSandbox()
+      .filter((s) => s.pod.uid === r.pod!.spec.uid && s.state !== 'SANDBOX_READY');
+    for (const sb of stuck) {
+      const file = cacheFile(net.name, sb.id);
+      if (vfs.stat(fs, file)) sh(c, node, `rm ${file}`, did);
+    }
+    if (!did.length) fail(`params.pod: pod ${r.podKey} has no stopped sandbox with a cache file`);
+  },
+  'cni-gc'(c, _a, r, did) {
+    const node = r.node;
+    if (c.rt(node).containerd.state.settings.libcni !== '1.2')
+      fail(
+        `node ${node}: GC needs libcni v1.2 (NodeSpec containerd: { libcni: '1.2' }), this node has v1.1`,
+      );
+    const t = c.cniGc(node);
+    const limit = c.now + 60_000_000;
+    while (!t.done && c.sched.runOne(limit));
+    did.push(
+      `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error?.message})` : ''}`,
+    );
+  },
+  'set-cni-version'(c, a, r, did) {
+    const node = r.node;
+    const net = podNetwork(viewOf(c), node);
+    const data = vfs.readFile(c.sim.node(node).fs, net.file);
+    const obj = JSON.parse(data) as Record<string, unknown>;
+    obj['cniVersion'] = a.cniVersion;
+    c.writeFile(node, net.file, `${JSON.stringify(obj, null, 2)}\n`);
+    did.push(`${node}: ${net.file}: "cniVersion": "${a.cniVersion}"`);
+  },
+  'restore-conflist'(c, _a, r, did) {
+    const node = r.node;
+    const dir = c.rt(node).containerd.state.settings.confDir;
+    for (const [name, data] of Object.entries(originalConfigs(viewOf(c), node))) {
+      c.writeFile(node, `${dir}/${name}`, data);
+      did.push(`${node}: wrote ${dir}/${name} back`);
+    }
+  },
+  'remove-orphans': (c, _a, r, did) => removeOrphans(c, r.node, did),
+  'reset-portless-bridge'(c, _a, r, did) {
+    const node = r.node;
+    const k = c.sim.node(node).kernel;
+    const root = tget(k.netns, k.root)!;
+    for (const name of bridgeNames(viewOf(c), node)) {
+      const br = K.linkByName(root, name);
+      if (!br || br.kind !== 'bridge' || br.mac !== K.ZERO_MAC) continue;
+      if (K.linksOf(root).some((l) => l.master === br.ifindex)) continue;
+      sh(c, node, `ip link del ${name}`, did);
+    }
+  },
+  'recreate-pod'(c, _a, r, did) {
+    const p = r.pod!;
+    const key = r.podKey!;
+    c.deletePod(key);
+    did.push(`kubectl delete pod ${p.spec.name}`);
+    c.run({ stop: () => !c.sim.state.api!.pods[key], until: c.now + 120_000_000 });
+    if (c.sim.state.api!.pods[key]) fail(`params.pod: pod ${key} did not go within 120s`);
+    c.createPod({
+      name: p.spec.name,
+      namespace: p.spec.namespace,
+      node: p.spec.nodeName,
+      hostPorts: p.spec.hostPorts,
+      annotations: p.spec.annotations,
+    });
+    did.push(`pod ${key} created again (its ReplicaSet)`);
+  },
+};
+
+/** Carries out one recovery action, telling what it did in `did`. */
+export function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[]): void {
+  (RECOVERIES[a.kind] as (c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[]) => void)(
+    c,
+    a,
+    r,
+    did,
+  );
+}
+
+/** What an operator's clean-up script removes: everything no sandbox containerd knows owns. */
+function removeOrphans(c: Cluster, node: string, did: string[]): void {
+  const cd = c.rt(node).containerd.state;
+  const ids = new Set(Object.keys(cd.sandboxes));
+  const netnsPaths = new Set(Object.values(cd.sandboxes).map((s) => s.netns));
+  // Sandboxes being set up or cleaned up right now own their files too (as in the audit).
+  for (const a of tvalues(c.sim.state.actors)) {
+    const ctx = a.context as { node?: string; id?: string; netns?: string };
+    if (a.machine !== 'sandbox' || ctx.node !== node) continue;
+    if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;
+    if (ctx.id) ids.add(ctx.id);
+    if (ctx.netns) netnsPaths.add(ctx.netns);
+  }
+  const n = c.sim.node(node);
+  for (const path of Object.keys(n.kernel.mounts).sort()) {
+    if (path.startsWith('/var/run/netns/cni-') && !netnsPaths.has(path)) {
+      c.deleteNetnsMount(node, path);
+      did.push(`${node}# ip netns del ${vfs.basename(path)}`);
+    }
+  }
+  removeOrphanRules(c, node, ids, did);
+  const results = '/var/lib/cni/results';
+  const fs = () => c.sim.node(node).fs;
+  if (vfs.stat(fs(), results)?.kind === 'dir') {
+    for (const f of vfs.readDir(fs(), results)) {
+      const m = /-([0-9a-f]{64})-[^-]+$/.exec(f);
+      if (!m || !ids.has(m[1]!)) sh(c, node, `rm ${results}/${f}`, did);
+    }
+  }
+  const nets = '/var/lib/cni/networks';
+  if (vfs.stat(fs(), nets)?.kind === 'dir') {
+    for (const net of vfs.readDir(fs(), nets)) {
+      const dir = `${nets}/${net}`;
+      if (vfs.stat(fs(), dir)?.kind !== 'dir') continue;
+      const stale: string[] = [];
+      for (const f of vfs.readDir(fs(), dir)) {
+        if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
+        const e = vfs.stat(fs(), `${dir}/${f}`);
+        if (e?.kind === 'file' && !ids.has(e.data.split(/\r?\n/)[0]!.trim())) stale.push(f);
+      }
+      // One rm per 32 files keeps the trace short on an exhausted range.
+      for (let i = 0; i < stale.length; i += 32)
+        sh(
+          c,
+          node,
+          `rm ${stale
+            .slice(i, i + 32)
+            .map((f) => `${dir}/${f}`)
+            .join(' ')}`,
+          did,
+        );
+    }
+  }
+}
+
+/**
+ * iptables rules the plugins tagged with a sandbox id no sandbox has (bridge's ipMasq chain,
+ * portmap's DNAT rules): deleted by rule number, then the per-sandbox chains they jumped to once
+ * empty and unreferenced, as an operator's `iptables -t nat -D/-X` would.
+ */
+function removeOrphanRules(c: Cluster, node: string, ids: Set<string>, did: string[]): void {
+  for (const family of ['ipv4', 'ipv6'] as const) {
+    const tool = family === 'ipv4' ? 'iptables' : 'ip6tables';
+    const rootIpt = () => {
+      const k = c.sim.node(node).kernel;
+      return tget(k.netns, k.root)!.iptables;
+    };
+    const run = (argv: string[]) => {
+      const line = `${tool} ${argv.join(' ')}`;
+      const pre = runIptables(rootIpt(), family, argv);
+      if (pre.exitCode !== 0) fail(`${node}: \`${line}\` failed: ${pre.stderr.trim()}`);
+      c.env(node, line, ({ kernel }) => {
+        const root = tget(kernel.netns, kernel.root)!;
+        root.iptables = runIptables(root.iptables, family, argv).state as never;
+      });
+      did.push(`${node}# ${line}`);
+    };
+    type Rule = { table: string; chain: string; index: number; target: string };
+    const scan = () => {
+      const rules: Array<Rule & { orphan: boolean }> = [];
+      const count = new Map<string, number>();
+      let table = '';
+      for (const line of iptablesSaveLines(rootIpt(), family)) {
+        if (line.startsWith('*')) table = line.slice(1);
+        const m = /^-A (\S+) /.exec(line);
+        if (!m) continue;
+        const key = `${table} ${m[1]!}`;
+        const index = (count.get(key) ?? 0) + 1;
+        count.set(key, index);
+        const id = /id: \\"([0-9a-f]{64})\\"/.exec(line)?.[1];
+        const target = /-j (\S+)/.exec(line)?.[1] ?? '';
+        rules.push({ table, chain: m[1]!, index, target, orphan: !!id && !ids.has(id) });
+      }
+      return rules;
+    };
+    const orphans = scan().filter((x) => x.orphan);
+    const targets = new Set(orphans.map((x) => `${x.table} ${x.target}`));
+    // Highest rule number first, so the numbers of the others do not move.
+    for (const x of [...orphans].sort((a, b) =>
+      a.table !== b.table
+        ? a.table.localeCompare(b.table)
+        : a.chain !== b.chain
+          ? a.chain.localeCompare(b.chain)
+          : b.index - a.index,
+    ))
+      run(['-t', x.table, '-D', x.chain, String(x.index)]);
+    const left = scan();
+    for (const key of [...targets].sort()) {
+      const [table, chain] = key.split(' ') as [string, string];
+      if (!chain.startsWith('CNI-')) continue;
+      const used = left.some((x) => x.table === table && (x.chain === chain || x.target === chain));
+      const exists = iptablesSaveLines(rootIpt(), family).some((l) => l.startsWith(`:${chain} `));
+      if (!used && exists) run(['-t', table, '-X', chain]);
+    }
+  }
+}

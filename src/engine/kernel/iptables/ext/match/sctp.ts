@@ -1,0 +1,4 @@
+/** libxt_sctp.c (ports only) */
+import { portsOnly } from '../ports';
+
+export const sctp = portsOnly('sctp', false);

@@ -1,0 +1,26 @@
+/**
+ * The streams and the frame a command runs with (shared by the interpreter, redirections and
+ * dispatch).
+ */
+import type { Tx } from './tx';
+
+export type Sink = (s: string) => void;
+
+export interface IO {
+  stdin: string;
+  out: Sink;
+  err: Sink;
+  /** stdout is the terminal (not a pipe, a file or a command substitution). */
+  tty?: boolean;
+}
+
+/** Where a simple command runs: its network namespace and the change it joins, if any. */
+export interface Frame {
+  netns: string;
+  tx: Tx | null;
+}
+
+/** Thrown by `exit` to unwind to the shell's top. */
+export class ExitSignal {
+  constructor(readonly code: number) {}
+}
