@@ -10,7 +10,7 @@
  * request, record an API event, ...). Each transition that changes the state value is one
  * trace event.
  */
-import { type AnyStateMachine, transition, initialTransition } from 'xstate';
+import { type AnyActorScope, type AnyStateMachine, createActor } from 'xstate';
 import type { ActorRecord, EventInit, Simulation } from '../sim/world';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
@@ -42,6 +42,56 @@ export interface MachineKind {
 interface ExecAction {
   type: string;
   params?: unknown;
+}
+
+/**
+ * XState's `transition()` and `initialTransition()` build a throwaway actor (and run the
+ * machine's initial state) on every call to get an actor scope. Transitions here are pure and
+ * collect their actions, so one inert scope per machine serves them all.
+ */
+const scopes = new WeakMap<AnyStateMachine, AnyActorScope & { actions: ExecAction[] }>();
+
+function scopeOf(machine: AnyStateMachine): AnyActorScope & { actions: ExecAction[] } {
+  let s = scopes.get(machine);
+  if (!s) {
+    const self = createActor(machine);
+    const actions: ExecAction[] = [];
+    s = {
+      self,
+      id: '',
+      sessionId: '',
+      system: self.system,
+      logger: () => {},
+      defer: () => {},
+      emit: () => {},
+      stopChild: () => {},
+      actions,
+      actionExecutor: (a: ExecAction) => void s!.actions.push(a),
+    } as unknown as AnyActorScope & { actions: ExecAction[] };
+    scopes.set(machine, s);
+  }
+  s.actions = [];
+  return s;
+}
+
+type Snap = ReturnType<AnyStateMachine['resolveState']>;
+
+/** The machine's first snapshot for `input`, and the actions to run: XState's initialTransition. */
+function initialTransition(machine: AnyStateMachine, input: unknown): [Snap, ExecAction[]] {
+  const scope = scopeOf(machine);
+  const snap = machine.getInitialSnapshot(scope, input) as Snap;
+  return [snap, scope.actions];
+}
+
+/** The next snapshot and the actions to run: XState's transition(). */
+function transition(
+  machine: AnyStateMachine,
+  snap: Snap,
+  event: MachineEvent,
+): [Snap, ExecAction[]] {
+  const scope = scopeOf(machine);
+  const next = machine.transition(snap, event as never, scope) as Snap;
+  return [next, scope.actions];
 }
 
 export function stateText(value: unknown): string {
