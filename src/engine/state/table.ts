@@ -31,7 +31,7 @@ export interface Table<V> {
   readonly size: number;
   /** The next insertion number. */
   readonly seq: number;
-  /** Bucket number -> key -> entry. A bucket exists only while it holds an entry. */
+  /** Bucket number -> '#' + key -> entry. A bucket exists only while it holds an entry. */
   readonly buckets: Readonly<Record<number, Readonly<Record<string, TableEntry<V>>>>>;
 }
 
@@ -47,6 +47,17 @@ function bucketOf(key: string): number {
   return (h >>> 0) % BUCKETS;
 }
 
+/**
+ * Inside a bucket every key is stored behind a '#', so that no key ("__proto__", "valueOf") can
+ * meet a property of Object.prototype.
+ */
+function own<V>(
+  b: Readonly<Record<string, TableEntry<V>>> | undefined,
+  slot: string,
+): TableEntry<V> | undefined {
+  return b !== undefined && Object.prototype.hasOwnProperty.call(b, slot) ? b[slot] : undefined;
+}
+
 export function emptyTable<V>(): Table<V> {
   return { size: 0, seq: 0, buckets: {} };
 }
@@ -58,13 +69,13 @@ export function tableOf<V>(entries: Iterable<readonly [string, V]>): Table<V> {
   return t;
 }
 
-export function tget<V>(t: Table<V>, key: string): V | undefined {
-  return t.buckets[bucketOf(key)]?.[key]?.v;
+/** The value at `key`; undefined if there is none (or no table: `tget(api?.pods, key)`). */
+export function tget<V>(t: Table<V> | undefined, key: string): V | undefined {
+  return t ? own(t.buckets[bucketOf(key)], '#' + key)?.v : undefined;
 }
 
 export function thas(t: Table<unknown>, key: string): boolean {
-  const b = t.buckets[bucketOf(key)];
-  return b !== undefined && Object.prototype.hasOwnProperty.call(b, key);
+  return own(t.buckets[bucketOf(key)], '#' + key) !== undefined;
 }
 
 type Mut<V> = {
@@ -83,12 +94,13 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
     m.buckets[n] = b;
     b = m.buckets[n]!; // the draft of the new bucket, inside immer
   }
-  const old = b[key];
+  const slot = '#' + key;
+  const old = own(b, slot);
   if (old) {
-    b[key] = { o: old.o, v };
+    b[slot] = { o: old.o, v };
     return;
   }
-  b[key] = { o: m.seq, v };
+  b[slot] = { o: m.seq, v };
   m.seq += 1;
   m.size += 1;
 }
@@ -98,8 +110,9 @@ export function tdel(t: Table<unknown>, key: string): boolean {
   const m = t as Mut<unknown>;
   const n = bucketOf(key);
   const b = m.buckets[n];
-  if (!b || !Object.prototype.hasOwnProperty.call(b, key)) return false;
-  delete b[key];
+  const slot = '#' + key;
+  if (!own(b, slot)) return false;
+  delete b![slot];
   m.size -= 1;
   // Keep no empty buckets, so that a table that shrinks is as small as one that never grew.
   for (const _ in b) return true;
@@ -111,11 +124,12 @@ export function tdel(t: Table<unknown>, key: string): boolean {
 export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
   const n = bucketOf(key);
   const b = t.buckets[n] ?? {};
-  const old = b[key];
+  const slot = '#' + key;
+  const old = own(b, slot);
   return {
     size: old ? t.size : t.size + 1,
     seq: old ? t.seq : t.seq + 1,
-    buckets: { ...t.buckets, [n]: { ...b, [key]: { o: old ? old.o : t.seq, v } } },
+    buckets: { ...t.buckets, [n]: { ...b, [slot]: { o: old ? old.o : t.seq, v } } },
   };
 }
 
@@ -123,8 +137,9 @@ export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
 export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
   const n = bucketOf(key);
   const b = t.buckets[n];
-  if (!b || !Object.prototype.hasOwnProperty.call(b, key)) return t;
-  const { [key]: _gone, ...rest } = b;
+  const slot = '#' + key;
+  if (!own(b, slot)) return t;
+  const { [slot]: _gone, ...rest } = b!;
   const buckets = { ...t.buckets, [n]: rest };
   if (Object.keys(rest).length === 0) delete buckets[n];
   return { size: t.size - 1, seq: t.seq, buckets };
@@ -140,9 +155,9 @@ export function tentries<V>(t: Table<V>): ReadonlyArray<readonly [string, V]> {
   const all: Array<[number, string, V]> = [];
   for (const bn in t.buckets) {
     const b = t.buckets[bn as unknown as number]!;
-    for (const k in b) {
-      const e = b[k]!;
-      all.push([e.o, k, e.v]);
+    for (const slot in b) {
+      const e = b[slot]!;
+      all.push([e.o, slot.slice(1), e.v]);
     }
   }
   all.sort((x, y) => x[0] - y[0]);
@@ -159,10 +174,16 @@ export function tkeys(t: Table<unknown>): string[] {
   return tentries(t).map(([k]) => k);
 }
 
-/** The table as a plain record (insertion order), for views and tests that want one. */
+/** The table as a plain record (for views and tests that want one; integer-like keys come first, as in any object). */
 export function tableRecord<V>(t: Table<V>): Record<string, V> {
   const out: Record<string, V> = {};
-  for (const [k, v] of tentries(t)) out[k] = v;
+  for (const [k, v] of tentries(t))
+    Object.defineProperty(out, k, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -189,7 +210,9 @@ export function tchangedKeys<V>(a: Table<V>, b: Table<V>): string[] {
     const y = b.buckets[n as unknown as number] ?? {};
     if (x === y) continue;
     for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-      if (x[k]?.v !== y[k]?.v || !x[k] !== !y[k]) out.push(k);
+      const a = own(x, k);
+      const c = own(y, k);
+      if (a?.v !== c?.v || !a !== !c) out.push(k.slice(1));
     }
   }
   return out;
