@@ -18,6 +18,7 @@ import type { RuntimeConf } from '../src/engine/libcni/api';
 import { clusterReport } from '../src/engine/scenario/report';
 import { seekView } from '../src/engine/scenario/seek';
 import { TestNode } from '../src/engine/testkit';
+import { tkeys, tvalues } from '../src/engine/state/table';
 
 const PODS = 110;
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
@@ -121,8 +122,7 @@ function timed<T>(f: () => T): { value: T; wall: number; cpu: number } {
 }
 
 const cluster = new Cluster(undefined, { seed: 1 });
-const running = () =>
-  Object.values(cluster.sim.state.api!.pods).filter((p) => p.containerRunning).length;
+const running = () => tvalues(cluster.sim.state.api!.pods).filter((p) => p.containerRunning).length;
 const phases: Array<{ label: string; events: number; wall: number; cpu: number; virtual: number }> =
   [];
 for (let cycle = 0; cycle === 0 || cluster.events.length < SEEK_STEPS; cycle++) {
@@ -136,7 +136,7 @@ for (let cycle = 0; cycle === 0 || cluster.events.length < SEEK_STEPS; cycle++) 
       cluster.scale('web', replicas);
       cluster.run(); // until idle: every pod Running, or every pod gone
     });
-    const pods = Object.keys(cluster.sim.state.api!.pods).length;
+    const pods = tkeys(cluster.sim.state.api!.pods).length;
     if (replicas > 0 ? running() !== replicas : pods !== 0)
       throw new Error(`${label}: ${running()} running, ${pods} pods`);
     phases.push({

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS as CATALOGUE } from '../engine/faults';
 import { newSandbox } from '../engine/session';
 import { FAULTS } from './faults';
+import { tget } from '../engine/state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -48,7 +49,7 @@ describe('the Actions view faults', () => {
     expect(s.events[failed!]!.summary).toMatch(
       /failed to get network "containerd-net" cached result/,
     );
-    expect(s.stateAt(failed!).api!.pods['default/web-0']!.deletionTimestamp).not.toBeNull();
+    expect(tget(s.stateAt(failed!).api!.pods, 'default/web-0')!.deletionTimestamp).not.toBeNull();
   });
 
   it('give the precondition that fails at the step', () => {

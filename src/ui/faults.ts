@@ -9,6 +9,7 @@ import type { PodObj } from '../engine/cluster/types';
 import { FAULTS as CATALOGUE, type FaultDef, faultProblem } from '../engine/faults';
 import type { SessionAction } from '../engine/session/actions';
 import type { Session } from '../engine/session/session';
+import { tget, tkeys } from '../engine/state/table';
 
 export interface UiFault {
   id: string;
@@ -26,10 +27,10 @@ function fits(f: FaultDef, p: PodObj): boolean {
 /** Parameter sets to try, most likely first. */
 function candidates(f: FaultDef, session: Session, step: number): Record<string, unknown>[] {
   if (f.params['pod']) {
-    const pods = session.stateAt(step).api?.pods ?? {};
-    return Object.keys(pods)
+    const pods = session.stateAt(step).api?.pods;
+    return (pods ? tkeys(pods) : [])
       .sort()
-      .filter((k) => fits(f, pods[k]!))
+      .filter((k) => fits(f, tget(pods, k)!))
       .map((pod) => (f.when === 'before-delete' ? { pod, then: 'nothing' } : { pod }));
   }
   if (f.params['node']) return session.nodeNames.map((node) => ({ node }));

@@ -4,11 +4,11 @@
  */
 import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
-import { emptyTable, tget, tset, tvalues } from '../state/table';
+import { emptyTable, tdel, tget, tset, tvalues } from '../state/table';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from './types';
 
 export function emptyApi(): ApiState {
-  return { pods: {}, events: emptyTable(), nodes: {} };
+  return { pods: emptyTable(), events: emptyTable(), nodes: {} };
 }
 
 /** What the event recorder aggregates on: the same object instance, type, reason, message and source. */
@@ -66,7 +66,7 @@ export function createPod(sim: Simulation, spec: PodSpec, source = 'kubectl'): v
     `create pod ${key} (node ${spec.nodeName})`,
     { pod: key, op: 'create' },
     (api) => {
-      api.pods[key] = pod;
+      tset(api.pods, key, pod);
     },
   );
   recordEvent(sim, {
@@ -87,14 +87,14 @@ export function updatePod(
   fn: (p: PodObj) => void,
   node: string | null,
 ): void {
-  if (!sim.state.api?.pods[key]) return;
+  if (!tget(sim.state.api?.pods, key)) return;
   apiChange(
     sim,
     'kubelet',
     summary,
     { pod: key, op: 'status' },
     (api) => {
-      const p = api.pods[key];
+      const p = tget(api.pods, key);
       if (p) fn(p);
     },
     node,
@@ -109,7 +109,7 @@ export function setCondition(p: PodObj, c: Condition): void {
 
 export function markDeleting(sim: Simulation, key: string): void {
   apiChange(sim, 'kubectl', `delete pod ${key} (graceful)`, { pod: key, op: 'delete' }, (api) => {
-    const p = api.pods[key];
+    const p = tget(api.pods, key);
     if (p && p.deletionTimestamp === null) p.deletionTimestamp = sim.state.clock;
   });
 }
@@ -121,7 +121,7 @@ export function removePod(sim: Simulation, key: string, node: string | null): vo
     `pod ${key} deleted`,
     { pod: key, op: 'remove' },
     (api) => {
-      delete api.pods[key];
+      tdel(api.pods, key);
     },
     node,
   );
@@ -202,7 +202,7 @@ export interface PodRow {
 }
 
 export function podRows(api: ApiState, now: number): PodRow[] {
-  return Object.values(api.pods)
+  return tvalues(api.pods)
     .map((p) => ({
       name: p.spec.name,
       namespace: p.spec.namespace,

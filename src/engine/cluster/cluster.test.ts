@@ -3,6 +3,7 @@ import { journalLines } from '../node/journal';
 import { eventList, kubectlGetPods } from './apiserver';
 import { Cluster } from './cluster';
 import { namesIn } from '../fs/vfs';
+import { tget, tvalues } from '../state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -11,7 +12,7 @@ describe('a cluster of simulated nodes', () => {
     const c = new Cluster(undefined, { seed: 3 });
     for (let i = 0; i < 4; i++) c.createPod({ name: `web-${i}` });
     c.runFor(5_000_000);
-    const pods = Object.values(c.sim.state.api!.pods);
+    const pods = tvalues(c.sim.state.api!.pods);
     expect(pods.map((p) => [p.spec.name, p.spec.nodeName, p.containerRunning])).toEqual([
       ['web-0', 'node-1', true],
       ['web-1', 'node-2', true],
@@ -47,7 +48,7 @@ describe('a cluster of simulated nodes', () => {
     const exec = c.events.find((e) => e.kind === 'exec' && e.target === 'bridge')!;
     const env = exec.payload['env'] as Record<string, string>;
     const sb = Object.values(c.sim.node('node-1').containerd!.sandboxes)[0]!;
-    const uid = c.sim.state.api!.pods['default/web-0']!.spec.uid;
+    const uid = tget(c.sim.state.api!.pods, 'default/web-0')!.spec.uid;
     expect(env['CNI_ARGS']).toBe(
       `IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-0;K8S_POD_INFRA_CONTAINER_ID=${sb.id};K8S_POD_UID=${uid}`,
     );
@@ -65,7 +66,7 @@ describe('a cluster of simulated nodes', () => {
     c.runFor(2_000_000);
     c.deletePod('web-0');
     c.runFor(2_000_000);
-    expect(c.sim.state.api!.pods).toEqual({});
+    expect(c.sim.state.api!.pods.size).toBe(0);
     const [a] = c.audit();
     expect(a).toMatchObject({
       pods: 0,
@@ -99,7 +100,7 @@ describe('restarts around a deletion', () => {
     c.runFor(100_000);
     c.deletePod('web-0');
     c.runFor(5_000_000);
-    expect(c.sim.state.api!.pods).toEqual({});
+    expect(c.sim.state.api!.pods.size).toBe(0);
     expect(c.events.some((e) => e.kind === 'exec')).toBe(false);
   });
 
@@ -110,7 +111,7 @@ describe('restarts around a deletion', () => {
     c.restartContainerd('node-1', 20_000_000);
     c.deletePod('web-0');
     c.runFor(5_000_000);
-    const p = c.sim.state.api!.pods['default/web-0']!;
+    const p = tget(c.sim.state.api!.pods, 'default/web-0')!;
     expect(p.deletionTimestamp).not.toBe(null);
     const ev = eventList(c.sim.state.api!).find((e) => e.reason === 'FailedKillPod')!;
     expect(ev.message).toMatch(
@@ -120,7 +121,7 @@ describe('restarts around a deletion', () => {
       '"ListPodSandbox with filter from runtime service failed"',
     );
     c.runFor(60_000_000);
-    expect(c.sim.state.api!.pods).toEqual({});
+    expect(c.sim.state.api!.pods.size).toBe(0);
     expect(c.audit()[0]).toMatchObject({
       reservations: 0,
       hostVeths: 0,

@@ -292,13 +292,13 @@ export class Cluster implements ClusterHooks {
   // kubectl
 
   private podCount(node: string): number {
-    return Object.values(this.sim.state.api!.pods).filter((p) => p.spec.nodeName === node).length;
+    return tvalues(this.sim.state.api!.pods).filter((p) => p.spec.nodeName === node).length;
   }
 
   createPod(o: PodOptions): string {
     const ns = o.namespace ?? 'default';
     const key = podKey(ns, o.name);
-    if (this.sim.state.api!.pods[key]) throw new Error(`pods "${o.name}" already exists`);
+    if (tget(this.sim.state.api!.pods, key)) throw new Error(`pods "${o.name}" already exists`);
     const nodes = [...this.nodes.keys()];
     const node =
       o.node ??
@@ -319,7 +319,7 @@ export class Cluster implements ClusterHooks {
 
   deletePod(nameOrKey: string): void {
     const key = nameOrKey.includes('/') ? nameOrKey : podKey('default', nameOrKey);
-    const p = this.sim.state.api!.pods[key];
+    const p = tget(this.sim.state.api!.pods, key);
     if (!p) throw new Error(`pods "${nameOrKey}" not found`);
     if (p.deletionTimestamp === null) markDeleting(this.sim, key);
     this.rt(p.spec.nodeName).kubelet.deletePod(key);
@@ -329,7 +329,7 @@ export class Cluster implements ClusterHooks {
   scale(deployment: string, replicas: number, opts: Omit<PodOptions, 'name'> = {}): string[] {
     const ns = opts.namespace ?? 'default';
     const prefix = `${deployment}-${this.rsHash(deployment)}-`;
-    const mine = Object.values(this.sim.state.api!.pods)
+    const mine = tvalues(this.sim.state.api!.pods)
       .filter(
         (p) =>
           p.spec.namespace === ns && p.spec.name.startsWith(prefix) && p.deletionTimestamp === null,
@@ -618,7 +618,7 @@ export class Cluster implements ClusterHooks {
   /** CHECK of a pod's attachment, as `cnitool check` with its sandbox's id and netns. */
   cniCheck(podName: string): Task<LibcniOutcome> {
     const key = podName.includes('/') ? podName : podKey('default', podName);
-    const p = this.sim.state.api!.pods[key];
+    const p = tget(this.sim.state.api!.pods, key);
     if (!p) throw new Error(`pods "${podName}" not found`);
     const node = p.spec.nodeName;
     const c = this.rt(node).containerd.state;
@@ -693,7 +693,9 @@ export class Cluster implements ClusterHooks {
         ...inflight.map((a) => (a.context as { id: string }).id),
       ]);
       const inflightNetns = new Set(inflight.map((a) => (a.context as { netns: string }).netns));
-      const pods = Object.values(state.api?.pods ?? {}).filter((p) => p.spec.nodeName === name);
+      const pods = (state.api ? tvalues(state.api.pods) : []).filter(
+        (p) => p.spec.nodeName === name,
+      );
       // Host veths whose pod end is in no namespace a sandbox still owns: a live one, one being
       // set up, or one whose StopPodSandbox failed (its netns is kept for the next retry).
       const liveNs = new Set(

@@ -70,7 +70,8 @@ export interface NodeObj {
 }
 
 export interface ApiState {
-  pods: Record<string, PodObj>;
+  /** Pods by namespace/name, in creation order. */
+  pods: Table<PodObj>;
   /**
    * Events in the order they were first recorded, keyed by what the recorder aggregates on
    * (`eventKey`), so that counting one up finds it at once.

@@ -12,7 +12,7 @@ import * as vfs from '../fs/vfs';
 import type { SessionAction } from '../session/actions';
 import type { WorldState } from '../sim/world';
 import type { NodeAudit } from '../cluster/cluster';
-import { tget } from '../state/table';
+import { tget, tvalues } from '../state/table';
 
 export interface FixContext {
   state: WorldState;
@@ -73,7 +73,7 @@ function pluginTypes(text: string): string[] {
 }
 
 function podsOn(state: WorldState, node: string) {
-  return Object.values(state.api?.pods ?? {})
+  return (state.api ? tvalues(state.api.pods) : [])
     .filter((p) => p.spec.nodeName === node)
     .sort((a, b) => (a.spec.name < b.spec.name ? -1 : 1));
 }
@@ -204,7 +204,7 @@ const LIST: Fix[] = [
       const steps: FixStep[] = keys.map((pod) => ({ action: { do: 'deletePod', pod } }));
       steps.push({
         wait: 'the pods are gone',
-        until: (s) => keys.every((k) => !s.api?.pods[k]),
+        until: (s) => keys.every((k) => !tget(s.api?.pods, k)),
         timeoutUs: 120_000_000,
       });
       for (const p of mine)

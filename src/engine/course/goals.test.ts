@@ -10,6 +10,7 @@ import { lessonById } from './content';
 import { checkGoal, sandboxOf } from './goals';
 import { clusterContext, runLesson, type LessonRun } from './lesson';
 import type { Goal } from './schema';
+import { tget } from '../state/table';
 
 function solvedAddLesson(): LessonRun {
   const l = lessonById('add-step-by-step');
@@ -34,7 +35,7 @@ describe('goal explanations on wrong states', () => {
 
   it('pod: names the status and the IP the pod really has', () => {
     const r = solvedAddLesson();
-    const ip = r.run.cluster.sim.state.api!.pods[podKey('default', 'web-0')]!.podIP!;
+    const ip = tget(r.run.cluster.sim.state.api!.pods, podKey('default', 'web-0'))!.podIP!;
     const wrongStatus = check(r, { ...base, type: 'pod', pod: 'web-0', status: 'Terminating' });
     expect(wrongStatus.met).toBe(false);
     expect(wrongStatus.explanation).toBe('expected pod web-0 Terminating; web-0 is Running');
@@ -47,7 +48,7 @@ describe('goal explanations on wrong states', () => {
   it('pod wired: names the missing host-local reservation and the missing cache file', () => {
     const r = solvedAddLesson();
     const c = r.run.cluster;
-    const pod = c.sim.state.api!.pods[podKey('default', 'web-0')]!;
+    const pod = tget(c.sim.state.api!.pods, podKey('default', 'web-0'))!;
     const ip = pod.podIP!;
     const sb = sandboxOf(c.sim.state, pod)!;
     c.removeFile('node-1', `/var/lib/cni/networks/containerd-net/${ip}`);
@@ -63,7 +64,7 @@ describe('goal explanations on wrong states', () => {
   it('route: lists the routes the namespace has instead', () => {
     const r = solvedAddLesson();
     const c = r.run.cluster;
-    const sb = sandboxOf(c.sim.state, c.sim.state.api!.pods[podKey('default', 'web-0')]!)!;
+    const sb = sandboxOf(c.sim.state, tget(c.sim.state.api!.pods, podKey('default', 'web-0'))!)!;
     const ns = sb.netns.split('/').pop()!;
     c.shell('node-1', `ip -n ${ns} route del default`);
     const res = check(r, {
@@ -93,7 +94,7 @@ describe('goal explanations on wrong states', () => {
     expect(res.met).toBe(false);
     expect(res.explanation).toContain('10.244.1.77/24');
     expect(res.explanation).toMatch(/10\.244\.1\.\d+\/24/);
-    const ip = r.run.cluster.sim.state.api!.pods[podKey('default', 'web-0')]!.podIP!;
+    const ip = tget(r.run.cluster.sim.state.api!.pods, podKey('default', 'web-0'))!.podIP!;
     expect(res.explanation).toContain(ip);
   });
 

@@ -18,7 +18,7 @@ function key(name: string): string {
 }
 
 export function pod(c: Cluster, name: string): PodObj | undefined {
-  return c.sim.state.api?.pods[key(name)];
+  return tget(c.sim.state.api?.pods, key(name));
 }
 
 /** kubectl get pods' STATUS column, or "<gone>" once the pod object is deleted. */

@@ -9,6 +9,7 @@ import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { WorldState } from '../sim/world';
 import type { FaultDef, ParamSpec } from './catalogue';
+import { tget } from '../state/table';
 
 export type FaultParams = Record<string, unknown>;
 
@@ -78,7 +79,7 @@ export function resolveParams(view: FaultView, f: FaultDef, params: unknown): Re
         const v = str(name, spec);
         if (v === undefined) fail(`params.${name}: required (the pod to inject into)`);
         const key = v.includes('/') ? v : podKey('default', v);
-        const p = view.state.api?.pods[key];
+        const p = tget(view.state.api?.pods, key);
         if (!p) fail(`params.${name}: pods "${v}" not found`);
         out.pod = p;
         out.podKey = key;

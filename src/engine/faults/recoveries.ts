@@ -95,8 +95,8 @@ const RECOVERIES: Recoveries = {
     const key = r.podKey!;
     c.deletePod(key);
     did.push(`kubectl delete pod ${p.spec.name}`);
-    c.run({ stop: () => !c.sim.state.api!.pods[key], until: c.now + 120_000_000 });
-    if (c.sim.state.api!.pods[key]) fail(`params.pod: pod ${key} did not go within 120s`);
+    c.run({ stop: () => !tget(c.sim.state.api!.pods, key), until: c.now + 120_000_000 });
+    if (tget(c.sim.state.api!.pods, key)) fail(`params.pod: pod ${key} did not go within 120s`);
     c.createPod({
       name: p.spec.name,
       namespace: p.spec.namespace,

@@ -11,6 +11,7 @@ import { FAULTS } from './catalogue';
 import { injectFault, recoverFault } from './inject';
 import { podStatus } from './observe';
 import { NODE, oneNode } from './testing';
+import { tkeys, tvalues } from '../state/table';
 
 /** Runs per fault: 21 faults, about a second each on CI. */
 const RUNS = 2;
@@ -55,12 +56,12 @@ describe.each(FAULTS.map((f) => f.id))('%s, then its recovery', (fault) => {
           c.createPod({ name: 'after' });
           c.runFor(30_000_000);
           expect(podStatus(c, 'after')).toBe('Running');
-          const live = Object.values(c.sim.state.api!.pods).filter((p) => p.podIP);
+          const live = tvalues(c.sim.state.api!.pods).filter((p) => p.podIP);
           expect(new Set(live.map((p) => p.podIP)).size).toBe(live.length);
 
-          for (const p of Object.values(c.sim.state.api!.pods)) c.deletePod(p.spec.name);
+          for (const p of tvalues(c.sim.state.api!.pods)) c.deletePod(p.spec.name);
           c.runFor(120_000_000);
-          expect(Object.keys(c.sim.state.api!.pods)).toEqual([]);
+          expect(tkeys(c.sim.state.api!.pods)).toEqual([]);
           const audit = c.audit().find((a) => a.node === NODE)!;
           expect(audit.findings.map((x) => x.kind)).toEqual(LEFT[fault] ?? []);
         },

@@ -5,6 +5,7 @@
 import { Cluster, type NodeSpec } from '../cluster/cluster';
 import { injectFault, type InjectResult, recoverFault } from './inject';
 import { podStatus, sandboxes } from './observe';
+import { tget } from '../state/table';
 
 export const NODE = 'node-1';
 
@@ -17,7 +18,7 @@ export function runningPod(c: Cluster, name = 'web-0'): string {
   c.createPod({ name });
   c.runFor(3_000_000);
   if (podStatus(c, name) !== 'Running') throw new Error(`${name} is ${podStatus(c, name)}`);
-  const uid = c.sim.state.api!.pods[`default/${name}`]!.spec.uid;
+  const uid = tget(c.sim.state.api!.pods, `default/${name}`)!.spec.uid;
   return sandboxes(c, NODE)
     .filter((s) => s.pod.uid === uid)
     .pop()!.id;

@@ -28,7 +28,7 @@ import {
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { Simulation } from '../sim/world';
-import { tentries } from '../state/table';
+import { tentries, tget } from '../state/table';
 import { rfc3339Nano } from '../trace/time';
 import type { PodWorkerContext } from './machines';
 import type { KubeletSettings, KubeletState } from './types';
@@ -130,7 +130,7 @@ export class Kubelet {
   }
 
   private pod(key: string): PodObj | undefined {
-    return this.sim.state.api?.pods[key];
+    return tget(this.sim.state.api?.pods, key);
   }
 
   private jitter(baseUs: number): number {
@@ -166,7 +166,7 @@ export class Kubelet {
     else this.deps.host.start(id, 'kubelet', { node: this.node });
     this.checkRuntime();
     // Rebuild from the API server and the runtime: every pod bound to this node gets a worker.
-    for (const [key, p] of Object.entries(this.sim.state.api?.pods ?? {})) {
+    for (const [key, p] of this.sim.state.api ? tentries(this.sim.state.api.pods) : []) {
       if (p.spec.nodeName !== this.node) continue;
       const w = this.deps.host.get(podWorkerId(this.node, key));
       if (w && w.status === 'active')

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster, type ClusterSpec } from '../cluster/cluster';
 import type { WorldState } from '../sim/world';
 import { FC_SEED, fcParams } from './config';
-import { tget } from '../state/table';
+import { tget, tkeys, tvalues } from '../state/table';
 import { entryIn } from '../fs/vfs';
 
 type Op =
@@ -108,11 +108,11 @@ function apply(c: Cluster, o: Op, conflists: Map<string, string>): void {
   const pods = c.sim.state.api!.pods;
   switch (o.op) {
     case 'create':
-      if (!pods[key(o.pod)])
+      if (!tget(pods, key(o.pod)))
         c.createPod({ name: `web-${o.pod}`, ...(o.node !== null ? { node: node(o.node) } : {}) });
       break;
     case 'delete':
-      if (pods[key(o.pod)]) c.deletePod(key(o.pod));
+      if (tget(pods, key(o.pod))) c.deletePod(key(o.pod));
       break;
     case 'restartKubelet':
       c.restartKubelet(node(o.node));
@@ -147,7 +147,7 @@ function apply(c: Cluster, o: Op, conflists: Map<string, string>): void {
         }
         case 'delete-netns': {
           // `ip netns del` of a running pod's namespace: the pause process keeps it alive.
-          const p = pods[key(o.pod)];
+          const p = tget(pods, key(o.pod));
           const sb = p
             ? Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
                 (s) =>
@@ -167,7 +167,7 @@ function apply(c: Cluster, o: Op, conflists: Map<string, string>): void {
 /** IPs of running pods (API server) and of ready sandboxes (per node) are each unique. */
 function checkNoSharedIp(state: WorldState, where: string): void {
   const byIp = new Map<string, string>();
-  for (const p of Object.values(state.api!.pods)) {
+  for (const p of tvalues(state.api!.pods)) {
     if (!p.podIP || !p.containerRunning) continue;
     const other = byIp.get(p.podIP);
     expect(other, `${where}: ${p.podIP} given to ${other} and ${p.spec.name}`).toBeUndefined();
@@ -208,7 +208,7 @@ function runScenario(nodes: number, seed: number, ops: Op[]): Cluster {
     const data = conflists.get(n);
     if (data !== undefined) c.writeFile(n, CONFLIST, data);
   }
-  for (const key of Object.keys(c.sim.state.api!.pods)) c.deletePod(key);
+  for (const key of tkeys(c.sim.state.api!.pods)) c.deletePod(key);
   // Long enough for every back-off (10-15 s per retry) and restart to run out.
   c.run({ until: c.now + 600_000_000, maxEvents: 200_000 });
   return c;
@@ -222,7 +222,7 @@ function checkRun(nodes: number, seed: number, ops: Op[]): void {
     if (e.kind === 'api' || (e.kind === 'state' && e.source === 'containerd'))
       checkNoSharedIp(c.sim.states[i]!, `${where}, event ${i}`);
   });
-  expect(c.sim.state.api!.pods, where).toEqual({});
+  expect(c.sim.state.api!.pods.size, where).toBe(0);
   const lost = lostSandboxes(c);
   const lostIds = lost.map((l) => l.id);
   const lostNetns = new Set(lost.map((l) => l.netns));

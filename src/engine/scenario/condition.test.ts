@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
 import { parseCondition, Watch } from './condition';
 import { formatDuration, parseDuration } from './duration';
+import { tget } from '../state/table';
 
 describe('durations', () => {
   it('reads Go-style durations and numbers of seconds', () => {
@@ -90,7 +91,7 @@ describe('the condition grammar', () => {
       }
     }
     expect(heldAt).toBeGreaterThan(0);
-    expect(c.sim.state.api!.pods['default/web-0']!.containerRunning).toBe(true);
+    expect(tget(c.sim.state.api!.pods, 'default/web-0')!.containerRunning).toBe(true);
     // A watch started after the plugin ran never sees it.
     const late = new Watch(ok('plugin:bridge'), c.events.length);
     late.update(c.events);

@@ -15,6 +15,7 @@ import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { podStatusText } from '../cluster/apiserver';
 import { formatDuration, parseDuration } from './duration';
+import { tvalues } from '../state/table';
 
 export interface PodPattern {
   text: string;
@@ -85,7 +86,7 @@ export function parsePodPattern(text: string): ParseResult<PodPattern> {
 }
 
 export function podsMatching(api: ApiState | undefined, p: PodPattern): PodObj[] {
-  return Object.values(api?.pods ?? {}).filter(
+  return (api ? tvalues(api.pods) : []).filter(
     (x) => p.namespace.test(x.spec.namespace) && p.name.test(x.spec.name),
   );
 }

@@ -5,6 +5,7 @@ import { describeEvents, eventList } from '../cluster/apiserver';
 import { journalLines } from '../node/journal';
 import { clusterReport, formatReport, reportJson } from './report';
 import { runScenario, setFaultInjector, type ScenarioRun } from './run';
+import { tget, tkeys, tvalues } from '../state/table';
 
 const EXAMPLES = join(__dirname, '../../../scenarios');
 const example = (name: string) => readFileSync(join(EXAMPLES, `${name}.json`), 'utf8');
@@ -39,7 +40,7 @@ describe('running a scenario', () => {
     expect(a3!.waited).toMatch(/^"time:35\.\d+s" held at 35\.\d+s$/);
     expect(r.summary.stop.reason).toBe('completed');
     expect(r.summary.stop.detail).toMatch(/^end condition "idle" held at 35\.\d+s$/);
-    expect(Object.keys(r.cluster.sim.state.api!.pods)).toEqual(['default/web-1']);
+    expect(tkeys(r.cluster.sim.state.api!.pods)).toEqual(['default/web-1']);
     expect(r.cluster.sched.nextDueAt()).toBe(null);
   });
 
@@ -104,7 +105,7 @@ describe('running a scenario', () => {
     expect(del!.status).toBe('done');
     // A /30 has one address for pods: once web-0 is gone, web-1 gets it at a retry.
     expect(timeout.summary.stop.reason).toBe('completed');
-    expect(timeout.cluster.sim.state.api!.pods['default/web-1']!.podIP).toBe('10.244.1.2');
+    expect(tget(timeout.cluster.sim.state.api!.pods, 'default/web-1')!.podIP).toBe('10.244.1.2');
   });
 
   it('reports an action the cluster refuses and goes on', () => {
@@ -279,7 +280,7 @@ describe('the example scenarios show what they say', () => {
     const r = ok(runScenario(example('ipam-exhaustion')));
     expect(r.summary.stop.reason).toBe('completed');
     const api = r.cluster.sim.state.api!;
-    expect(Object.values(api.pods).every((p) => p.containerRunning)).toBe(true);
+    expect(tvalues(api.pods).every((p) => p.containerRunning)).toBe(true);
     const failed = eventList(api).filter((e) => e.reason === 'FailedCreatePodSandBox');
     expect(failed.length).toBeGreaterThanOrEqual(2);
     expect(failed[0]!.message).toMatch(
@@ -290,7 +291,7 @@ describe('the example scenarios show what they say', () => {
   it('corrupted-cache-delete: stuck Terminating with libcni 1.1, gone with 1.2', () => {
     const r = ok(runScenario(example('corrupted-cache-delete')));
     const api = r.cluster.sim.state.api!;
-    expect(Object.keys(api.pods)).toEqual(['default/web-0']);
+    expect(tkeys(api.pods)).toEqual(['default/web-0']);
     const out = describeEvents(api, 'pod/web-0', 'default', r.cluster.now).join('\n');
     expect(out).toMatch(
       /Warning\s+FailedKillPod\s+.*\(x\d+ over \d+s\)\s+kubelet, node-1\s+error killing pod: failed to "KillPodSandbox"/,
@@ -336,8 +337,8 @@ describe('the example scenarios show what they say', () => {
     const r = ok(runScenario(example('node-reboot')));
     expect(r.summary.stop.reason).toBe('completed');
     const pods = r.cluster.sim.state.api!.pods;
-    expect(pods['default/web-0']!.restarts).toBe(1);
-    expect(pods['default/db-0']!.restarts).toBe(0);
+    expect(tget(pods, 'default/web-0')!.restarts).toBe(1);
+    expect(tget(pods, 'default/db-0')!.restarts).toBe(0);
     const dels = r.cluster.events.filter(
       (e) =>
         e.kind === 'exec' &&

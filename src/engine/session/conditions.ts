@@ -6,6 +6,7 @@
 import { isErrorEvent, isFaultEvent } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
+import { tget, tkeys } from '../state/table';
 
 /** Conditions "run until" understands. `predicate` is for headless use (not serialisable). */
 export type StopCondition =
@@ -36,10 +37,10 @@ export function podsTurnedRunning(e: TraceEvent, before: WorldState, after: Worl
   if (e.kind !== 'api' || !after.api) return [];
   const out: string[] = [];
   const key = e.payload['pod'];
-  const keys = typeof key === 'string' ? [key] : Object.keys(after.api.pods);
+  const keys = typeof key === 'string' ? [key] : tkeys(after.api.pods);
   for (const k of keys) {
-    const now = after.api.pods[k];
-    const was = before.api?.pods[k];
+    const now = tget(after.api.pods, k);
+    const was = tget(before.api?.pods, k);
     if (now?.containerRunning && now.deletionTimestamp === null && !was?.containerRunning)
       out.push(k);
   }

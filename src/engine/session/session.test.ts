@@ -4,7 +4,7 @@ import type { TraceEvent } from '../trace/trace';
 import { newSandbox, SANDBOX_POD, type FaultInjector } from './index';
 import { Session, SessionError, drain, type LoggedAction } from './session';
 import { LEVELS, levelShows } from './view';
-import { tvalues } from '../state/table';
+import { tget, tkeys, tvalues } from '../state/table';
 import * as vfs from '../fs/vfs';
 
 const ONE_NODE: ClusterSpec = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
@@ -13,7 +13,7 @@ const trace = (events: readonly TraceEvent[], upTo = events.length - 1) =>
   JSON.stringify(events.slice(0, upTo + 1));
 
 function podIp(s: Session, pod = 'default/web-0'): string | null {
-  return s.stateAt(s.cursor).api?.pods[pod]?.podIP ?? null;
+  return tget(s.stateAt(s.cursor).api?.pods, pod)?.podIP ?? null;
 }
 
 describe('the sandbox', () => {
@@ -22,7 +22,7 @@ describe('the sandbox', () => {
     expect(s.nodeNames).toEqual(['node-1', 'node-2']);
     expect(s.cursor).toBe(s.start);
     expect(s.events).toHaveLength(s.start + 1);
-    expect(Object.keys(s.stateAt(s.cursor).api!.pods)).toEqual([]);
+    expect(tkeys(s.stateAt(s.cursor).api!.pods)).toEqual([]);
     expect(s.actions).toMatchObject([
       { action: { do: 'createPod', name: SANDBOX_POD }, applied: false },
     ]);
@@ -30,7 +30,7 @@ describe('the sandbox', () => {
     expect(s.stepForward()).toBe(true);
     expect(s.events[s.cursor]!.summary).toBe('create pod default/web-0 (node node-1)');
     expect(s.actions[0]).toMatchObject({ applied: true, first: s.cursor, error: null });
-    expect(s.stateAt(s.cursor).api!.pods['default/web-0']!.podIP).toBeNull();
+    expect(tget(s.stateAt(s.cursor).api!.pods, 'default/web-0')!.podIP).toBeNull();
   });
 
   it('steps through ADD to the pod IP, and back past its assignment', () => {
@@ -116,7 +116,7 @@ describe('actions', () => {
     // The past up to the cursor is the same trace, byte for byte.
     expect(trace(s.events, at)).toBe(trace(old, at));
     expect(s.events[r.first!]!.summary).toBe('delete pod default/web-0 (graceful)');
-    expect(Object.keys(s.stateAt(s.events.length - 1).api!.pods)).toEqual(['default/web-0']);
+    expect(tkeys(s.stateAt(s.events.length - 1).api!.pods)).toEqual(['default/web-0']);
   });
 
   it('the trace is a pure function of spec, seed and the logged actions', () => {

@@ -15,6 +15,7 @@ import { parseJournalTime } from './commands/journalctl';
 import { humanDuration, unitsHumanDuration } from './commands/k8s-common';
 import { CLEAR_SEQUENCE } from './commands/misc';
 import { Shell } from './shell';
+import { tget } from '../state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -25,7 +26,7 @@ function cluster() {
   c.createPod({ name: 'web-1' });
   c.runFor(5_000_000);
   const sh = (line: string) => c.shell('node-1', line);
-  const pod = (name: string) => c.sim.state.api!.pods[`default/${name}`]!;
+  const pod = (name: string) => tget(c.sim.state.api!.pods, `default/${name}`)!;
   const sandbox = (name: string) =>
     Object.values(c.sim.node('node-1').containerd!.sandboxes).find((s) => s.pod.name === name)!;
   return { c, sh, pod, sandbox };

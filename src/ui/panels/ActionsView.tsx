@@ -5,6 +5,7 @@ import type { SessionAction } from '../../engine/session/actions';
 import { FAULTS } from '../faults';
 import { cmd, useApp } from '../store';
 import type { PanelProps } from './types';
+import { tkeys, tvalues } from '../../engine/state/table';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -59,8 +60,8 @@ export function ActionsView({ session, step }: PanelProps) {
   const busy = useApp((s) => s.busy !== null);
   const nodes = session.nodeNames;
   const state = session.stateAt(step);
-  const pods = Object.keys(state.api?.pods ?? {}).sort();
-  const podNames = new Set(Object.values(state.api?.pods ?? {}).map((p) => p.spec.name));
+  const pods = (state.api ? tkeys(state.api.pods) : []).sort();
+  const podNames = new Set((state.api ? tvalues(state.api.pods) : []).map((p) => p.spec.name));
   let n = 0;
   while (podNames.has(`web-${n}`)) n++;
   const { last, run } = useRunner();

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { describeEvents, podRows, type PodRow } from '../../engine/cluster/apiserver';
 import { useApp } from '../store';
 import type { PanelProps } from './types';
+import { tget } from '../../engine/state/table';
 
 const Row = memo(
   function Row({ r, id, selected }: { r: PodRow; id: string; selected: boolean }) {
@@ -40,7 +41,7 @@ export function PodsView({ session, step }: PanelProps) {
   if (!api) return <p className="muted">No API server at this step.</p>;
   const rows = podRows(api, state.clock);
   const nodes = Object.values(api.nodes);
-  const sel = selected ? api.pods[selected] : undefined;
+  const sel = selected ? tget(api.pods, selected) : undefined;
   return (
     <div className="pods">
       <p className="node-status">

@@ -6,7 +6,7 @@ import type { ApiState, PodObj } from '../../cluster/types';
 import { BASE_TIME_MS, klogTime } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
 import type { CommandContext } from '../types';
-import { tvalues } from '../../state/table';
+import { tget, tvalues } from '../../state/table';
 import { DAYS, humanDuration, KUBELET_VERSION, MONTHS, now, p2, wall } from './k8s-common';
 
 function noApiServer(ctx: CommandContext): number {
@@ -113,9 +113,7 @@ function noResources(ctx: CommandContext, a: KubectlArgs): void {
 
 function getPods(ctx: CommandContext, api: ApiState, a: KubectlArgs, names: string[]): number {
   const t = now(ctx);
-  let pods = Object.values(api.pods).filter(
-    (p) => a.allNamespaces || p.spec.namespace === a.namespace,
-  );
+  let pods = tvalues(api.pods).filter((p) => a.allNamespaces || p.spec.namespace === a.namespace);
   let status = 0;
   if (names.length) {
     const found: PodObj[] = [];
@@ -246,9 +244,7 @@ function rfc1123z(us: number): string {
 }
 
 function describePod(ctx: CommandContext, api: ApiState, a: KubectlArgs, name: string): number {
-  const p = Object.values(api.pods).find(
-    (x) => x.spec.name === name && x.spec.namespace === a.namespace,
-  );
+  const p = tvalues(api.pods).find((x) => x.spec.name === name && x.spec.namespace === a.namespace);
   if (!p) {
     ctx.err(`Error from server (NotFound): pods "${name}" not found\n`);
     return 1;
@@ -367,7 +363,7 @@ export function kubectl(ctx: CommandContext): number {
       continue;
     }
     const key = `${a.namespace}/${n}`;
-    if (!ctx.sim.state.api?.pods[key]) {
+    if (!tget(ctx.sim.state.api?.pods, key)) {
       ctx.err(`Error from server (NotFound): pods "${n}" not found\n`);
       status = 1;
       continue;

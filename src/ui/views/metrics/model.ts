@@ -11,7 +11,7 @@
  */
 import type { Netns } from '../../../engine/kernel/types';
 import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { tget, tvalues, type Table } from '../../../engine/state/table';
+import { type Table, tget, tvalues } from '../../../engine/state/table';
 import type { ContainerdState } from '../../../engine/runtime/types';
 import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
 
@@ -69,7 +69,7 @@ export function inflightOf(actors: Table<ActorRecord>): Map<string, Inflight> {
 
 export function podsPerNode(state: WorldState): Map<string, number> {
   const out = new Map<string, number>();
-  for (const p of Object.values(state.api?.pods ?? {}))
+  for (const p of state.api ? tvalues(state.api.pods) : [])
     out.set(p.spec.nodeName, (out.get(p.spec.nodeName) ?? 0) + 1);
   return out;
 }

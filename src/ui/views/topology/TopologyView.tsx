@@ -302,7 +302,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
   const hoveredRoutes = useMemo(() => {
     if (!hovered || !state) return null;
     const [node, nsId] = hovered.split('/') as [string, string];
-    const ns = state.nodes[node] ? tget(state.nodes[node].kernel.netns, nsId) : undefined;
+    const ns = tget(state.nodes[node]?.kernel.netns, nsId);
     if (!ns) return null;
     return { title: hovered, routes: routesText(ns) };
   }, [hovered, state]);

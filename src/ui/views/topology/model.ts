@@ -266,8 +266,7 @@ export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Ch
     const k = node.kernel;
     if (before === k) continue;
     if (before?.netns === k.netns && before.mounts === k.mounts) continue;
-    for (const ns of tvalues(k.netns))
-      diffNs(name, before ? tget(before.netns, ns.id) : undefined, ns, out);
+    for (const ns of tvalues(k.netns)) diffNs(name, tget(before?.netns, ns.id), ns, out);
     if (before) {
       for (const ns of tvalues(before.netns)) {
         if (!tget(k.netns, ns.id)) out.removed.push(`namespace ${ns.id} (${name})`);
