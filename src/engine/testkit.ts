@@ -11,6 +11,7 @@ import { type ExecResult, execProgram } from './os/process';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import { Simulation, newWorld } from './sim/world';
+import { envEvent } from './trace/trace';
 
 export const BRIDGE_CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -145,15 +146,14 @@ export class TestNode {
     const k0 = this.sim.node(this.node).kernel;
     const r = runIptables(k0.netns[k0.root]!.iptables, family, argv);
     this.sim.apply(
-      {
+      envEvent({
         node: this.node,
         source: 'test',
         target: 'kernel',
-        kind: 'env',
         level: 'kernel',
         summary: `${prog} ${argv.join(' ')}`,
         payload: { argv },
-      },
+      }),
       (d) => {
         const k = d.nodes[this.node]!.kernel as KernelState;
         k.netns[k.root]!.iptables = r.state;

@@ -345,7 +345,7 @@ function runToMoment(c: Cluster, r: Resolved): TraceEvent {
     stop: (e) => {
       if (e.node !== r.node) return false;
       if (e.kind === 'exec' && e.target === r.plugin) {
-        const env = (e.payload['env'] ?? {}) as Record<string, string>;
+        const env = e.payload.env;
         const args = `;${env['CNI_ARGS'] ?? ''};`;
         if (
           env['CNI_COMMAND'] === 'ADD' &&
@@ -708,7 +708,7 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
       const limit = c.now + 60_000_000;
       while (!t.done && c.sched.runOne(limit));
       did.push(
-        `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error?.message})` : ''}`,
+        `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error.message})` : ''}`,
       );
       return;
     }

@@ -9,7 +9,16 @@ import type { FsState } from '../fs/vfs';
 import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import type { Simulation, WorldState } from '../sim/world';
-import type { Level } from '../trace/trace';
+import {
+  fsEvent,
+  kernelEvent,
+  type FsArgs,
+  type FsOp,
+  type FsPayload,
+  type KernelArgs,
+  type KernelOp,
+  type KernelPayload,
+} from '../trace/trace';
 
 /** Something a task can wait for (another task, a process). */
 export interface Waitable {
@@ -107,25 +116,25 @@ export class Sys {
   }
 
   /** Applies a kernel change as one event. */
-  *kernelOp<T>(
-    op: string,
+  *kernelOp<O extends KernelOp, T>(
+    op: O,
     summary: string,
-    payload: Record<string, unknown>,
+    payload: KernelArgs[O],
     change: (k: KernelState, rnd: RandomSource) => T,
   ): Gen<T> {
     const node = this.owner.node;
     const sim = this.sim;
     const result = sim.apply(
-      {
+      kernelEvent({
         node,
         source: this.owner.actor,
         target: 'kernel',
-        kind: 'kernel',
-        level: 'kernel' as Level,
+        level: 'kernel',
         summary,
-        payload: { op, pid: this.owner.pid, ...payload },
+        // One payload shape per op (KernelArgs): TypeScript cannot follow `O` through the spread.
+        payload: { op, pid: this.owner.pid, ...payload } as KernelPayload,
         ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
-      },
+      }),
       (d: Draft<WorldState>) => {
         const rng = sim.rng(d);
         const n = d.nodes[node]!;
@@ -140,25 +149,25 @@ export class Sys {
   }
 
   /** Applies a filesystem change as one event. */
-  *fsOp<T>(
-    op: string,
+  *fsOp<O extends FsOp, T>(
+    op: O,
     path: string,
     summary: string,
     change: (fs: FsState) => { fs: FsState; out: T },
-    payload: Record<string, unknown> = {},
+    payload: FsArgs[O] | Record<never, never> = {},
   ): Gen<T> {
     const node = this.owner.node;
     const result = this.sim.apply(
-      {
+      fsEvent({
         node,
         source: this.owner.actor,
         target: 'fs',
-        kind: 'fs',
         level: 'kernel',
         summary,
-        payload: { op, path, pid: this.owner.pid, ...payload },
+        // One payload shape per op (FsArgs): TypeScript cannot follow `O` through the spread.
+        payload: { op, path, pid: this.owner.pid, ...payload } as FsPayload,
         ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
-      },
+      }),
       (d: Draft<WorldState>) => {
         const n = d.nodes[node]!;
         const r = change(n.fs as FsState);

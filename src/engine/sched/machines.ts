@@ -11,7 +11,8 @@
  * trace event.
  */
 import { type AnyStateMachine, transition, initialTransition } from 'xstate';
-import type { ActorRecord, EventInit, Simulation } from '../sim/world';
+import type { ActorRecord, Simulation } from '../sim/world';
+import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
 
@@ -87,15 +88,14 @@ export class MachineHost {
     };
     const who = kind.actor(id, rec.context);
     this.sim.apply(
-      {
+      stateEvent({
         node: who.node,
         source: who.source,
         target: who.source,
-        kind: 'state',
         level: kind.level,
         summary: summary ?? `${id}: ${stateText(rec.value)}`,
         payload: { actor: id, machine: kindName, to: rec.value },
-      },
+      }),
       (d) => {
         d.actors[id] = rec as never;
       },
@@ -127,11 +127,10 @@ export class MachineHost {
         status: next.status,
       };
       const who = kind.actor(id, out.context);
-      const ev: EventInit = {
+      const ev = stateEvent({
         node: who.node,
         source: who.source,
         target: who.source,
-        kind: 'state',
         level: kind.level,
         summary: summary ?? (from === to ? `${id}: ${event.type}` : `${id}: ${from} → ${to}`),
         payload: {
@@ -141,7 +140,7 @@ export class MachineHost {
           from: rec.value,
           to: out.value,
         },
-      };
+      });
       if (from !== to || summary !== undefined) {
         this.sim.apply(ev, (d) => {
           // An actor that reached a final state is gone (a removed sandbox, a deleted pod's

@@ -22,7 +22,8 @@ import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS } from '../plugins/registry';
 import { Rng, type RngState } from '../rng';
-import type { EventInit, NodeState, Simulation, WorldState } from '../sim/world';
+import type { NodeState, Simulation, WorldState } from '../sim/world';
+import { envEvent, type CommandPayload, type EventSpec } from '../trace/trace';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
 import {
   ScriptReader,
@@ -180,7 +181,7 @@ class Tx {
   constructor(
     readonly sim: Simulation,
     readonly node: string,
-    readonly ev: EventInit,
+    readonly ev: EventSpec<'env'> & { payload: CommandPayload },
   ) {
     this.base = sim.state;
     this.work = sim.state;
@@ -215,7 +216,7 @@ class Tx {
   }
 
   /** Records the pending changes as the command's event. */
-  commit(payload: Record<string, unknown>): void {
+  commit(payload: Pick<CommandPayload, 'exitCode' | 'stderr'>): void {
     if (!this.changed()) return;
     const next = this.work;
     if (this.sim.state !== this.base)
@@ -223,11 +224,11 @@ class Tx {
     const kernelChanged = next.nodes[this.node]!.kernel !== this.base.nodes[this.node]!.kernel;
     const base = this.base;
     this.sim.apply(
-      {
+      envEvent({
         ...this.ev,
         target: kernelChanged ? 'kernel' : 'fs',
         payload: { ...this.ev.payload, ...payload },
-      },
+      }),
       (d) => {
         d.nodes[this.node] = castDraft(next.nodes[this.node]!);
         if (next.rng !== base.rng) d.rng = castDraft(next.rng) as number[];
@@ -650,7 +651,6 @@ export class Shell implements ShellState {
       node: this.node,
       source: this.actor,
       target: 'kernel',
-      kind: 'env',
       level: 'kernel',
       summary,
       payload: { command: summary, ...(source !== summary ? { source } : {}) },
@@ -1074,16 +1074,17 @@ export class Shell implements ShellState {
     level: 'cluster' | 'runtime' | 'cni' | 'kernel',
   ): void {
     const summary = argv.map(shellQuote).join(' ');
-    this.sim.note({
-      node: this.node,
-      source: this.actor,
-      target,
-      kind: 'env',
-      level,
-      summary,
-      payload: { command: summary },
-      ...(this.parentSeq !== undefined ? { parent: this.parentSeq } : {}),
-    });
+    this.sim.note(
+      envEvent({
+        node: this.node,
+        source: this.actor,
+        target,
+        level,
+        summary,
+        payload: { command: summary },
+        ...(this.parentSeq !== undefined ? { parent: this.parentSeq } : {}),
+      }),
+    );
   }
 
   /** Time passes: deferred kernel work runs on every node (no event). */
