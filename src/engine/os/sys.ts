@@ -8,6 +8,7 @@ import * as vfs from '../fs/vfs';
 import type { FsState } from '../fs/vfs';
 import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
+import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
 import {
   fsEvent,
@@ -78,11 +79,11 @@ export class Sys {
   get fs(): FsState {
     return this.sim.node(this.owner.node).fs;
   }
-  get hostNs(): string {
-    return this.kernel.root;
+  get hostNs(): NetnsId {
+    return asNetnsId(this.kernel.root);
   }
 
-  ns(id: string): Netns | undefined {
+  ns(id: NetnsId): Netns | undefined {
     return this.kernel.netns[id];
   }
 
@@ -90,7 +91,7 @@ export class Sys {
    * The namespace bound at `path` (a /var/run/netns mount, /var/run and /run being the same), or
    * the process's own for /proc/self/ns/net and /proc/<pid>/ns/net.
    */
-  netnsAt(path: string): string | undefined {
+  netnsAt(path: string): NetnsId | undefined {
     const clean = vfs.cleanPath(path);
     if (/^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/ns\/net$/.test(clean)) return this.hostNs;
     const m = this.kernel.mounts;
@@ -99,11 +100,12 @@ export class Sys {
       : clean.startsWith('/run/')
         ? `/var${clean}`
         : clean;
-    return m[clean] ?? m[alt];
+    const id = m[clean] ?? m[alt];
+    return id === undefined ? undefined : asNetnsId(id);
   }
 
   /** A readable name of a namespace: its mount path, "host" for the node's own. */
-  nsLabel(id: string): string {
+  nsLabel(id: NetnsId): string {
     const k = this.kernel;
     if (id === k.root) return 'host';
     let byId = LABELS.get(k.mounts);
