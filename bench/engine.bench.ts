@@ -74,11 +74,11 @@ for (const chain of CHAINS) {
       const a = performance.now();
       const r = n.add(`pod-${i}`, chain.extra?.(i) ?? {});
       times.push(performance.now() - a);
-      if (!r.ok) throw new Error(`ADD pod-${i} failed: ${r.error?.message}`);
+      if (!r.ok) throw new Error(`ADD pod-${i} failed: ${r.error.message}`);
     }
     for (let i = 0; i < PODS; i++) {
       const r = n.del(`pod-${i}`, chain.extra?.(i) ?? {});
-      if (!r.ok) throw new Error(`DEL pod-${i} failed: ${r.error?.message}`);
+      if (!r.ok) throw new Error(`DEL pod-${i} failed: ${r.error.message}`);
       n.deleteNetns(`pod-${i}`);
     }
     const elapsed = (performance.now() - t0) / 1000;

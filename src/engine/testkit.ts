@@ -12,6 +12,7 @@ import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import { Simulation, newWorld } from './sim/world';
 import { tget } from './state/table';
+import { envEvent } from './trace/trace';
 
 export const BRIDGE_CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -146,15 +147,14 @@ export class TestNode {
     const k0 = this.sim.node(this.node).kernel;
     const r = runIptables(tget(k0.netns, k0.root)!.iptables, family, argv);
     this.sim.apply(
-      {
+      envEvent({
         node: this.node,
         source: 'test',
         target: 'kernel',
-        kind: 'env',
         level: 'kernel',
         summary: `${prog} ${argv.join(' ')}`,
         payload: { argv },
-      },
+      }),
       (d) => {
         const k = d.nodes[this.node]!.kernel as KernelState;
         tget(k.netns, k.root)!.iptables = r.state;

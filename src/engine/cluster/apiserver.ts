@@ -5,6 +5,7 @@
 import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
 import { emptyTable, tdel, tget, tset, tvalues } from '../state/table';
+import { apiEvent, type ApiPayload } from '../trace/trace';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from './types';
 
 export function emptyApi(): ApiState {
@@ -29,12 +30,12 @@ function apiChange(
   sim: Simulation,
   source: string,
   summary: string,
-  payload: Record<string, unknown>,
+  payload: ApiPayload,
   fn: (api: ApiState) => void,
   node: string | null = null,
 ): void {
   sim.apply(
-    { node, source, target: 'apiserver', kind: 'api', level: 'cluster', summary, payload },
+    apiEvent({ node, source, target: 'apiserver', level: 'cluster', summary, payload }),
     (d) => {
       fn(d.api as ApiState);
     },
@@ -138,15 +139,14 @@ export function recordEvent(
 ): void {
   const now = sim.state.clock;
   sim.apply(
-    {
+    apiEvent({
       node,
       source: e.source.split(',')[0]!,
       target: 'apiserver',
-      kind: 'api',
       level: 'cluster',
       summary: `${e.type} ${e.reason} ${e.object}: ${e.message}`,
       payload: { event: e },
-    },
+    }),
     (d) => {
       const api = d.api as ApiState;
       const k = eventKey(e);

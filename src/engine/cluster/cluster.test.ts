@@ -4,6 +4,7 @@ import { eventList, kubectlGetPods } from './apiserver';
 import { Cluster } from './cluster';
 import { namesIn } from '../fs/vfs';
 import { tget, tvalues } from '../state/table';
+import { isKind } from '../trace/trace';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -45,8 +46,8 @@ describe('a cluster of simulated nodes', () => {
     const c = new Cluster(ONE_NODE, { seed: 3 });
     c.createPod({ name: 'web-0' });
     c.runFor(2_000_000);
-    const exec = c.events.find((e) => e.kind === 'exec' && e.target === 'bridge')!;
-    const env = exec.payload['env'] as Record<string, string>;
+    const exec = c.events.filter(isKind('exec')).find((e) => e.target === 'bridge')!;
+    const env = exec.payload.env;
     const sb = Object.values(c.sim.node('node-1').containerd!.sandboxes)[0]!;
     const uid = tget(c.sim.state.api!.pods, 'default/web-0')!.spec.uid;
     expect(env['CNI_ARGS']).toBe(

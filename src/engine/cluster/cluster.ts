@@ -42,7 +42,7 @@ import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import { tentries, tget, tvalues } from '../state/table';
-import type { TraceEvent } from '../trace/trace';
+import { envEvent, type TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
 import type { HostPort } from './types';
 
@@ -410,15 +410,14 @@ export class Cluster implements ClusterHooks {
     rt.containerd.crash();
     rt.containerd.rebooted();
     this.sim.apply(
-      {
+      envEvent({
         node,
         source: 'operator',
         target: 'kernel',
-        kind: 'env',
         level: 'cluster',
         summary: `reboot ${node}`,
         payload: { op: 'reboot' },
-      },
+      }),
       (d) => {
         const n = d.nodes[node]!;
         const fresh = produce(addNode(newWorld(0), { name: node, plugins: [] }), () => undefined)
@@ -491,15 +490,14 @@ export class Cluster implements ClusterHooks {
   ): void {
     const before = this.confSnapshot(node);
     this.sim.apply(
-      {
+      envEvent({
         node,
         source,
         target: 'node',
-        kind: 'env',
         level: 'kernel',
         summary,
         payload: { op: 'env' },
-      },
+      }),
       (d) => {
         const n = d.nodes[node]!;
         const k = n.kernel as KernelState;

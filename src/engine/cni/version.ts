@@ -1,12 +1,12 @@
 /** CNI spec versions: parsing, comparison, and what each plugin build supports. */
-import type { CniVersion } from '../brand';
+import { asCniVersion } from '../brand';
 import { q } from '../gofmt';
 
 export const ALL_VERSIONS_V1_0 = ['0.1.0', '0.2.0', '0.3.0', '0.3.1', '0.4.0', '1.0.0'] as const;
 export const ALL_VERSIONS_V1_1 = [...ALL_VERSIONS_V1_0, '1.1.0'] as const;
 
 /** The spec version a library implements (types100.ImplementedSpecVersion in libcni v1.1). */
-export const IMPLEMENTED_SPEC_VERSION = '1.0.0' as CniVersion;
+export const IMPLEMENTED_SPEC_VERSION = asCniVersion('1.0.0');
 
 /** version.ParseVersion: "" is 0.1.0. */
 export function parseVersion(

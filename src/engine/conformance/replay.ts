@@ -18,7 +18,7 @@ import { runToEnd } from '../os/sys';
 import { PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import { Shell } from '../shell';
 import { Simulation, newWorld } from '../sim/world';
-import type { TraceEvent } from '../trace/trace';
+import { noteEvent, type TraceEvent } from '../trace/trace';
 import { Normalizer } from './normalize';
 import { type SnapshotShape, snapshotNode } from './snapshot';
 import { Renaming, diffValues, type Difference } from './diff';
@@ -88,18 +88,11 @@ function invocationsUnder(events: readonly TraceEvent[], parentSeq: number, top:
   const out: Obj[] = [];
   for (const ev of events) {
     if (ev.kind !== 'exec' || ev.parent !== parentSeq) continue;
-    const p = ev.payload as {
-      path: string;
-      env: Record<string, string>;
-      stdin: string;
-      pid: number;
-    };
-    const exit = events.find((x) => x.kind === 'exit' && x.parent === ev.seq);
-    const ep = (exit?.payload ?? { stdout: '', stderr: '', exitCode: -1 }) as {
-      stdout: string;
-      stderr: string;
-      exitCode: number;
-    };
+    const p = ev.payload;
+    const exit = events.find(
+      (x): x is TraceEvent<'exit'> => x.kind === 'exit' && x.parent === ev.seq,
+    );
+    const ep = exit?.payload ?? { stdout: '', stderr: '', exitCode: -1 };
     const stdin = parsed(p.stdin);
     const stdout = parsed(ep.stdout);
     const inv: Obj = {
@@ -129,10 +122,13 @@ function invocationsUnder(events: readonly TraceEvent[], parentSeq: number, top:
 
 function outcomeJson(o: LibcniOutcome, lib: CNIConfig['lib']): Obj {
   const out: Obj = { derived: 'from libcni source', ok: o.ok };
-  if (o.result) out['result'] = sortKeysDeep(resultJSON(o.result, lib));
-  if (o.supportedVersions) out['supportedVersions'] = o.supportedVersions;
-  if (o.error) out['error'] = { ...o.error };
-  if (o.failedPluginIndex !== undefined) out['failedPluginIndex'] = o.failedPluginIndex;
+  if (o.ok) {
+    if (o.result) out['result'] = sortKeysDeep(resultJSON(o.result, lib));
+    if (o.supportedVersions) out['supportedVersions'] = o.supportedVersions;
+  } else {
+    out['error'] = { ...o.error };
+    if (o.failedPluginIndex !== undefined) out['failedPluginIndex'] = o.failedPluginIndex;
+  }
   return out;
 }
 
@@ -231,30 +227,27 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
         capabilityArgs: (inputDeep(expected['capabilityArgs'] ?? {}) as Obj) ?? {},
       };
       const op = expected['op'];
-      let outcome: LibcniOutcome = { ok: false };
+      let outcome: LibcniOutcome;
       if (op === 'VERSION') {
         outcome = runToEnd(libcni.getVersionInfo(expected['plugin'] as string));
       } else {
         let list: NetworkConfigList | null = null;
+        let loadError = '';
         try {
           list = confListFromBytes(text);
         } catch (e) {
-          // ConfListFromFile failed: libcni returns the error, no plugin runs.
-          outcome = {
-            ok: false,
-            error: { message: (e as Error).message },
-            cache: { action: 'none' },
-          };
+          loadError = (e as Error).message;
         }
-        if (list) {
-          outcome = runToEnd(
-            op === 'ADD'
-              ? libcni.addNetworkList(list, rt)
-              : op === 'DEL'
-                ? libcni.delNetworkList(list, rt)
-                : libcni.checkNetworkList(list, rt),
-          );
-        }
+        outcome = list
+          ? runToEnd(
+              op === 'ADD'
+                ? libcni.addNetworkList(list, rt)
+                : op === 'DEL'
+                  ? libcni.delNetworkList(list, rt)
+                  : libcni.checkNetworkList(list, rt),
+            )
+          : // ConfListFromFile failed: libcni returns the error, no plugin runs.
+            { ok: false, error: { message: loadError }, cache: { action: 'none' } };
       }
       const callSeq = sim.events.slice(before).find((e) => e.kind === 'libcni.call')?.seq ?? -1;
       step['invocations'] = invocationsUnder(sim.events.slice(before), callSeq, true);
@@ -276,15 +269,16 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
           ? input(inv['stdinRaw'] as string)
           : goMarshal(sortKeysDeep(inputDeep(inv['stdin'])));
       const seqBefore = sim.events.length;
-      const note = sim.note({
-        node: 'node',
-        source: 'recorder',
-        target: 'node',
-        kind: 'note',
-        level: 'cni',
-        summary: 'direct invocation',
-        payload: {},
-      });
+      const note = sim.note(
+        noteEvent({
+          node: 'node',
+          source: 'recorder',
+          target: 'node',
+          level: 'cni',
+          summary: 'direct invocation',
+          payload: {},
+        }),
+      );
       runToEnd(
         execProgram({
           sim,

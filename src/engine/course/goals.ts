@@ -12,7 +12,7 @@ import type { PodObj } from '../cluster/types';
 import * as vfs from '../fs/vfs';
 import { linkByName, linksOf } from '../kernel/kernel';
 import type { KernelState, Link, Netns } from '../kernel/types';
-import { journalLine, type LogPayload } from '../node/journal';
+import { journalLine } from '../node/journal';
 import type { SandboxRec } from '../runtime/types';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
@@ -405,7 +405,7 @@ const checkJournal: Check<'journal'> = (g, ctx) => {
   for (let i = from(ctx, g.since); i <= ctx.step && i < ctx.events.length; i++) {
     const e = ctx.events[i]!;
     if (e.kind !== 'log' || (g.node && e.node !== g.node)) continue;
-    const p = e.payload as unknown as LogPayload;
+    const p = e.payload;
     if (g.unit && p.unit !== g.unit) continue;
     if (!p.line.includes(g.contains)) continue;
     return present
@@ -422,9 +422,10 @@ const checkK8sEvent: Check<'k8s-event'> = (g, ctx) => {
   const podRe = g.pod ? globRe(g.pod.includes('/') ? g.pod.split('/')[1]! : g.pod) : null;
   for (let i = from(ctx, g.since); i <= ctx.step && i < ctx.events.length; i++) {
     const e = ctx.events[i]!;
-    const ev = e.payload['event'] as { reason?: string; object?: string } | undefined;
-    if (e.kind !== 'api' || ev?.reason !== g.reason) continue;
-    if (podRe && !(ev.object?.startsWith('pod/') && podRe.test(ev.object.slice(4)))) continue;
+    if (e.kind !== 'api' || !('event' in e.payload) || e.payload.event.reason !== g.reason)
+      continue;
+    const ev = e.payload.event;
+    if (podRe && !(ev.object.startsWith('pod/') && podRe.test(ev.object.slice(4)))) continue;
     n++;
   }
   if (countOk(n, g)) return { expected, found: null };

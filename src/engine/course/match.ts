@@ -3,7 +3,6 @@
  * by what the events are, never by their position in the trace.
  */
 import { isErrorEvent } from '../scenario/condition';
-import type { LogPayload } from '../node/journal';
 import type { TraceEvent } from '../trace/trace';
 import type { EventMatcher } from './schema';
 
@@ -31,10 +30,9 @@ function globRe(s: string): RegExp {
   return r;
 }
 
-function cniArgs(e: TraceEvent): Record<string, string> {
-  const env = e.payload['env'] as Record<string, string> | undefined;
+function cniArgs(e: TraceEvent<'exec'>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const kv of (env?.['CNI_ARGS'] ?? '').split(';')) {
+  for (const kv of (e.payload.env['CNI_ARGS'] ?? '').split(';')) {
     const i = kv.indexOf('=');
     if (i > 0) out[kv.slice(0, i)] = kv.slice(i + 1);
   }
@@ -43,14 +41,8 @@ function cniArgs(e: TraceEvent): Record<string, string> {
 
 /** The CNI command an event is about: exec env, or the libcni operation. */
 export function commandOf(e: TraceEvent): string | null {
-  if (e.kind === 'exec') {
-    const env = e.payload['env'] as Record<string, string> | undefined;
-    return env?.['CNI_COMMAND'] ?? null;
-  }
-  if (e.kind === 'libcni.call' || e.kind === 'libcni.return') {
-    const op = e.payload['op'];
-    return typeof op === 'string' ? op : null;
-  }
+  if (e.kind === 'exec') return e.payload.env['CNI_COMMAND'] ?? null;
+  if (e.kind === 'libcni.call' || e.kind === 'libcni.return') return e.payload.op;
   return null;
 }
 
@@ -67,9 +59,9 @@ function podMatches(e: TraceEvent, pod: string): boolean {
       return n !== undefined && name.test(n);
     }
     case 'api': {
-      const key = e.payload['pod'];
-      if (typeof key === 'string' && name.test(podName(key))) return true;
-      const ev = e.payload['event'] as { object?: string } | undefined;
+      const p = e.payload;
+      if ('pod' in p && name.test(podName(p.pod))) return true;
+      const ev = 'event' in p ? p.event : undefined;
       return !!ev?.object && ev.object.startsWith('pod/') && name.test(ev.object.slice(4));
     }
     case 'cri':
@@ -96,27 +88,25 @@ export function matches(m: EventMatcher, e: TraceEvent, events?: readonly TraceE
   if (m.summary !== undefined && !re(m.summary).test(e.summary)) return false;
   if (m.command !== undefined && commandOf(e) !== m.command) return false;
   if (m.reason !== undefined) {
-    const ev = e.payload['event'] as { reason?: string } | undefined;
-    if (e.kind !== 'api' || ev?.reason !== m.reason) return false;
+    if (e.kind !== 'api' || !('event' in e.payload) || e.payload.event.reason !== m.reason)
+      return false;
   }
   if (m.log !== undefined || m.unit !== undefined) {
     if (e.kind !== 'log') return false;
-    const p = e.payload as unknown as LogPayload;
+    const p = e.payload;
     if (m.log !== undefined && !p.line.includes(m.log)) return false;
     if (m.unit !== undefined && p.unit !== m.unit) return false;
   }
   if (m.env !== undefined) {
-    const env = e.payload['env'] as Record<string, string> | undefined;
-    if (e.kind !== 'exec' || !env) return false;
+    if (e.kind !== 'exec') return false;
+    const env = e.payload.env;
     for (const [k, v] of Object.entries(m.env)) if ((env[k] ?? undefined) !== v) return false;
   }
   if (m.stdin !== undefined) {
-    const s = e.payload['stdin'];
-    if (e.kind !== 'exec' || typeof s !== 'string' || !re(m.stdin).test(s)) return false;
+    if (e.kind !== 'exec' || !re(m.stdin).test(e.payload.stdin)) return false;
   }
   if (m.stdout !== undefined) {
-    const s = e.payload['stdout'];
-    if (e.kind !== 'exit' || typeof s !== 'string' || !re(m.stdout).test(s)) return false;
+    if (e.kind !== 'exit' || !re(m.stdout).test(e.payload.stdout)) return false;
   }
   if (m.failed !== undefined && isErrorEvent(e) !== m.failed) return false;
   if (m.pod !== undefined && !podMatches(e, m.pod)) return false;

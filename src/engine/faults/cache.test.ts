@@ -18,6 +18,7 @@ import {
   taggedRules,
 } from './observe';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
+import { cniCommand, isKind } from '../trace/trace';
 
 const eth0Cache = (id: string) => `containerd-net-${id}-eth0`;
 
@@ -74,11 +75,7 @@ describe('cache-corrupted', () => {
     ).toBe(true);
 
     // libcni failed before running any plugin of the pod network.
-    const dels = c.events.filter(
-      (e) =>
-        e.kind === 'exec' &&
-        (e.payload['env'] as Record<string, string>)?.['CNI_COMMAND'] === 'DEL',
-    );
+    const dels = c.events.filter(isKind('exec')).filter((e) => cniCommand(e) === 'DEL');
     expect(dels.map((e) => e.target)).not.toContain('bridge');
     expect(dels.map((e) => e.target)).not.toContain('portmap');
 
@@ -154,8 +151,9 @@ describe('cache-deleted', () => {
     expect(podStatus(c, 'web-0')).toBe('<gone>');
     const bridgeDel = c.events
       .slice(from)
-      .find((e) => e.kind === 'exec' && e.target === 'bridge' && e.source === 'libcni')!;
-    expect(JSON.parse(bridgeDel.payload['stdin'] as string)).not.toHaveProperty('prevResult');
+      .filter(isKind('exec'))
+      .find((e) => e.target === 'bridge' && e.source === 'libcni')!;
+    expect(JSON.parse(bridgeDel.payload.stdin)).not.toHaveProperty('prevResult');
     expect(
       journal(c, NODE, ['containerd']).some((l) => l.includes('TearDown network for sandbox')),
     ).toBe(true);
@@ -220,8 +218,9 @@ describe('stale-attachment', () => {
     recover(c, 'stale-attachment');
     const del = c.events
       .slice(from)
-      .find((e) => e.kind === 'exec' && e.target === 'bridge' && e.source === 'libcni')!;
-    const env = del.payload['env'] as Record<string, string>;
+      .filter(isKind('exec'))
+      .find((e) => e.target === 'bridge' && e.source === 'libcni')!;
+    const env = del.payload.env;
     expect(env['CNI_COMMAND']).toBe('DEL');
     expect(env['CNI_CONTAINERID']).toBe(stale!.owner);
     expect(env['CNI_NETNS']).toMatch(/^\/var\/run\/netns\/cni-/);

@@ -40,7 +40,7 @@ function runToMoment(c: Cluster, r: Resolved): TraceEvent {
     stop: (e) => {
       if (e.node !== r.node) return false;
       if (e.kind === 'exec' && e.target === r.plugin) {
-        const env = (e.payload['env'] ?? {}) as Record<string, string>;
+        const env = e.payload.env;
         const args = `;${env['CNI_ARGS'] ?? ''};`;
         if (
           env['CNI_COMMAND'] === 'ADD' &&

@@ -19,23 +19,21 @@ import {
 } from './observe';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
 import { tvalues } from '../state/table';
+import { cniCommand, isKind } from '../trace/trace';
 
 function execs(c: Cluster, from: number, command?: string) {
   return c.events
     .slice(from)
-    .filter(
-      (e) =>
-        e.kind === 'exec' &&
-        (command === undefined ||
-          (e.payload['env'] as Record<string, string>)?.['CNI_COMMAND'] === command),
-    );
+    .filter(isKind('exec'))
+    .filter((e) => command === undefined || cniCommand(e) === command);
 }
 
 function criCalls(c: Cluster, from: number): string[] {
   return c.events
     .slice(from)
-    .filter((e) => e.kind === 'cri' && e.source === 'kubelet')
-    .map((e) => String(e.payload['method']));
+    .filter(isKind('cri'))
+    .filter((e) => e.source === 'kubelet')
+    .map((e) => e.payload.method);
 }
 
 describe('kubelet-restart-during-add', () => {
@@ -48,8 +46,8 @@ describe('kubelet-restart-during-add', () => {
     const at = c.events[r.at - 1]!;
     expect(at.source).toBe('bridge');
     c.runFor(10_000_000);
-    const killed = c.events.find((e) => e.kind === 'exit' && e.source === 'bridge')!;
-    expect(killed.payload['signal']).toBe('killed');
+    const killed = c.events.filter(isKind('exit')).find((e) => e.source === 'bridge')!;
+    expect(killed.payload.signal).toBe('killed');
     const runs = journal(c, NODE, ['containerd']).filter((l) =>
       l.includes('msg="RunPodSandbox for'),
     );
@@ -92,8 +90,8 @@ describe('containerd-restart-during-add', () => {
       'Failed to create pod sandbox: rpc error: code = Unavailable desc = error reading from server: EOF',
     );
     // KillMode=process: bridge ran to its end although containerd was gone.
-    const exit = c.events.find((e) => e.kind === 'exit' && e.source === 'bridge')!;
-    expect(exit.payload['exitCode']).toBe(0);
+    const exit = c.events.filter(isKind('exit')).find((e) => e.source === 'bridge')!;
+    expect(exit.payload.exitCode).toBe(0);
     expect(podStatus(c, 'web-0')).toBe('Running');
     expect(pod(c, 'web-0')!.podIP).toBe('10.244.1.3');
     const [sb] = sandboxes(c, NODE);
@@ -184,7 +182,7 @@ describe('node-reboot', () => {
       message: 'Pod sandbox changed, it will be killed and re-created.',
     });
     const del = execs(c, from, 'DEL').find((e) => e.target === 'bridge')!;
-    const env = del.payload['env'] as Record<string, string>;
+    const env = del.payload.env;
     expect(env['CNI_CONTAINERID']).toBe(old);
     expect(env['CNI_NETNS']).toBe('');
     const lines = journal(c, NODE, ['containerd']).slice(-5);
@@ -231,7 +229,7 @@ describe('netns-deleted', () => {
     c.runFor(5_000_000);
     expect(podStatus(c, 'web-0')).toBe('<gone>');
     const del = execs(c, from, 'DEL').find((e) => e.target === 'bridge')!;
-    expect((del.payload['env'] as Record<string, string>)['CNI_NETNS']).toBe('');
+    expect(del.payload.env['CNI_NETNS']).toBe('');
     expect(reservations(c, NODE)).toEqual([]);
     expect(cacheFiles(c, NODE)).toEqual([]);
     expect(hostLinks(c, NODE)).toEqual(['lo', 'cni0']);

@@ -19,6 +19,7 @@ import {
 } from './observe';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
 import { tget } from '../state/table';
+import { isKind } from '../trace/trace';
 
 const RPC = 'rpc error: code = Unknown desc = ';
 
@@ -188,10 +189,10 @@ describe('add-fails-midway', () => {
     const vethAdd = trace.find(
       (e) => e.source === 'bridge' && e.kind === 'kernel' && /link add .*type veth/.test(e.summary),
     );
-    const exit = trace.find((e) => e.kind === 'exit' && e.parent === bridgeAdd)!;
+    const exit = trace.filter(isKind('exit')).find((e) => e.parent === bridgeAdd)!;
     expect(vethAdd!.seq).toBeGreaterThan(bridgeAdd);
     expect(vethAdd!.seq).toBeLessThan(exit.seq);
-    expect(exit.payload['exitCode']).toBe(1);
+    expect(exit.payload.exitCode).toBe(1);
     // Only web-0's wiring is left.
     expect(reservations(c, NODE)).toHaveLength(1);
     expect(netnsMounts(c, NODE)).toHaveLength(1);
@@ -252,8 +253,8 @@ describe('plugin-hangs', () => {
       'Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded',
     );
     expect(failed.firstTime).toBeGreaterThanOrEqual(120_000_000);
-    const killed = c.events.find((e) => e.kind === 'exit' && e.source === 'bridge')!;
-    expect(killed.payload['signal']).toBe('killed');
+    const killed = c.events.filter(isKind('exit')).find((e) => e.source === 'bridge')!;
+    expect(killed.payload.signal).toBe('killed');
     expect(
       journal(c, NODE, ['containerd']).some((l) =>
         l.includes(

@@ -58,7 +58,7 @@ const RECOVERIES: Recoveries = {
     const limit = c.now + 60_000_000;
     while (!t.done && c.sched.runOne(limit));
     did.push(
-      `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error?.message})` : ''}`,
+      `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error.message})` : ''}`,
     );
   },
   'set-cni-version'(c, a, r, did) {

@@ -30,6 +30,7 @@ import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { Simulation } from '../sim/world';
 import { tentries, tget } from '../state/table';
 import { rfc3339Nano } from '../trace/time';
+import { criEvent, stateEvent } from '../trace/trace';
 import type { PodWorkerContext } from './machines';
 import type { KubeletSettings, KubeletState } from './types';
 
@@ -144,15 +145,14 @@ export class Kubelet {
   start(): void {
     const pid = this.sim.state.nextPid;
     this.sim.apply(
-      {
+      stateEvent({
         node: this.node,
         source: 'systemd',
         target: 'kubelet',
-        kind: 'state',
         level: 'cluster',
         summary: `kubelet started (pid ${pid})`,
         payload: { pid },
-      },
+      }),
       (d) => {
         d.nextPid += 1;
         const k = d.nodes[this.node]!.kubelet!;
@@ -185,15 +185,14 @@ export class Kubelet {
     this.inflight.clear();
     this.deps.sched.cancel(`kubelet/${this.node}/status`);
     this.sim.apply(
-      {
+      stateEvent({
         node: this.node,
         source: 'systemd',
         target: 'kubelet',
-        kind: 'state',
         level: 'cluster',
         summary: 'kubelet stopped',
         payload: {},
-      },
+      }),
       (d) => {
         d.nodes[this.node]!.kubelet!.up = false;
       },
@@ -250,15 +249,14 @@ export class Kubelet {
       return;
     }
     this.sim.apply(
-      {
+      criEvent({
         node: this.node,
         source: 'kubelet',
         target: 'containerd',
-        kind: 'cri',
         level: 'runtime',
         summary: st.ready ? 'Status: NetworkReady=true' : `Status: NetworkReady=false (${message})`,
         payload: { method: 'Status', networkReady: st.ready, message },
-      },
+      }),
       (d) => {
         const kk = d.nodes[this.node]!.kubelet!;
         kk.networkReady = st.ready;
@@ -320,15 +318,16 @@ export class Kubelet {
     detail: string,
     call: (ctx: Ctx, seq: number) => Gen<CriResult<T>>,
   ): Gen<CriResult<T>> {
-    const req = this.sim.note({
-      node: this.node,
-      source: 'kubelet',
-      target: 'containerd',
-      kind: 'cri',
-      level: 'runtime',
-      summary: `${method} ${detail}`,
-      payload: { method, detail },
-    });
+    const req = this.sim.note(
+      criEvent({
+        node: this.node,
+        source: 'kubelet',
+        target: 'containerd',
+        level: 'runtime',
+        summary: `${method} ${detail}`,
+        payload: { method, detail },
+      }),
+    );
     let r: CriResult<T>;
     if (!this.containerd.state.up) {
       r = { ok: false, error: RUNTIME_DOWN };
@@ -359,22 +358,21 @@ export class Kubelet {
         r = { ok: false, error: { code: 'Unavailable', desc: 'error reading from server: EOF' } };
       else r = task.value as CriResult<T>;
     }
-    this.sim.note({
-      node: this.node,
-      source: 'containerd',
-      target: 'kubelet',
-      kind: 'cri',
-      level: 'runtime',
-      summary: r.ok
-        ? `${method} ok${typeof r.value === 'string' ? `: ${r.value.slice(0, 13)}` : ''}`
-        : `${method}: ${rpcErrorText(r.error)}`,
-      payload: {
-        method,
-        ok: r.ok,
-        ...(r.ok ? { value: r.value } : { error: rpcErrorText(r.error) }),
-      },
-      parent: req.seq,
-    });
+    this.sim.note(
+      criEvent({
+        node: this.node,
+        source: 'containerd',
+        target: 'kubelet',
+        level: 'runtime',
+        summary: r.ok
+          ? `${method} ok${typeof r.value === 'string' ? `: ${r.value.slice(0, 13)}` : ''}`
+          : `${method}: ${rpcErrorText(r.error)}`,
+        payload: r.ok
+          ? { method, ok: true, value: r.value }
+          : { method, ok: false, error: rpcErrorText(r.error) },
+        parent: req.seq,
+      }),
+    );
     return r;
   }
 

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../trace/trace';
+import { isKind, type TraceEvent } from '../trace/trace';
 import * as vfs from '../fs/vfs';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS } from '../plugins/registry';
@@ -188,9 +188,10 @@ function contents(t: FileTree, net: string): Record<string, string> {
 
 function topLevelCalls(events: readonly TraceEvent[]): ApiCall[] {
   return events
-    .filter((e) => e.kind === 'exec' && e.source === 'libcni')
+    .filter(isKind('exec'))
+    .filter((e) => e.source === 'libcni')
     .map((e) => {
-      const p = e.payload as { path: string; env: Record<string, string>; stdin: string };
+      const p = e.payload;
       return { env: p.env, stdin: p.stdin, plugin: vfs.basename(p.path) };
     });
 }

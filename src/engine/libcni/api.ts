@@ -37,6 +37,16 @@ import { libcniCallMachine } from './machines';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';
 import { thas } from '../state/table';
+import {
+  libcniCallEvent,
+  libcniReturnEvent,
+  type CacheAction,
+  type CacheInfo,
+  type CacheState,
+  type LibcniCallPayload,
+  type LibcniOp,
+  type OutcomeError,
+} from '../trace/trace';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
 
 export interface RuntimeConf {
@@ -50,31 +60,32 @@ export interface RuntimeConf {
   cacheDir?: string;
 }
 
-export type CacheAction =
-  'written' | 'read' | 'removed' | 'remove-ignored-missing' | 'kept' | 'none';
-export type CacheState = 'read' | 'missing' | 'unparsable' | 'not-read';
+export type { CacheAction, CacheInfo, CacheState, OutcomeError };
 
-export interface CacheInfo {
-  action: CacheAction;
-  state?: CacheState;
-  file?: string;
-}
+/**
+ * What a libcni call returns: on success the result (ADD) or the plugin's versions (VERSION); on
+ * failure the error and, when a plugin failed, its index in the list. `cache` says what happened
+ * to the result cache (ADD, CHECK, DEL). Narrow on `ok`; the other side's fields are declared
+ * `undefined` so that `out.error?.message` reads on any outcome.
+ */
+export type LibcniOutcome = LibcniSuccess | LibcniFailure;
 
-export interface OutcomeError {
-  code?: number;
-  msg?: string;
-  details?: string;
-  /** The error string libcni returns (what the runtime logs). */
-  message: string;
-}
-
-export interface LibcniOutcome {
-  ok: boolean;
+export interface LibcniSuccess {
+  ok: true;
   result?: Result;
-  error?: OutcomeError;
-  failedPluginIndex?: number;
   supportedVersions?: string[];
   cache?: CacheInfo;
+  error?: undefined;
+  failedPluginIndex?: undefined;
+}
+
+export interface LibcniFailure {
+  ok: false;
+  error: OutcomeError;
+  failedPluginIndex?: number;
+  cache?: CacheInfo;
+  result?: undefined;
+  supportedVersions?: undefined;
 }
 
 /** An error libcni returns, with what is known about its origin. */
@@ -263,25 +274,25 @@ export class CNIConfig {
     return conf;
   }
 
-  private *begin(op: string, summary: string, payload: Record<string, unknown>): Gen<void> {
+  private *begin(summary: string, payload: LibcniCallPayload): Gen<void> {
     const sim = this.o.sim;
     const seq = sim.events.length;
+    const op = payload.op;
     sim.apply(
-      {
+      libcniCallEvent({
         node: this.o.node,
         source: this.caller,
         target: 'libcni',
-        kind: 'libcni.call',
         level: 'cni',
         summary,
-        payload: { op, ...payload },
+        payload,
         ...(this.o.parentSeq !== undefined ? { parent: this.o.parentSeq } : {}),
-      },
+      }),
       (d) => {
         draftStart(d.actors, this.actorId(seq), 'libcniCall', libcniCallMachine, {
           node: this.o.node,
           op,
-          network: String(payload['network'] ?? ''),
+          network: 'network' in payload ? payload.network : '',
         });
       },
     );
@@ -304,29 +315,34 @@ export class CNIConfig {
     });
   }
 
-  private *end(op: string, out: LibcniOutcome): Gen<LibcniOutcome> {
-    const summary = out.ok ? `${op} ok` : `${op} failed: ${out.error?.message ?? ''}`;
+  private *end(op: LibcniOp, out: LibcniOutcome): Gen<LibcniOutcome> {
+    const summary = out.ok ? `${op} ok` : `${op} failed: ${out.error.message}`;
     const callId = this.seq !== undefined ? this.actorId(this.seq) : null;
     this.o.sim.apply(
-      {
+      libcniReturnEvent({
         node: this.o.node,
         source: 'libcni',
         target: this.caller,
-        kind: 'libcni.return',
         level: 'cni',
         summary,
-        payload: {
-          op,
-          ok: out.ok,
-          ...(out.result ? { result: resultJSON(out.result, this.lib) } : {}),
-          ...(out.error ? { error: out.error } : {}),
-          ...(out.failedPluginIndex !== undefined
-            ? { failedPluginIndex: out.failedPluginIndex }
-            : {}),
-          ...(out.cache ? { cache: out.cache } : {}),
-        },
+        payload: out.ok
+          ? {
+              op,
+              ok: true,
+              ...(out.result ? { result: resultJSON(out.result, this.lib) } : {}),
+              ...(out.cache ? { cache: out.cache } : {}),
+            }
+          : {
+              op,
+              ok: false,
+              error: out.error,
+              ...(out.failedPluginIndex !== undefined
+                ? { failedPluginIndex: out.failedPluginIndex }
+                : {}),
+              ...(out.cache ? { cache: out.cache } : {}),
+            },
         ...(this.seq !== undefined ? { parent: this.seq } : {}),
-      },
+      }),
       (d) => {
         if (callId) {
           draftSend(d.actors, callId, libcniCallMachine, {
@@ -447,7 +463,8 @@ export class CNIConfig {
   }
 
   *addNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
-    yield* this.begin('ADD', `AddNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+    yield* this.begin(`AddNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      op: 'ADD',
       network: list.name,
       rt,
     });
@@ -486,7 +503,8 @@ export class CNIConfig {
   }
 
   *checkNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
-    yield* this.begin('CHECK', `CheckNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+    yield* this.begin(`CheckNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      op: 'CHECK',
       network: list.name,
       rt,
     });
@@ -551,7 +569,8 @@ export class CNIConfig {
   }
 
   *delNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome> {
-    yield* this.begin('DEL', `DelNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+    yield* this.begin(`DelNetworkList ${list.name} (${rt.containerId}, ${rt.ifName})`, {
+      op: 'DEL',
       network: list.name,
       rt,
     });
@@ -638,7 +657,7 @@ export class CNIConfig {
     list: NetworkConfigList,
     valid: Array<{ containerID: string; ifname: string }> | null,
   ): Gen<LibcniOutcome> {
-    yield* this.begin('GC', `GCNetworkList ${list.name}`, { network: list.name, valid });
+    yield* this.begin(`GCNetworkList ${list.name}`, { op: 'GC', network: list.name, valid });
     if (this.version !== '1.2') {
       return yield* this.end('GC', {
         ok: false,
@@ -688,7 +707,7 @@ export class CNIConfig {
       this.seq = seq;
       if (!out.ok)
         errors.push(
-          `failed to delete stale attachment ${c.containerId} ${c.ifName}: ${out.error?.message ?? ''}`,
+          `failed to delete stale attachment ${c.containerId} ${c.ifName}: ${out.error.message}`,
         );
     }
     const gte = versionGte(list.cniVersion, '1.1.0');
@@ -726,7 +745,7 @@ export class CNIConfig {
 
   /** GetStatusNetworkList (libcni v1.2+): STATUS to every plugin of a 1.1.0 list; the first error, unwrapped. */
   *getStatusNetworkList(list: NetworkConfigList): Gen<LibcniOutcome> {
-    yield* this.begin('STATUS', `GetStatusNetworkList ${list.name}`, { network: list.name });
+    yield* this.begin(`GetStatusNetworkList ${list.name}`, { op: 'STATUS', network: list.name });
     if (this.version !== '1.2') {
       return yield* this.end('STATUS', {
         ok: false,
@@ -764,7 +783,7 @@ export class CNIConfig {
 
   /** GetVersionInfo: runs the plugin with CNI_COMMAND=VERSION. */
   *getVersionInfo(pluginType: string): Gen<LibcniOutcome> {
-    yield* this.begin('VERSION', `GetVersionInfo ${pluginType}`, { plugin: pluginType });
+    yield* this.begin(`GetVersionInfo ${pluginType}`, { op: 'VERSION', plugin: pluginType });
     try {
       const path = findInPath(this.sys.fs, pluginType, this.o.path);
       const stdin = `{"cniVersion":${q(this.lib.current)}}`;

@@ -29,7 +29,7 @@ import { PROGRAMS } from '../plugins/registry';
 import type { Harness } from '../plugins/harness';
 import { PATH_ENV } from '../plugins/harness';
 import { ptNode, uninstall } from '../plugins/pt-harness';
-import type { TraceEvent } from '../trace/trace';
+import { isKind, type TraceEvent } from '../trace/trace';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf } from './api';
 import { confListFromBytes } from './conf';
 
@@ -80,9 +80,10 @@ interface Call {
 /** The plugin runs libcni itself started (not the IPAM children), in order. */
 function calls(events: readonly TraceEvent[]): Call[] {
   return events
-    .filter((e) => e.kind === 'exec' && e.source === 'libcni')
+    .filter(isKind('exec'))
+    .filter((e) => e.source === 'libcni')
     .map((e) => {
-      const p = e.payload as { path: string; env: Record<string, string>; stdin: string };
+      const p = e.payload;
       const env = Object.fromEntries(Object.entries(p.env).filter(([k]) => k.startsWith('CNI_')));
       return { plugin: vfs.basename(p.path), env, stdin: p.stdin };
     });

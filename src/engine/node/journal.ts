@@ -6,17 +6,9 @@
 import { q } from '../gofmt';
 import type { Simulation } from '../sim/world';
 import { journalTime, klogTime, rfc3339Nano } from '../trace/time';
-import type { TraceEvent } from '../trace/trace';
+import { logEvent, type LogPayload, type TraceEvent, type Unit } from '../trace/trace';
 
-export type Unit = 'containerd' | 'kubelet';
-
-export interface LogPayload {
-  unit: Unit;
-  pid: number;
-  /** The daemon's own line (what `journalctl -o cat` shows). */
-  line: string;
-  severity: 'info' | 'warning' | 'error';
-}
+export type { LogPayload, Unit };
 
 function logfmtValue(v: string): string {
   return /^[A-Za-z0-9_.\-/:@]+$/.test(v) ? v : q(v);
@@ -58,21 +50,22 @@ export function writeLog(
   parent?: number,
 ): void {
   const payload: LogPayload = { unit, pid, line, severity };
-  sim.note({
-    node,
-    source: unit,
-    target: 'journal',
-    kind: 'log',
-    level: 'runtime',
-    summary: line,
-    payload: payload as unknown as Record<string, unknown>,
-    ...(parent !== undefined ? { parent } : {}),
-  });
+  sim.note(
+    logEvent({
+      node,
+      source: unit,
+      target: 'journal',
+      level: 'runtime',
+      summary: line,
+      payload,
+      ...(parent !== undefined ? { parent } : {}),
+    }),
+  );
 }
 
 /** The `journalctl` line of a `log` event: journald's prefix and the daemon's line. */
-export function journalLine(e: TraceEvent): string {
-  const p = e.payload as unknown as LogPayload;
+export function journalLine(e: TraceEvent<'log'>): string {
+  const p = e.payload;
   return `${journalTime(e.time)} ${e.node} ${p.unit}[${p.pid}]: ${p.line}`;
 }
 
@@ -87,7 +80,7 @@ export function journalLines(
   for (let i = 0; i <= upTo && i < events.length; i++) {
     const e = events[i]!;
     if (e.kind !== 'log' || e.node !== node) continue;
-    const p = e.payload as unknown as LogPayload;
+    const p = e.payload;
     if (units && !units.includes(p.unit)) continue;
     out.push(journalLine(e));
   }

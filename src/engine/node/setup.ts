@@ -8,6 +8,7 @@ import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { type Simulation, type WorldState, newNodeState } from '../sim/world';
+import { envEvent } from '../trace/trace';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -118,15 +119,14 @@ export function netnsRemove(n: NetnsDraft, path: string): void {
 /** `ip netns add <name>`: a new namespace mounted at /var/run/netns/<name>. */
 export function netnsAdd(sim: Simulation, node: string, path: string, source = 'operator'): string {
   return sim.apply(
-    {
+    envEvent({
       node,
       source,
       target: 'kernel',
-      kind: 'env',
       level: 'kernel',
       summary: `ip netns add ${vfs.basename(path)}`,
       payload: { op: 'netns.add', path },
-    },
+    }),
     (d) => {
       const n = d.nodes[node]!;
       if (n.kernel.mounts[path])
@@ -139,15 +139,14 @@ export function netnsAdd(sim: Simulation, node: string, path: string, source = '
 /** `ip netns del <name>`: unmounts and destroys the namespace (its veths go with it). */
 export function netnsDel(sim: Simulation, node: string, path: string, source = 'operator'): void {
   sim.apply(
-    {
+    envEvent({
       node,
       source,
       target: 'kernel',
-      kind: 'env',
       level: 'kernel',
       summary: `ip netns del ${vfs.basename(path)}`,
       payload: { op: 'netns.del', path },
-    },
+    }),
     (d) => {
       const n = d.nodes[node]!;
       if (!n.kernel.mounts[path])

@@ -8,6 +8,7 @@ import { draftSend, draftStart } from '../sched/machines';
 import type { Ctx, Scheduler } from '../sched/scheduler';
 import { processActorId, processMachine } from './machines';
 import type { Simulation } from '../sim/world';
+import { execEvent, exitEvent, stateEvent } from '../trace/trace';
 import { Sys, type Gen, TICK } from './sys';
 
 export interface ExecResult {
@@ -87,11 +88,10 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
 
   const pid = sim.state.nextPid;
   const execEv = sim.apply(
-    {
+    execEvent({
       node,
       source: req.caller,
       target: name,
-      kind: 'exec',
       level: 'cni',
       summary: `exec ${req.path}${req.env['CNI_COMMAND'] ? ` (${req.env['CNI_COMMAND']})` : ''}`,
       payload: {
@@ -103,7 +103,7 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
         ...(startError ? { startError } : {}),
       },
       ...(req.parentSeq !== undefined ? { parent: req.parentSeq } : {}),
-    },
+    }),
     (d) => {
       d.nextPid += 1;
       if (!startError) {
@@ -153,13 +153,12 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
   };
   const hangs = entry.exec?.hangOn?.includes(req.env['CNI_COMMAND'] ?? '') ?? false;
 
-  function exitEvent(exitCode: number, killed: boolean): void {
+  function exited(exitCode: number, killed: boolean): void {
     sim.apply(
-      {
+      exitEvent({
         node,
         source: name,
         target: req.caller,
-        kind: 'exit',
         level: 'cni',
         summary: killed ? `${name} killed (signal: killed)` : `${name} exited ${exitCode}`,
         payload: {
@@ -170,7 +169,7 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
           ...(killed ? { signal: 'killed' } : {}),
         },
         parent: execEv,
-      },
+      }),
       (d) => {
         draftSend(
           d.actors,
@@ -187,16 +186,15 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
     try {
       if (hangs) {
         sim.apply(
-          {
+          stateEvent({
             node,
             source: name,
             target: name,
-            kind: 'state',
             level: 'cni',
             summary: `${name} blocks (it never answers ${req.env['CNI_COMMAND'] ?? ''})`,
             payload: { pid, blocked: true },
             parent: execEv,
-          },
+          }),
           (d) =>
             draftSend(d.actors, processActorId(node, pid), processMachine, {
               type: 'BLOCK',
@@ -214,11 +212,11 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
         exitCode = 2;
       }
       ended = true;
-      exitEvent(exitCode, false);
+      exited(exitCode, false);
       yield TICK;
       return exitCode;
     } finally {
-      if (!ended) exitEvent(-1, true);
+      if (!ended) exited(-1, true);
     }
   }
 

@@ -8,9 +8,20 @@ import * as vfs from '../fs/vfs';
 import type { FsState } from '../fs/vfs';
 import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
+import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
 import type { Level } from '../trace/trace';
 import { tget } from '../state/table';
+import {
+  fsEvent,
+  kernelEvent,
+  type FsArgs,
+  type FsOp,
+  type FsPayload,
+  type KernelArgs,
+  type KernelOp,
+  type KernelPayload,
+} from '../trace/trace';
 
 /** Something a task can wait for (another task, a process). */
 export interface Waitable {
@@ -70,11 +81,11 @@ export class Sys {
   get fs(): FsState {
     return this.sim.node(this.owner.node).fs;
   }
-  get hostNs(): string {
-    return this.kernel.root;
+  get hostNs(): NetnsId {
+    return asNetnsId(this.kernel.root);
   }
 
-  ns(id: string): Netns | undefined {
+  ns(id: NetnsId): Netns | undefined {
     return tget(this.kernel.netns, id);
   }
 
@@ -82,7 +93,7 @@ export class Sys {
    * The namespace bound at `path` (a /var/run/netns mount, /var/run and /run being the same), or
    * the process's own for /proc/self/ns/net and /proc/<pid>/ns/net.
    */
-  netnsAt(path: string): string | undefined {
+  netnsAt(path: string): NetnsId | undefined {
     const clean = vfs.cleanPath(path);
     if (/^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/ns\/net$/.test(clean)) return this.hostNs;
     const m = this.kernel.mounts;
@@ -91,11 +102,12 @@ export class Sys {
       : clean.startsWith('/run/')
         ? `/var${clean}`
         : clean;
-    return m[clean] ?? m[alt];
+    const id = m[clean] ?? m[alt];
+    return id === undefined ? undefined : asNetnsId(id);
   }
 
   /** A readable name of a namespace: its mount path, "host" for the node's own. */
-  nsLabel(id: string): string {
+  nsLabel(id: NetnsId): string {
     const k = this.kernel;
     if (id === k.root) return 'host';
     let byId = LABELS.get(k.mounts);
@@ -108,25 +120,25 @@ export class Sys {
   }
 
   /** Applies a kernel change as one event. */
-  *kernelOp<T>(
-    op: string,
+  *kernelOp<O extends KernelOp, T>(
+    op: O,
     summary: string,
-    payload: Record<string, unknown>,
+    payload: KernelArgs[O],
     change: (k: KernelState, rnd: RandomSource) => T,
   ): Gen<T> {
     const node = this.owner.node;
     const sim = this.sim;
     const result = sim.apply(
-      {
+      kernelEvent({
         node,
         source: this.owner.actor,
         target: 'kernel',
-        kind: 'kernel',
-        level: 'kernel' as Level,
+        level: 'kernel',
         summary,
-        payload: { op, pid: this.owner.pid, ...payload },
+        // One payload shape per op (KernelArgs): TypeScript cannot follow `O` through the spread.
+        payload: { op, pid: this.owner.pid, ...payload } as KernelPayload,
         ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
-      },
+      }),
       (d: Draft<WorldState>) => {
         const rng = sim.rng(d);
         const n = d.nodes[node]!;
@@ -141,25 +153,25 @@ export class Sys {
   }
 
   /** Applies a filesystem change as one event. */
-  *fsOp<T>(
-    op: string,
+  *fsOp<O extends FsOp, T>(
+    op: O,
     path: string,
     summary: string,
     change: (fs: FsState) => { fs: FsState; out: T },
-    payload: Record<string, unknown> = {},
+    payload: FsArgs[O] | Record<never, never> = {},
   ): Gen<T> {
     const node = this.owner.node;
     const result = this.sim.apply(
-      {
+      fsEvent({
         node,
         source: this.owner.actor,
         target: 'fs',
-        kind: 'fs',
         level: 'kernel',
         summary,
-        payload: { op, path, pid: this.owner.pid, ...payload },
+        // One payload shape per op (FsArgs): TypeScript cannot follow `O` through the spread.
+        payload: { op, path, pid: this.owner.pid, ...payload } as FsPayload,
         ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
-      },
+      }),
       (d: Draft<WorldState>) => {
         const n = d.nodes[node]!;
         const r = change(n.fs as FsState);

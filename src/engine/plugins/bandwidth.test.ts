@@ -82,7 +82,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string) => void): void {
       kind: 'env',
       level: 'kernel',
       summary: 'operator',
-      payload: {},
+      payload: { op: 'env' },
     },
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;

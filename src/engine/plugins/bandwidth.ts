@@ -166,7 +166,7 @@ function getHostInterface(
   p: Proc,
   interfaces: Interface[] | null,
   ifName: string,
-  podNs: string,
+  podNs: nl.NsId,
 ): Interface {
   if (!interfaces || interfaces.length === 0) throw new GoError('no interfaces provided');
   const sys = p.sys;
@@ -193,7 +193,7 @@ function getHostInterface(
   throw new GoError('no veth peer of container interface found in host ns');
 }
 
-function openNetns(p: Proc, path: string): string {
+function openNetns(p: Proc, path: string): nl.NsId {
   try {
     return getNS(p.sys, path);
   } catch (e) {

@@ -243,7 +243,7 @@ function* setupBridge(p: Proc, n: BridgeConf): Gen<{ br: Link; iface: Interface 
 
 function* setupVethOnBridge(
   p: Proc,
-  podNs: string,
+  podNs: nl.NsId,
   netnsPath: string,
   br: Link,
   ifName: string,
@@ -291,7 +291,7 @@ function makeBridge(b: PluginBuild): SkelPlugin {
     if (n.hairpinMode && n.promiscMode)
       throw new GoError('cannot set hairpin mode and promiscuous mode at the same time.');
     const { br, iface: brInterface } = yield* setupBridge(p, n);
-    let podNs: string;
+    let podNs: nl.NsId;
     try {
       podNs = getNS(sys, args.netns);
     } catch (e) {
@@ -420,7 +420,7 @@ function makeBridge(b: PluginBuild): SkelPlugin {
       return;
     }
     let ipnets: IPNet[] = [];
-    let podNs: string;
+    let podNs: nl.NsId;
     try {
       podNs = getNS(sys, args.netns);
     } catch (e) {
@@ -443,7 +443,7 @@ function makeBridge(b: PluginBuild): SkelPlugin {
   function* check(args: CmdArgs, p: Proc): Gen<void> {
     const sys = p.sys;
     const { n } = loadNetConf(args.stdin, args.args);
-    let podNs: string;
+    let podNs: nl.NsId;
     try {
       podNs = getNS(sys, args.netns);
     } catch (e) {
@@ -509,7 +509,7 @@ interface FoundIf {
   masterIndex: number;
 }
 
-function validateInterface(p: Proc, ns: string, intf: Interface, expectInSb: boolean): Link {
+function validateInterface(p: Proc, ns: nl.NsId, intf: Interface, expectInSb: boolean): Link {
   if (intf.name === '') throw new GoError('Interface name missing ');
   let l: Link;
   try {
@@ -541,7 +541,7 @@ function validateBrInterface(p: Proc, intf: Interface, n: BridgeConf): FoundIf {
   return { ifindex: l.ifindex, peerIndex: 0, masterIndex: l.master ?? 0 };
 }
 
-function validateContainerInterface(p: Proc, ns: string, intf: Interface): FoundIf {
+function validateContainerInterface(p: Proc, ns: nl.NsId, intf: Interface): FoundIf {
   const l = validateInterface(p, ns, intf, true);
   if (l.kind !== 'veth') throw new GoError(`Error: Container interface ${l.name} not of type veth`);
   const peerIndex = l.peer?.ifindex ?? 0;

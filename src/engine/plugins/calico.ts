@@ -153,7 +153,7 @@ function* setupRoutes(p: Proc, host: Link, ips: readonly IPNet[]): Gen<void> {
 /** dataplane_linux.go CleanUpNamespace: no netns, a netns or a link already gone: nothing to do. */
 function* cleanUpNamespace(p: Proc, args: CmdArgs): Gen<void> {
   if (args.netns === '') return;
-  let podNs: string;
+  let podNs: nl.NsId;
   try {
     podNs = getNS(p.sys, args.netns);
   } catch (e) {
@@ -187,7 +187,7 @@ function makeCalico(b: PluginBuild): SkelPlugin {
       const result = toCurrent(r, b.lib);
       if (!result.ips || result.ips.length === 0)
         throw new GoError('calico: IPAM returned no IP addresses');
-      let podNs: string;
+      let podNs: nl.NsId;
       try {
         podNs = getNS(sys, args.netns);
       } catch (e) {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultJSON } from '../cni/result';
 import { TestNode } from '../testkit';
+import { isKind } from '../trace/trace';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -37,14 +38,12 @@ function node(conflist = CONFLIST): TestNode {
 function iptablesCalls(t: TestNode, from: number): string[] {
   return t.sim.events
     .slice(from)
-    .filter(
-      (e) =>
-        e.source === 'firewall' &&
-        e.kind === 'kernel' &&
-        String(e.payload['op']).startsWith('iptables'),
-    )
-    .map((e) => {
-      const argv = [...(e.payload['argv'] as string[])];
+    .filter(isKind('kernel'))
+    .filter((e) => e.source === 'firewall')
+    .map((e) => e.payload)
+    .filter((p) => p.op === 'iptables' || p.op === 'iptables.query')
+    .map((p) => {
+      const argv = [...p.argv];
       argv[0] = argv[0] === '/usr/sbin/ip6tables' ? 'ip6tables' : 'iptables';
       if (argv[argv.length - 1] === '--wait') argv.pop();
       return argv.join(' ');

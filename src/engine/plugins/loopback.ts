@@ -82,7 +82,7 @@ function makeLoopback(b: PluginBuild): SkelPlugin {
 
   function* del(args: CmdArgs, p: Proc): Gen<void> {
     if (args.netns === '') return;
-    let ns: string;
+    let ns: nl.NsId;
     try {
       ns = getNS(p.sys, args.netns);
     } catch (e) {

@@ -9,6 +9,7 @@ import { resultJSON } from '../cni/result';
 import { sysctlGet } from '../kernel/kernel';
 import { TestNode } from '../testkit';
 import { parseShellwords } from './lib/shellwords';
+import { isKind } from '../trace/trace';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -45,14 +46,12 @@ function node(conflist = CONFLIST): TestNode {
 function iptablesCalls(t: TestNode, from: number, plugin = 'portmap'): string[][] {
   return t.sim.events
     .slice(from)
-    .filter(
-      (e) =>
-        e.source === plugin &&
-        e.kind === 'kernel' &&
-        String(e.payload['op']).startsWith('iptables'),
-    )
-    .map((e) => {
-      const argv = e.payload['argv'] as string[];
+    .filter(isKind('kernel'))
+    .filter((e) => e.source === plugin)
+    .map((e) => e.payload)
+    .filter((p) => p.op === 'iptables' || p.op === 'iptables.query')
+    .map((p) => {
+      const argv = p.argv;
       const bin = argv[0] === '/usr/sbin/ip6tables' ? ['ip6tables'] : ['iptables'];
       const rest = argv.slice(1);
       return [...bin, ...(rest[rest.length - 1] === '--wait' ? rest.slice(0, -1) : rest)];

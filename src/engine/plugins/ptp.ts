@@ -51,7 +51,7 @@ function nlRouteString(ifindex: number, dst: IPNet | null, src: IP | null, gw: I
 
 function* setupContainerVeth(
   p: Proc,
-  podNs: string,
+  podNs: nl.NsId,
   netnsPath: string,
   ifName: string,
   mtu: number,
@@ -202,7 +202,7 @@ function makePtp(b: PluginBuild): SkelPlugin {
         delOnFail = false;
         throw new GoError(`Could not enable IP forwarding: ${(e as Error).message}`);
       }
-      let podNs: string;
+      let podNs: nl.NsId;
       try {
         podNs = getNS(p.sys, args.netns);
       } catch (e) {
@@ -233,7 +233,7 @@ function makePtp(b: PluginBuild): SkelPlugin {
     const conf = loadConf(args.stdin);
     yield* ipamExecDel(p, conf.netConf.ipam.type, args.stdin);
     if (args.netns === '') return;
-    let podNs: string;
+    let podNs: nl.NsId;
     try {
       podNs = getNS(p.sys, args.netns);
     } catch (e) {
@@ -260,7 +260,7 @@ function makePtp(b: PluginBuild): SkelPlugin {
 
   function* check(args: CmdArgs, p: Proc): Gen<void> {
     const conf = loadConf(args.stdin);
-    let podNs: string;
+    let podNs: nl.NsId;
     try {
       podNs = getNS(p.sys, args.netns);
     } catch (e) {

@@ -71,7 +71,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
       kind: 'env',
       level: 'kernel',
       summary: 'operator',
-      payload: {},
+      payload: { op: 'env' },
     },
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
@@ -212,7 +212,7 @@ describe('tuning v1.6.2: the sysctl allow-list', () => {
         kind: 'env',
         level: 'kernel',
         summary: 'allow-list',
-        payload: {},
+        payload: { op: 'env' },
       },
       (d) => {
         d.nodes[t2.node]!.fs = vfs.writeFile(

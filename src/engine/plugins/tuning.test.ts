@@ -11,6 +11,7 @@ import * as K from '../kernel/kernel';
 import type { KernelState, Link } from '../kernel/types';
 import { TestNode } from '../testkit';
 import { tget } from '../state/table';
+import { isKind } from '../trace/trace';
 
 const DATA_DIR = '/tmp/tuning';
 const MAC = '02:42:0a:16:00:aa';
@@ -99,7 +100,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
       kind: 'env',
       level: 'kernel',
       summary: 'operator',
-      payload: {},
+      payload: { op: 'env' },
     },
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
@@ -131,9 +132,7 @@ describe('tuning ADD', () => {
     // The bridge's own result said the MAC eth0 was created with: that is what the backup holds.
     const bridgeMac = (
       JSON.parse(
-        t.sim.events.find((e) => e.kind === 'exit' && e.source === 'bridge')!.payload[
-          'stdout'
-        ] as string,
+        t.sim.events.filter(isKind('exit')).find((e) => e.source === 'bridge')!.payload.stdout,
       ) as { interfaces: Array<{ name: string; mac: string }> }
     ).interfaces.find((i) => i.name === 'eth0')!.mac;
     expect(files(t)).toEqual({

@@ -314,7 +314,7 @@ export function parseMAC(s: string): number[] | null {
   return null;
 }
 
-function linkOrErr(p: Proc, ns: string, ifName: string): Link {
+function linkOrErr(p: Proc, ns: nl.NsId, ifName: string): Link {
   try {
     return nl.linkByName(p.sys, ns, ifName);
   } catch (e) {
@@ -322,7 +322,7 @@ function linkOrErr(p: Proc, ns: string, ifName: string): Link {
   }
 }
 
-function* changeMacAddr(p: Proc, ns: string, ifName: string, mac: string): Gen<void> {
+function* changeMacAddr(p: Proc, ns: nl.NsId, ifName: string, mac: string): Gen<void> {
   const bytes = parseMAC(mac);
   if (!bytes) {
     throw new GoError(`invalid args ${mac} for MAC addr: address ${mac}: invalid MAC address`);
@@ -336,25 +336,25 @@ function* changeMacAddr(p: Proc, ns: string, ifName: string, mac: string): Gen<v
   yield* nl.linkSetHardwareAddr(p.sys, ns, l, text);
 }
 
-function* changePromisc(p: Proc, ns: string, ifName: string, on: boolean): Gen<void> {
+function* changePromisc(p: Proc, ns: nl.NsId, ifName: string, on: boolean): Gen<void> {
   const l = linkOrErr(p, ns, ifName);
   // SetPromiscOn/Off change IFF_PROMISC (the kernel counts it once, however often it is set).
   yield* nl.linkSetPromisc(p.sys, ns, l, on);
 }
 
-function* changeMtu(p: Proc, ns: string, ifName: string, mtu: number): Gen<void> {
+function* changeMtu(p: Proc, ns: nl.NsId, ifName: string, mtu: number): Gen<void> {
   const l = linkOrErr(p, ns, ifName);
   // IFLA_MTU is a u32: a negative MTU arrives as a huge one.
   const wire = mtu < 0 ? mtu + 2 ** 32 : mtu;
   yield* nl.linkSetMTU(p.sys, ns, l, wire);
 }
 
-function* changeAllmulti(p: Proc, ns: string, ifName: string, on: boolean): Gen<void> {
+function* changeAllmulti(p: Proc, ns: nl.NsId, ifName: string, on: boolean): Gen<void> {
   const l = linkOrErr(p, ns, ifName);
   yield* nl.linkSetAllmulti(p.sys, ns, l, on);
 }
 
-function* changeTxQLen(p: Proc, ns: string, ifName: string, q: number): Gen<void> {
+function* changeTxQLen(p: Proc, ns: nl.NsId, ifName: string, q: number): Gen<void> {
   const l = linkOrErr(p, ns, ifName);
   // IFLA_TXQLEN is a u32 too.
   yield* nl.linkSetTxQLen(p.sys, ns, l, q < 0 ? q + 2 ** 32 : q);
@@ -379,7 +379,7 @@ function statErrno(fs: vfs.FsState, path: string): 'ENOENT' | 'ENOTDIR' | null {
 
 function* createBackup(
   p: Proc,
-  ns: string,
+  ns: nl.NsId,
   ifName: string,
   containerId: string,
   conf: TuningConf,
@@ -414,7 +414,7 @@ function* createBackup(
 /** restoreBackup: every failure is swallowed by cmdDel, so this never throws. */
 function* restoreBackup(
   p: Proc,
-  ns: string,
+  ns: nl.NsId,
   ifName: string,
   containerId: string,
   dataDir: string,
@@ -540,7 +540,7 @@ function makeTuning(b: PluginBuild): SkelPlugin {
 
   function* del(args: CmdArgs, p: Proc): Gen<void> {
     const conf = parseConf(args, 'DEL', about, v16);
-    let ns: string;
+    let ns: nl.NsId;
     try {
       ns = getNS(p.sys, args.netns);
     } catch {

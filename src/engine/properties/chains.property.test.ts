@@ -99,7 +99,7 @@ describe('random plugin chains', () => {
             }
             n.settle();
             for (const e of n.sim.events)
-              expect(String(e.payload['stderr'] ?? '')).not.toContain('panic:');
+              expect('stderr' in e.payload ? (e.payload.stderr ?? '') : '').not.toContain('panic:');
 
             const node = n.sim.node(n.node);
             const k = node.kernel;

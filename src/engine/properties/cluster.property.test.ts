@@ -187,11 +187,11 @@ function checkNoSharedIp(state: WorldState, where: string): void {
 function lostSandboxes(c: Cluster): Array<{ id: string; netns: string }> {
   const out: Array<{ id: string; netns: string }> = [];
   c.events.forEach((e, i) => {
-    if (e.kind !== 'state' || e.payload['machine'] !== 'sandbox' || e.payload['to'] !== 'lost')
-      return;
+    if (e.kind !== 'state' || !('actor' in e.payload)) return;
+    const p = e.payload;
+    if (p.machine !== 'sandbox' || p.to !== 'lost') return;
     const before = i > 0 ? c.sim.states[i - 1]! : c.sim.initial;
-    const ctx = tget(before.actors, String(e.payload['actor']))?.context as
-      { id: string; netns: string } | undefined;
+    const ctx = tget(before.actors, p.actor)?.context as { id: string; netns: string } | undefined;
     if (ctx) out.push({ id: ctx.id, netns: ctx.netns });
   });
   return out;

@@ -187,7 +187,7 @@ describe('robustness against random input', () => {
           expect(typeof out.ok).toBe('boolean');
           if (!out.ok) expect(out.error?.message).toBeTruthy();
           for (const ev of sim.events)
-            expect(String(ev.payload['stderr'] ?? '')).not.toContain('panic:');
+            expect('stderr' in ev.payload ? (ev.payload.stderr ?? '') : '').not.toContain('panic:');
         }),
         fcParams(300),
       );

@@ -38,6 +38,7 @@ import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { NodeState, Simulation } from '../sim/world';
 import { tentries, tvalues } from '../state/table';
+import { kernelEvent, stateEvent, type KernelPayload } from '../trace/trace';
 import type { CniNetwork, ContainerdSettings, ContainerdState, PodRef, SandboxRec } from './types';
 
 export const LOOPBACK_NETWORK =
@@ -159,15 +160,14 @@ export class Containerd {
     target = 'containerd',
   ): void {
     this.sim.apply(
-      {
+      stateEvent({
         node: this.node,
         source: 'containerd',
         target,
-        kind: 'state',
         level: 'runtime',
         summary,
         payload: {},
-      },
+      }),
       (d) => {
         const n = d.nodes[this.node]!;
         fn(n.containerd as Draft<ContainerdState>, n);
@@ -282,15 +282,14 @@ export class Containerd {
   start(): void {
     const pid = this.deps.sim.state.nextPid;
     this.sim.apply(
-      {
+      stateEvent({
         node: this.node,
         source: 'systemd',
         target: 'containerd',
-        kind: 'state',
         level: 'runtime',
         summary: `containerd started (pid ${pid})`,
         payload: { pid },
-      },
+      }),
       (d) => {
         d.nextPid += 1;
         const n = d.nodes[this.node]!;
@@ -457,21 +456,20 @@ export class Containerd {
   /** A kernel change made by containerd itself (netns bind mount, pause process). */
   private kernelChange(
     summary: string,
-    payload: Record<string, unknown>,
+    payload: KernelPayload,
     fn: (k: KernelState, n: Draft<NodeState>) => void,
     parent?: number,
   ): void {
     this.sim.apply(
-      {
+      kernelEvent({
         node: this.node,
         source: 'containerd',
         target: 'kernel',
-        kind: 'kernel',
         level: 'kernel',
         summary,
         payload,
         ...(parent !== undefined ? { parent } : {}),
-      },
+      }),
       (d) => {
         const n = d.nodes[this.node]!;
         const k = n.kernel as KernelState;
@@ -524,7 +522,7 @@ export class Containerd {
         this.runtimeConf(id, netns, net.ifName, cfg),
       );
       if (!out.ok) {
-        const msg = out.error?.message ?? 'unknown error';
+        const msg = out.error.message;
         if (
           (netns === '' && msg.includes('no such file or directory')) ||
           msg.includes('not found')
@@ -545,16 +543,15 @@ export class Containerd {
     const { id, uuidHex } = this.sim.random((r) => ({ id: r.hex(32), uuidHex: r.hex(16) }));
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
     this.sim.apply(
-      {
+      stateEvent({
         node: this.node,
         source: 'containerd',
         target: 'containerd',
-        kind: 'state',
         level: 'runtime',
         summary: `sandbox ${id.slice(0, 13)} for ${cfg.pod.namespace}/${cfg.pod.name}`,
         payload: { sandbox: id, pod: cfg.pod },
         ...(reqSeq !== undefined ? { parent: reqSeq } : {}),
-      },
+      }),
       () => undefined,
     );
     this.deps.host.start(sandboxActorId(this.node, id), 'sandbox', {
@@ -595,7 +592,7 @@ export class Containerd {
       }
       const out = yield* lib.addNetworkList(list, this.runtimeConf(id, netns, net.ifName, cfg));
       if (!out.ok) {
-        failure = out.error?.message ?? 'unknown error';
+        failure = out.error.message;
         break;
       }
       if (out.result) results.push({ ifName: net.ifName, result: out.result });

@@ -10,7 +10,6 @@
  * once a matching event was recorded after the watch started. docs/scenarios.md lists them all.
  */
 import type { ApiState, PodObj } from '../cluster/types';
-import type { LogPayload } from '../node/journal';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { podStatusText } from '../cluster/apiserver';
@@ -236,26 +235,21 @@ export function parseCondition(text: string): ParseResult<Condition> {
  * that exists, is not one.)
  */
 export function isErrorEvent(e: TraceEvent): boolean {
-  const p = e.payload;
-  if (e.kind === 'exit')
-    return (typeof p['exitCode'] === 'number' && p['exitCode'] !== 0) || 'signal' in p;
-  return (e.kind === 'libcni.return' || e.kind === 'cri') && p['ok'] === false;
+  if (e.kind === 'exit') return e.payload.exitCode !== 0 || 'signal' in e.payload;
+  if (e.kind === 'libcni.return') return !e.payload.ok;
+  return e.kind === 'cri' && 'ok' in e.payload && !e.payload.ok;
 }
 
 /** Fault ids by the trace step each was injected at (the runner knows; the trace may not). */
 export type FaultSteps = ReadonlyMap<number, string>;
 
 /**
- * Whether an event is where a fault was injected: one the runner recorded in `faults`, or one
- * whose payload names a fault.
+ * Whether an event is where a fault was injected: one the runner recorded in `faults` (no event's
+ * payload names a fault: an injection is made of ordinary events).
  */
 export function isFaultEvent(e: TraceEvent, id: string | null, faults?: FaultSteps): boolean {
   const known = faults?.get(e.seq);
-  if (known !== undefined) return id === null || known === id;
-  const f = e.payload['fault'];
-  if (f === undefined || f === null) return false;
-  const fid = typeof f === 'string' ? f : (f as { id?: unknown }).id;
-  return id === null || fid === id;
+  return known !== undefined && (id === null || known === id);
 }
 
 function eventMatches(a: Atom, e: TraceEvent, faults?: FaultSteps): boolean {
@@ -267,15 +261,12 @@ function eventMatches(a: Atom, e: TraceEvent, faults?: FaultSteps): boolean {
     case 'plugin': {
       if (e.kind !== 'exec' || e.target !== a.name) return false;
       if (!a.command) return true;
-      const env = e.payload['env'] as Record<string, string> | undefined;
-      return env?.['CNI_COMMAND'] === a.command;
+      return e.payload.env['CNI_COMMAND'] === a.command;
     }
-    case 'event': {
-      const ev = e.payload['event'] as { reason?: string } | undefined;
-      return e.kind === 'api' && ev?.reason === a.reason;
-    }
+    case 'event':
+      return e.kind === 'api' && 'event' in e.payload && e.payload.event.reason === a.reason;
     case 'log':
-      return e.kind === 'log' && (e.payload as unknown as LogPayload).line.includes(a.text);
+      return e.kind === 'log' && e.payload.line.includes(a.text);
     default:
       return false;
   }

@@ -6,6 +6,7 @@ import { journalLines } from '../node/journal';
 import { clusterReport, formatReport, reportJson } from './report';
 import { runScenario, setFaultInjector, type ScenarioRun } from './run';
 import { tget, tkeys, tvalues } from '../state/table';
+import { cniCommand, isKind } from '../trace/trace';
 
 const EXAMPLES = join(__dirname, '../../../scenarios');
 const example = (name: string) => readFileSync(join(EXAMPLES, `${name}.json`), 'utf8');
@@ -328,9 +329,9 @@ describe('the example scenarios show what they say', () => {
       'Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded',
     );
     expect(ev.firstTime).toBeGreaterThanOrEqual(120_000_000);
-    expect(
-      r.cluster.events.some((e) => e.kind === 'exit' && e.payload['signal'] === 'killed'),
-    ).toBe(true);
+    expect(r.cluster.events.filter(isKind('exit')).some((e) => e.payload.signal === 'killed')).toBe(
+      true,
+    );
   });
 
   it('node-reboot: SandboxChanged, DEL with an empty netns, new sandboxes', () => {
@@ -339,16 +340,10 @@ describe('the example scenarios show what they say', () => {
     const pods = r.cluster.sim.state.api!.pods;
     expect(tget(pods, 'default/web-0')!.restarts).toBe(1);
     expect(tget(pods, 'default/db-0')!.restarts).toBe(0);
-    const dels = r.cluster.events.filter(
-      (e) =>
-        e.kind === 'exec' &&
-        e.target === 'bridge' &&
-        (e.payload['env'] as Record<string, string>)['CNI_COMMAND'] === 'DEL',
-    );
-    expect(dels.map((e) => (e.payload['env'] as Record<string, string>)['CNI_NETNS'])).toEqual([
-      '',
-      '',
-    ]);
+    const dels = r.cluster.events
+      .filter(isKind('exec'))
+      .filter((e) => e.target === 'bridge' && cniCommand(e) === 'DEL');
+    expect(dels.map((e) => e.payload.env['CNI_NETNS'])).toEqual(['', '']);
     expect(clusterReport(r.cluster).findings).toEqual([]);
   });
 

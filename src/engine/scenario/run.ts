@@ -214,7 +214,7 @@ interface PendingOp {
 
 function outcomeText(o: LibcniOutcome | undefined): string {
   if (!o) return '';
-  if (!o.ok) return o.error?.message ?? 'error';
+  if (!o.ok) return o.error.message;
   return o.result ? JSON.stringify(o.result) : '';
 }
 

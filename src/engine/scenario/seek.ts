@@ -81,7 +81,7 @@ export class TraceIndex {
         if (!j) this.journals.set(e.node, (j = { seq: [], lines: [], units: [] }));
         j.seq.push(this.indexed);
         j.lines.push(journalLine(e));
-        j.units.push((e.payload as unknown as LogPayload).unit);
+        j.units.push(e.payload.unit);
       }
       addTo(this.running, e);
       if ((this.indexed + 1) % CHECKPOINT === 0) this.checkpoints.push(copyCounts(this.running));

@@ -12,6 +12,7 @@
  */
 import { type AnyActorScope, type AnyStateMachine, createActor } from 'xstate';
 import type { ActorRecord, EventInit, Simulation } from '../sim/world';
+import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
 import { tdel, tget, tset, withEntry, type Table } from '../state/table';
@@ -138,15 +139,14 @@ export class MachineHost {
     };
     const who = kind.actor(id, rec.context);
     this.sim.apply(
-      {
+      stateEvent({
         node: who.node,
         source: who.source,
         target: who.source,
-        kind: 'state',
         level: kind.level,
         summary: summary ?? `${id}: ${stateText(rec.value)}`,
         payload: { actor: id, machine: kindName, to: rec.value },
-      },
+      }),
       (d) => {
         tset(d.actors as Table<ActorRecord>, id, rec);
       },
@@ -178,11 +178,10 @@ export class MachineHost {
         status: next.status,
       };
       const who = kind.actor(id, out.context);
-      const ev: EventInit = {
+      const ev = stateEvent({
         node: who.node,
         source: who.source,
         target: who.source,
-        kind: 'state',
         level: kind.level,
         summary: summary ?? (from === to ? `${id}: ${event.type}` : `${id}: ${from} → ${to}`),
         payload: {
@@ -192,7 +191,7 @@ export class MachineHost {
           from: rec.value,
           to: out.value,
         },
-      };
+      });
       if (from !== to || summary !== undefined) {
         this.sim.apply(ev, (d) => {
           // An actor that reached a final state is gone (a removed sandbox, a deleted pod's

@@ -36,8 +36,7 @@ export function isPluginExec(e: TraceEvent, name?: string): boolean {
 export function podsTurnedRunning(e: TraceEvent, before: WorldState, after: WorldState): string[] {
   if (e.kind !== 'api' || !after.api) return [];
   const out: string[] = [];
-  const key = e.payload['pod'];
-  const keys = typeof key === 'string' ? [key] : tkeys(after.api.pods);
+  const keys = 'pod' in e.payload ? [e.payload.pod] : tkeys(after.api.pods);
   for (const k of keys) {
     const now = tget(after.api.pods, k);
     const was = tget(before.api?.pods, k);
@@ -54,7 +53,7 @@ function podMatches(key: string, pod: string | undefined): boolean {
 
 /**
  * Whether event `i` meets the condition. `faultSteps` holds the first step of each injected
- * fault (events the catalogue marks with a `fault` payload count too); `idle` is handled by the caller (it is about the end of the trace, not an event).
+ * fault; `idle` is handled by the caller (it is about the end of the trace, not an event).
  */
 export function meets(
   c: StopCondition,

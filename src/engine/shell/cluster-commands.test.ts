@@ -16,6 +16,7 @@ import { humanDuration, unitsHumanDuration } from './commands/k8s-common';
 import { CLEAR_SEQUENCE } from './commands/misc';
 import { Shell } from './shell';
 import { tget } from '../state/table';
+import { isKind } from '../trace/trace';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -410,8 +411,11 @@ describe('cnitool', () => {
       'cd /var/run/netns && CNI_PATH=/opt/cni/bin CNI_IFNAME=net1 CNI_ARGS=IgnoreUnknown=1 CAP_ARGS=\'{"portMappings":[]}\' cnitool add containerd-net test',
     );
     expect(r.stderr).toBe('');
-    const exec = c.events.slice(n).find((e) => e.kind === 'exec' && e.target === 'bridge')!;
-    const env = exec.payload['env'] as Record<string, string>;
+    const exec = c.events
+      .slice(n)
+      .filter(isKind('exec'))
+      .find((e) => e.target === 'bridge')!;
+    const env = exec.payload.env;
     expect(env['CNI_IFNAME']).toBe('net1');
     expect(env['CNI_ARGS']).toBe('IgnoreUnknown=1');
     // A relative netns is made absolute from the working directory.

@@ -23,6 +23,7 @@ import { settle } from '../node/setup';
 import type { ProgramRegistry } from '../os/process';
 import { PROGRAMS } from '../plugins/registry';
 import type { Simulation } from '../sim/world';
+import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';
 import * as D from './dispatch';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
@@ -471,7 +472,6 @@ export class Shell implements ShellState, D.DispatchHost {
       node: this.node,
       source: this.actor,
       target: 'kernel',
-      kind: 'env',
       level: 'kernel',
       summary,
       payload: { command: summary, ...(source !== summary ? { source } : {}) },
@@ -592,16 +592,17 @@ export class Shell implements ShellState, D.DispatchHost {
     level: 'cluster' | 'runtime' | 'cni' | 'kernel',
   ): void {
     const summary = argv.map(shellQuote).join(' ');
-    this.sim.note({
-      node: this.node,
-      source: this.actor,
-      target,
-      kind: 'env',
-      level,
-      summary,
-      payload: { command: summary },
-      ...(this.parentSeq !== undefined ? { parent: this.parentSeq } : {}),
-    });
+    this.sim.note(
+      envEvent({
+        node: this.node,
+        source: this.actor,
+        target,
+        level,
+        summary,
+        payload: { command: summary },
+        ...(this.parentSeq !== undefined ? { parent: this.parentSeq } : {}),
+      }),
+    );
   }
 
   /** Time passes: deferred kernel work runs on every node (no event). */

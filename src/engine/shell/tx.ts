@@ -6,7 +6,8 @@ import { castDraft, produce, type Draft } from 'immer';
 import type { RandomSource } from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { Rng, type RngState } from '../rng';
-import type { EventInit, NodeState, Simulation, WorldState } from '../sim/world';
+import type { NodeState, Simulation, WorldState } from '../sim/world';
+import { envEvent, type CommandPayload, type EventSpec } from '../trace/trace';
 
 function kernelEqualExceptNow(a: KernelState, b: KernelState): boolean {
   return (
@@ -29,7 +30,7 @@ export class Tx {
   constructor(
     readonly sim: Simulation,
     readonly node: string,
-    readonly ev: EventInit,
+    readonly ev: EventSpec<'env'> & { payload: CommandPayload },
   ) {
     this.base = sim.state;
     this.work = sim.state;
@@ -64,7 +65,7 @@ export class Tx {
   }
 
   /** Records the pending changes as the command's event. */
-  commit(payload: Record<string, unknown>): void {
+  commit(payload: Pick<CommandPayload, 'exitCode' | 'stderr'>): void {
     if (!this.changed()) return;
     const next = this.work;
     if (this.sim.state !== this.base)
@@ -72,11 +73,11 @@ export class Tx {
     const kernelChanged = next.nodes[this.node]!.kernel !== this.base.nodes[this.node]!.kernel;
     const base = this.base;
     this.sim.apply(
-      {
+      envEvent({
         ...this.ev,
         target: kernelChanged ? 'kernel' : 'fs',
         payload: { ...this.ev.payload, ...payload },
-      },
+      }),
       (d) => {
         d.nodes[this.node] = castDraft(next.nodes[this.node]!);
         if (next.rng !== base.rng) d.rng = castDraft(next.rng) as number[];

@@ -7,7 +7,7 @@ import { emptyFs, type FsState } from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
 import { emptyKernel } from '../kernel/kernel';
 import { Rng, rngSeed, type RngState } from '../rng';
-import type { TraceEvent } from '../trace/trace';
+import type { EventInit, TraceEvent } from '../trace/trace';
 import type { ApiState } from '../cluster/types';
 import type { ContainerdState } from '../runtime/types';
 import type { KubeletState } from '../kubelet/types';
@@ -58,7 +58,7 @@ export function newNodeState(name: string): NodeState {
   return { name, kernel: emptyKernel(), fs: emptyFs() };
 }
 
-export type EventInit = Omit<TraceEvent, 'seq' | 'time'>;
+export type { EventInit };
 
 /** Virtual durations of things, so that the trace has a plausible, deterministic timeline. */
 export const COST_US = {

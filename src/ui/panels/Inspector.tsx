@@ -127,7 +127,7 @@ function Stdin({ stdin }: { stdin: string }) {
   );
 }
 
-function findExit(events: readonly TraceEvent[], exec: number): TraceEvent | undefined {
+function findExit(events: readonly TraceEvent[], exec: number): TraceEvent<'exit'> | undefined {
   for (let i = exec + 1; i < events.length; i++) {
     const e = events[i]!;
     if (e.kind === 'exit' && e.parent === exec) return e;
@@ -135,17 +135,24 @@ function findExit(events: readonly TraceEvent[], exec: number): TraceEvent | und
   return undefined;
 }
 
-function PluginCall({ e, events }: { e: TraceEvent; events: readonly TraceEvent[] }) {
-  const exec = e.kind === 'exec' ? e : e.parent !== undefined ? events[e.parent] : undefined;
+function PluginCall({
+  e,
+  events,
+}: {
+  e: TraceEvent<'exec' | 'exit'>;
+  events: readonly TraceEvent[];
+}) {
+  const up = e.kind === 'exec' ? e : e.parent !== undefined ? events[e.parent] : undefined;
+  const exec = up?.kind === 'exec' ? up : undefined;
   const exit = e.kind === 'exit' ? e : exec ? findExit(events, exec.seq) : undefined;
-  const env = (exec?.payload['env'] ?? {}) as Record<string, string>;
-  const stdin = String(exec?.payload['stdin'] ?? '');
-  const out = exit?.payload ?? {};
-  const code = out['exitCode'];
-  const stdout = String(out['stdout'] ?? '');
-  const stderr = String(out['stderr'] ?? '');
+  const env = exec?.payload.env ?? {};
+  const stdin = exec?.payload.stdin ?? '';
+  const out = exit?.payload;
+  const code = out?.exitCode;
+  const stdout = out?.stdout ?? '';
+  const stderr = out?.stderr ?? '';
   const pretty = prettyJson(stdout);
-  const failed = exit !== undefined && (code !== 0 || 'signal' in out);
+  const failed = out !== undefined && (code !== 0 || out.signal !== undefined);
   return (
     <div className="plugin-call">
       <h3>
@@ -154,8 +161,8 @@ function PluginCall({ e, events }: { e: TraceEvent; events: readonly TraceEvent[
           <span className="muted">{` (exec at step ${exec.seq + 1})`}</span>
         )}
       </h3>
-      {exec?.payload['startError'] !== undefined && (
-        <p className="error-text">{`Could not start: ${String(exec.payload['startError'])}`}</p>
+      {exec?.payload.startError !== undefined && (
+        <p className="error-text">{`Could not start: ${exec.payload.startError}`}</p>
       )}
       <EnvTable env={env} />
       <h4>stdin</h4>
@@ -166,7 +173,7 @@ function PluginCall({ e, events }: { e: TraceEvent; events: readonly TraceEvent[
         <>
           <p className={failed ? 'error-text' : ''}>
             {`Exit code ${String(code ?? '?')}`}
-            {'signal' in out ? ` (killed by signal: ${String(out['signal'])})` : ''}
+            {out?.signal !== undefined ? ` (killed by signal: ${out.signal})` : ''}
             {exit.seq !== e.seq ? ` at step ${exit.seq + 1}` : ''}
           </p>
           <h4>{failed ? 'stdout (the error)' : 'stdout (the result)'}</h4>
@@ -191,10 +198,20 @@ function PluginCall({ e, events }: { e: TraceEvent; events: readonly TraceEvent[
   );
 }
 
-function LibcniStep({ e, after }: { e: TraceEvent; after: WorldState }) {
-  const cache = e.payload['cache'] as
-    { action?: string; file?: string; state?: string } | undefined;
-  const { cache: _c, result, error, ...rest } = e.payload;
+function LibcniStep({
+  e,
+  after,
+}: {
+  e: TraceEvent<'libcni.call' | 'libcni.return' | 'libcni.cache'>;
+  after: WorldState;
+}) {
+  const p = e.payload;
+  const cache = 'cache' in p ? p.cache : undefined;
+  const result = 'result' in p ? p.result : undefined;
+  const error = 'error' in p ? p.error : undefined;
+  const rest = Object.fromEntries(
+    Object.entries(p).filter(([k]) => k !== 'cache' && k !== 'result' && k !== 'error'),
+  );
   return (
     <div>
       <h3>{e.kind === 'libcni.call' ? 'libcni call' : 'libcni result'}</h3>
@@ -223,8 +240,16 @@ function LibcniStep({ e, after }: { e: TraceEvent; after: WorldState }) {
   );
 }
 
-function FsStep({ e, before, after }: { e: TraceEvent; before: WorldState; after: WorldState }) {
-  const path = String(e.payload['path'] ?? '');
+function FsStep({
+  e,
+  before,
+  after,
+}: {
+  e: TraceEvent<'fs'>;
+  before: WorldState;
+  after: WorldState;
+}) {
+  const path = e.payload.path;
   const was = fileAt(before, e.node, path);
   const now = fileAt(after, e.node, path);
   return (
@@ -317,7 +342,7 @@ export function Inspector({ session, step }: PanelProps) {
   else if (e.kind === 'log')
     body = (
       <pre className="json" tabIndex={0}>
-        {String(e.payload['line'] ?? e.summary)}
+        {e.payload.line}
       </pre>
     );
   else body = <Changes e={e} before={before} after={after} />;

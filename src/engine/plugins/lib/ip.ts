@@ -22,7 +22,7 @@ import type { Proc } from '../../os/process';
 import type { Gen } from '../../os/sys';
 import * as nl from './netlink';
 
-export type NsId = string;
+export type NsId = nl.NsId;
 
 /** ip.RandomVethName: "veth" + 8 random hex digits. */
 function randomVethName(p: Proc): string {

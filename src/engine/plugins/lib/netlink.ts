@@ -3,12 +3,14 @@
  * kernel step with an iproute2-style summary. Errors are the kernel's errno texts, or
  * "Link not found" for a lookup by name, as the Go library returns them.
  */
+import type { NetnsId } from '../../brand';
 import * as K from '../../kernel/kernel';
 import type { Link, Route } from '../../kernel/types';
 import { type IP, type IPNet, ipString, lastOf, bits, parseIP } from '../../net/ip';
 import type { Gen, Sys } from '../../os/sys';
 
-export type NsId = string;
+/** A network namespace's id in the kernel (not its mount path). */
+export type NsId = NetnsId;
 
 export function nsPrefix(sys: Sys, ns: NsId): string {
   return ns === sys.hostNs ? '' : `ip -n ${sys.nsLabel(ns)} `;

@@ -1,4 +1,5 @@
 /** containernetworking/plugins pkg/ns: opening a network namespace by path. */
+import type { NetnsId } from '../../brand';
 import * as vfs from '../../fs/vfs';
 import type { Sys } from '../../os/sys';
 import { GoError } from '../../cni/errors';
@@ -11,7 +12,7 @@ export class NSPathNotExistErr extends GoError {}
 export class NSPathNotNSErr extends GoError {}
 
 /** Resolves the bind mount for a path, treating /var/run as /run like a real node. */
-export function netnsAtPath(sys: Sys, path: string): string | undefined {
+export function netnsAtPath(sys: Sys, path: string): NetnsId | undefined {
   return sys.netnsAt(path);
 }
 
@@ -19,7 +20,7 @@ const TMPFS_MAGIC = '1021994';
 const EXT4_MAGIC = 'ef53';
 
 /** ns.GetNS: statfs the path, check it is nsfs (or procfs), open it. Returns the netns id. */
-export function getNS(sys: Sys, path: string): string {
+export function getNS(sys: Sys, path: string): NetnsId {
   const id = netnsAtPath(sys, path);
   if (id && tget(sys.kernel.netns, id)) return id;
   const clean = vfs.cleanPath(path);

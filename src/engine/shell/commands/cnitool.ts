@@ -129,7 +129,7 @@ function cnitool(ctx: CommandContext): number {
     case 'add':
       out = run(() => runToEnd(lib.addNetworkList(list, rt)));
       if (typeof out === 'number') return out;
-      if (out.result) ctx.out(goMarshal(resultJSON(out.result, lib.lib), '    '));
+      if (out.ok && out.result) ctx.out(goMarshal(resultJSON(out.result, lib.lib), '    '));
       break;
     case 'check':
       out = run(() => runToEnd(lib.checkNetworkList(list, rt)));
@@ -147,7 +147,7 @@ function cnitool(ctx: CommandContext): number {
       return 0;
   }
   if (typeof out === 'number') return out;
-  if (!out.ok) return fail(ctx, out.error?.message ?? 'unknown error');
+  if (!out.ok) return fail(ctx, out.error.message);
   return 0;
 }
 

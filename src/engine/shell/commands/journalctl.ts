@@ -1,5 +1,5 @@
 /** journalctl (systemd 252): the node's journal, from the trace's journal lines. */
-import { journalLines, type LogPayload, type Unit } from '../../node/journal';
+import { journalLines, type Unit } from '../../node/journal';
 import { BASE_TIME_MS } from '../../trace/time';
 import type { TraceEvent } from '../../trace/trace';
 import type { CommandContext } from '../types';
@@ -17,7 +17,7 @@ function bootId(node: string, n: number): string {
 }
 
 function isReboot(e: TraceEvent, node: string): boolean {
-  return e.node === node && e.kind === 'env' && e.payload['op'] === 'reboot';
+  return e.node === node && e.kind === 'env' && 'op' in e.payload && e.payload.op === 'reboot';
 }
 
 /** A journalctl time: "YYYY-MM-DD HH:MM[:SS]", "YYYY-MM-DD", "HH:MM[:SS]", today, yesterday, now, -5min, "5 min ago". */
@@ -208,7 +208,7 @@ export function journalctl(ctx: CommandContext): number {
   // Boots: a reboot event starts a new one.
   let boot = 0;
   let lastBootStart = 0;
-  const entries: Array<{ e: TraceEvent; boot: number }> = [];
+  const entries: Array<{ e: TraceEvent<'log'>; boot: number }> = [];
   for (const e of events) {
     if (isReboot(e, node)) {
       boot++;
@@ -216,7 +216,7 @@ export function journalctl(ctx: CommandContext): number {
       continue;
     }
     if (e.kind !== 'log' || e.node !== node) continue;
-    const p = e.payload as unknown as LogPayload;
+    const p = e.payload;
     if (wanted && !wanted.includes(p.unit)) continue;
     if (since !== null && e.time < since) continue;
     if (until !== null && e.time > until) continue;
@@ -234,7 +234,7 @@ export function journalctl(ctx: CommandContext): number {
   for (const { e, boot: b } of shown) {
     if (b !== prevBoot) out += `-- Boot ${bootId(node, b)} --\n`;
     prevBoot = b;
-    const p = e.payload as unknown as LogPayload;
+    const p = e.payload;
     if (output === 'cat') out += `${p.line}\n`;
     else {
       const line = journalLines([e], node)[0]!;

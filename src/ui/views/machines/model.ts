@@ -229,14 +229,13 @@ export interface Move {
 export function moveOf(e: TraceEvent | undefined): Move | null {
   if (!e || e.kind !== 'state') return null;
   const p = e.payload;
-  if (typeof p['actor'] !== 'string' || typeof p['machine'] !== 'string' || p['to'] === undefined)
-    return null;
+  if (!('actor' in p)) return null;
   return {
-    actor: p['actor'],
-    machine: p['machine'],
-    from: p['from'] !== undefined ? topState(p['from'] as ActorRecord['value']) : null,
-    to: topState(p['to'] as ActorRecord['value']),
-    event: typeof p['event'] === 'string' ? p['event'] : null,
+    actor: p.actor,
+    machine: p.machine,
+    from: p.from !== undefined ? topState(p.from) : null,
+    to: topState(p.to),
+    event: p.event ?? null,
   };
 }
 

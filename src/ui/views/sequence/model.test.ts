@@ -114,7 +114,7 @@ describe('sequence model', () => {
       kind: 'kernel',
       level: 'kernel',
       summary: evil,
-      payload: {},
+      payload: { op: 'test' },
       error: 'boom; <b>bad</b>',
     };
     const win = buildWindow([ev], [0]);
@@ -134,7 +134,7 @@ describe('sequence model', () => {
       level: 'kernel',
       summary:
         'ip link set veth1234abcd master cni0 <b>x</b>; then a_very_long_token_without_spaces',
-      payload: {},
+      payload: { op: 'test' },
     };
     const win = buildWindow([ev], [0], { maxText: 60, wrap: 20 });
     const text = win.messages[0]!.text;
