@@ -10,7 +10,6 @@ import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
-import type { Level } from '../trace/trace';
 import { tget } from '../state/table';
 import {
   fsEvent,

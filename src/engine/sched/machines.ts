@@ -11,7 +11,7 @@
  * trace event.
  */
 import { type AnyActorScope, type AnyStateMachine, createActor } from 'xstate';
-import type { ActorRecord, EventInit, Simulation } from '../sim/world';
+import type { ActorRecord, Simulation } from '../sim/world';
 import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
