@@ -4,9 +4,9 @@
  *
  * Why not a plain record: immer copies a record whole when one of its keys changes, and then
  * walks and freezes every key of the copy, so a record of n entries costs O(n) per change and a
- * cluster's every step grows with its size. Here entries hang in up to 64 buckets by a hash of
- * the key, so a change copies the bucket index and one bucket: about n/64 + 64 keys at most,
- * and far less while the table is small.
+ * cluster's every step grows with its size. Here entries hang in a two-level index (16 x 16) by a
+ * hash of the key, so a change copies two index nodes of at most 16 keys and one leaf of about
+ * n/256 entries.
  *
  * Why not a persistent-map library: the world stays plain, frozen data that immer drafts
  * natively, structured cloning copies (a Web Worker can hold it) and views diff field by field;
@@ -27,35 +27,45 @@ export interface TableEntry<V> {
   readonly v: V;
 }
 
+type Leaf<V> = Readonly<Record<string, TableEntry<V>>>;
+type Mid<V> = Readonly<Record<number, Leaf<V>>>;
+
 export interface Table<V> {
   readonly size: number;
   /** The next insertion number. */
   readonly seq: number;
-  /** Bucket number -> '#' + key -> entry. A bucket exists only while it holds an entry. */
-  readonly buckets: Readonly<Record<number, Readonly<Record<string, TableEntry<V>>>>>;
+  /**
+   * A two-level index by a hash of the key (16 x 16), then '#' + key -> entry. Index nodes and
+   * leaves exist only while they hold an entry.
+   */
+  readonly buckets: Readonly<Record<number, Mid<V>>>;
 }
 
-const BUCKETS = 64;
-
-/** FNV-1a of the key, folded to a bucket number. */
-function bucketOf(key: string): number {
+/** FNV-1a of the key: the low 4 bits choose the top index slot, the next 4 the leaf. */
+function hashOf(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % BUCKETS;
+  return h >>> 0;
 }
 
 /**
- * Inside a bucket every key is stored behind a '#', so that no key ("__proto__", "valueOf") can
+ * Inside a leaf every key is stored behind a '#', so that no key ("__proto__", "valueOf") can
  * meet a property of Object.prototype.
  */
-function own<V>(
-  b: Readonly<Record<string, TableEntry<V>>> | undefined,
-  slot: string,
-): TableEntry<V> | undefined {
+function own<V>(b: Leaf<V> | undefined, slot: string): TableEntry<V> | undefined {
   return b !== undefined && Object.prototype.hasOwnProperty.call(b, slot) ? b[slot] : undefined;
+}
+
+function leafOf<V>(t: Table<V>, h: number): Leaf<V> | undefined {
+  return t.buckets[h & 15]?.[(h >>> 4) & 15];
+}
+
+function empty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }
 
 export function emptyTable<V>(): Table<V> {
@@ -71,29 +81,30 @@ export function tableOf<V>(entries: Iterable<readonly [string, V]>): Table<V> {
 
 /** The value at `key`; undefined if there is none (or no table: `tget(api?.pods, key)`). */
 export function tget<V>(t: Table<V> | undefined, key: string): V | undefined {
-  return t ? own(t.buckets[bucketOf(key)], '#' + key)?.v : undefined;
+  return t ? own(leafOf(t, hashOf(key)), '#' + key)?.v : undefined;
 }
 
 export function thas(t: Table<unknown>, key: string): boolean {
-  return own(t.buckets[bucketOf(key)], '#' + key) !== undefined;
+  return own(leafOf(t, hashOf(key)), '#' + key) !== undefined;
 }
 
 type Mut<V> = {
   size: number;
   seq: number;
-  buckets: Record<number, Record<string, TableEntry<V>>>;
+  buckets: Record<number, Record<number, Record<string, TableEntry<V>>>>;
 };
 
 /** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
 export function tset<V>(t: Table<V>, key: string, v: V): void {
   const m = t as Mut<V>;
-  const n = bucketOf(key);
-  let b = m.buckets[n];
-  if (!b) {
-    b = {};
-    m.buckets[n] = b;
-    b = m.buckets[n]!; // the draft of the new bucket, inside immer
-  }
+  const h = hashOf(key);
+  const hi = h & 15;
+  const lo = (h >>> 4) & 15;
+  // Re-read after creating: inside immer, what was assigned is then reached through its draft.
+  if (!m.buckets[hi]) m.buckets[hi] = {};
+  const mid = m.buckets[hi]!;
+  if (!mid[lo]) mid[lo] = {};
+  const b = mid[lo]!;
   const slot = '#' + key;
   const old = own(b, slot);
   if (old) {
@@ -108,41 +119,65 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
 /** Deletes `key` (in place); true if it was there. */
 export function tdel(t: Table<unknown>, key: string): boolean {
   const m = t as Mut<unknown>;
-  const n = bucketOf(key);
-  const b = m.buckets[n];
+  const h = hashOf(key);
+  const hi = h & 15;
+  const lo = (h >>> 4) & 15;
   const slot = '#' + key;
-  if (!own(b, slot)) return false;
-  delete b![slot];
+  if (!own(m.buckets[hi]?.[lo], slot)) return false;
+  const mid = m.buckets[hi]!;
+  const b = mid[lo]!;
+  delete b[slot];
   m.size -= 1;
-  // Keep no empty buckets, so that a table that shrinks is as small as one that never grew.
-  for (const _ in b) return true;
-  delete m.buckets[n];
+  // Keep no empty index nodes, so that a table that shrinks is as small as one that never grew.
+  if (empty(b)) {
+    delete mid[lo];
+    if (empty(mid)) delete m.buckets[hi];
+  }
   return true;
 }
 
 /** A new table with `key` set; `t` is unchanged. */
 export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
-  const n = bucketOf(key);
-  const b = t.buckets[n] ?? {};
+  const h = hashOf(key);
+  const hi = h & 15;
+  const lo = (h >>> 4) & 15;
+  const mid = t.buckets[hi] ?? {};
+  const b = mid[lo] ?? {};
   const slot = '#' + key;
   const old = own(b, slot);
   return {
     size: old ? t.size : t.size + 1,
     seq: old ? t.seq : t.seq + 1,
-    buckets: { ...t.buckets, [n]: { ...b, [slot]: { o: old ? old.o : t.seq, v } } },
+    buckets: {
+      ...t.buckets,
+      [hi]: { ...mid, [lo]: { ...b, [slot]: { o: old ? old.o : t.seq, v } } },
+    },
   };
 }
 
 /** A new table without `key`; `t` itself if it has no such key. */
 export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
-  const n = bucketOf(key);
-  const b = t.buckets[n];
+  const h = hashOf(key);
+  const hi = h & 15;
+  const lo = (h >>> 4) & 15;
   const slot = '#' + key;
+  const mid = t.buckets[hi];
+  const b = mid?.[lo];
   if (!own(b, slot)) return t;
   const { [slot]: _gone, ...rest } = b!;
-  const buckets = { ...t.buckets, [n]: rest };
-  if (Object.keys(rest).length === 0) delete buckets[n];
+  const nextMid: Record<number, Leaf<V>> = { ...mid, [lo]: rest };
+  if (empty(rest)) delete nextMid[lo];
+  const buckets: Record<number, Mid<V>> = { ...t.buckets, [hi]: nextMid };
+  if (empty(nextMid)) delete buckets[hi];
   return { size: t.size - 1, seq: t.seq, buckets };
+}
+
+/** Every leaf of a table. */
+function* leaves<V>(t: Table<V>): Generator<Leaf<V>> {
+  for (const hi in t.buckets) {
+    const mid = t.buckets[hi as unknown as number]!;
+    for (const lo in mid) yield mid[lo as unknown as number]!;
+  }
 }
 
 /** Frozen tables never change: their sorted entries are computed once. */
@@ -153,8 +188,7 @@ export function tentries<V>(t: Table<V>): ReadonlyArray<readonly [string, V]> {
   const cached = ORDER.get(t);
   if (cached) return cached as ReadonlyArray<readonly [string, V]>;
   const all: Array<[number, string, V]> = [];
-  for (const bn in t.buckets) {
-    const b = t.buckets[bn as unknown as number]!;
+  for (const b of leaves(t)) {
     for (const slot in b) {
       const e = b[slot]!;
       all.push([e.o, slot.slice(1), e.v]);
@@ -205,14 +239,20 @@ export function isTable(x: unknown): x is Table<unknown> {
 export function tchangedKeys<V>(a: Table<V>, b: Table<V>): string[] {
   if (a === b || a.buckets === b.buckets) return [];
   const out: string[] = [];
-  for (const n of new Set([...Object.keys(a.buckets), ...Object.keys(b.buckets)])) {
-    const x = a.buckets[n as unknown as number] ?? {};
-    const y = b.buckets[n as unknown as number] ?? {};
-    if (x === y) continue;
-    for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
-      const a = own(x, k);
-      const c = own(y, k);
-      if (a?.v !== c?.v || !a !== !c) out.push(k.slice(1));
+  const keysOf = (o: object | undefined) => (o ? Object.keys(o) : []);
+  for (const hi of new Set([...keysOf(a.buckets), ...keysOf(b.buckets)])) {
+    const ma = a.buckets[hi as unknown as number];
+    const mb = b.buckets[hi as unknown as number];
+    if (ma === mb) continue;
+    for (const lo of new Set([...keysOf(ma), ...keysOf(mb)])) {
+      const x = ma?.[lo as unknown as number] ?? {};
+      const y = mb?.[lo as unknown as number] ?? {};
+      if (x === y) continue;
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+        const p = own(x, k);
+        const q = own(y, k);
+        if (p?.v !== q?.v || !p !== !q) out.push(k.slice(1));
+      }
     }
   }
   return out;
