@@ -182,6 +182,7 @@ async function quick(root: string, p: QuickParams): Promise<QuickResult> {
       if (!r.ok) throw new Error(`${label} failed: ${JSON.stringify(r.error)}`);
       let execs = 0;
       for (let i = e0; i < n.sim.events.length; i++) if (n.sim.events[i]!.kind === 'exec') execs++;
+      if (execs === 0) throw new Error(`${label}: no exec events in the trace`);
       if (round === 0) return; // warm-up
       per.push(dt / execs);
       invocations += execs;
