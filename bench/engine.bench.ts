@@ -27,9 +27,9 @@
  *   b. One plugin invocation: 110 pods ADD then DEL in a TestNode with bridge + host-local (the
  *      first chain above), after a warm-up round; each ADD's or DEL's wall time divided by the
  *      execs it made; the median. Target: under 0.5 ms.
- *   c. The cost of one more pod at about 50 and about 500 pods: scaled to 40 (490), then one pod
- *      at a time to 60 (510), timing each `scale` + `run()` that brings the new pod to Running;
- *      the mean over each window of 20 pods (a mean, so that the garbage collections the pods
+ *   c. The cost of one more pod at about 50 and about 500 pods: scaled to 30 (480), then one pod
+ *      at a time to 70 (520), timing each `scale` + `run()` that brings the new pod to Running;
+ *      the mean over each window of 40 pods (a mean, so that the garbage collections the pods
  *      cause count, spread over them), in wall and in CPU time. Target: the 500th pod at most
  *      1.5× the 50th, shown for both (when other processes share the machine, the wall times
  *      of single pods swing by 3× or more; the CPU times do not).

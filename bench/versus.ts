@@ -162,7 +162,7 @@ export function versus(o: VersusOptions): void {
   const growthP: GrowthParams = {
     low: 50,
     high: o.big,
-    window: 20,
+    window: 40,
     heapPods: 250,
     heapCycles: o.heapCycles,
     heapBatch: 5,
