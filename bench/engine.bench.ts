@@ -245,7 +245,7 @@ if (ONLY.includes('cluster')) clusterAndSeek();
 
 const BASELINE = env('BENCH_BASELINE', '37de37a');
 if (ONLY.includes('versus') && BASELINE) {
-  versus({
+  await versus({
     root: fileURLToPath(new URL('..', import.meta.url)),
     baseline: BASELINE,
     reps: Number(env('BENCH_REPS', '3')),

@@ -3,7 +3,7 @@
  * baseline commit checked out in a temporary git worktree, each job of bench/measure.ts run in a
  * child process against it and against the current checkout, interleaved, and one table.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -61,6 +61,7 @@ function baselineWorktree(root: string, ref: string): { dir: string; remove: () 
     spawnSync('git', ['worktree', 'prune'], { cwd: root });
   };
   const onSignal = (sig: NodeJS.Signals) => {
+    running?.kill('SIGTERM');
     remove();
     process.exit(sig === 'SIGINT' ? 130 : 143);
   };
@@ -77,19 +78,28 @@ function baselineWorktree(root: string, ref: string): { dir: string; remove: () 
   return { dir, remove };
 }
 
+/** The job running now (killed with the bench on SIGINT or SIGTERM). */
+let running: ChildProcess | null = null;
+
 /** Runs one job of measure.ts against the checkout at `root`, in a process of its own. */
-function runJob<R>(root: string, job: Job, params: object): R {
-  const r = spawnSync(
+async function runJob<R>(root: string, job: Job, params: object): Promise<R> {
+  const child = spawn(
     process.execPath,
     ['--expose-gc', '--import', 'tsx', MEASURE, root, job, JSON.stringify(params)],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 },
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const lines = (r.stdout ?? '').split('\n');
+  running = child;
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((ok, fail) => {
+    child.on('error', fail).on('close', (c, s) => ok([c, s]));
+  });
+  running = null;
+  const lines = stdout.split('\n');
   const out = lines.find((l) => l.startsWith('RESULT '));
   const rest = lines.filter((l) => l && !l.startsWith('RESULT '));
   if (rest.length) console.error(rest.join('\n'));
-  if (r.status !== 0 || !out)
-    throw new Error(`${job} at ${root} failed (exit ${r.status ?? r.signal})`);
+  if (code !== 0 || !out) throw new Error(`${job} at ${root} failed (exit ${code ?? signal})`);
   return JSON.parse(out.slice('RESULT '.length)) as R;
 }
 
@@ -139,7 +149,7 @@ function table(rows: Row[], oldName: string, curName: string): string {
 
 // ---------------------------------------------------------------------------------------------
 
-export function versus(o: VersusOptions): void {
+export async function versus(o: VersusOptions): Promise<void> {
   const dirty = git(o.root, 'status', '--porcelain', '--untracked-files=no') !== '';
   const curName = `current ${git(o.root, 'rev-parse', '--short', 'HEAD')}${dirty ? '+' : ''}`;
   const oldName = `baseline ${git(o.root, 'rev-parse', '--short', `${o.baseline}^{commit}`)}`;
@@ -174,7 +184,7 @@ export function versus(o: VersusOptions): void {
     if (o.jobs.includes('quick'))
       for (let round = 0; round < o.reps; round++)
         for (const v of both(round)) {
-          const r = runJob<QuickResult>(v.root, 'quick', quickP);
+          const r = await runJob<QuickResult>(v.root, 'quick', quickP);
           res.quick[v.name].push(r);
           console.log(
             `  ${v.name} quick ${round + 1}/${o.reps}: ${quickP.pods}-pod scale-up ${s(r.scaleUp.wall)} (${s(r.scaleUp.cpu)} CPU), plugin invocation ${r.invocation.toFixed(3)} ms`,
@@ -182,7 +192,7 @@ export function versus(o: VersusOptions): void {
         }
     if (o.jobs.includes('growth'))
       for (const v of both(0)) {
-        const r = runJob<GrowthResult>(v.root, 'growth', growthP);
+        const r = await runJob<GrowthResult>(v.root, 'growth', growthP);
         res.growth[v.name].push(r);
         console.log(
           `  ${v.name} growth: pod ~${growthP.low} ${mean(r.low.wall).toFixed(1)} ms, pod ~${growthP.high} ${mean(r.high.wall).toFixed(1)} ms, ${Math.round((r.heap.retained - r.heap.payload) / r.heap.steps)} B/step at ${growthP.heapPods} pods`,
@@ -190,7 +200,7 @@ export function versus(o: VersusOptions): void {
       }
     if (o.jobs.includes('mem'))
       for (const v of both(1)) {
-        const r = runJob<MemResult>(v.root, 'mem', memP);
+        const r = await runJob<MemResult>(v.root, 'mem', memP);
         res.mem[v.name].push(r);
         console.log(
           `  ${v.name} mem: ${memP.pods} pods in ${s(r.wall)}, heap ${(r.heap / 2 ** 20).toFixed(0)} MB, peak RSS ${(r.peakRss / 2 ** 20).toFixed(0)} MB`,
