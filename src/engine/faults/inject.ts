@@ -16,6 +16,10 @@ import * as vfs from '../fs/vfs';
 import { runIptables } from '../kernel/iptables';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
+import { type IP, ipEqual, ipString } from '../net/ip';
+import * as inspect from '../node/inspect';
+import { type IPAMConfig, hostLocalConfOf } from '../plugins/host-local';
+import { lastReservedIP, networkDir, networks } from '../plugins/host-local-disk';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
@@ -220,7 +224,7 @@ function readySandbox(v: FaultView, r: Resolved): SandboxRec {
 }
 
 function cacheFile(net: string, id: string): string {
-  return `/var/lib/cni/results/${net}-${id}-eth0`;
+  return inspect.resultCachePath(net, id, 'eth0');
 }
 
 function binDir(v: FaultView, node: string): string {
@@ -244,74 +248,51 @@ function sh(c: Cluster, node: string, line: string, did: string[]): void {
 
 /** The netns of a sandbox in the kernel (by its mount). */
 function sandboxNetns(v: FaultView, node: string, sb: SandboxRec) {
-  const k = nodeState(v, node).kernel;
-  const id = k.mounts[sb.netns];
-  return id ? k.netns[id] : undefined;
+  return inspect.netnsOfMount(nodeState(v, node).kernel, sb.netns);
 }
 
+/** host-local's first range of the node's pod network (IPv4), as host-local loads it. */
 interface HostLocalRange {
   dir: string;
-  first: number;
-  last: number;
-  gateway: number;
+  first: IP;
+  last: IP;
+  gateway: IP;
   prefix: number;
 }
 
-function v4(s: string): number | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  if (!m) return null;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((x) => x > 255)) return null;
-  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
-}
-
-function v4s(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-/** host-local's first range of the node's pod network, IPv4 (defaults as range.Canonicalize). */
 function hostLocalRange(v: FaultView, node: string): HostLocalRange {
   const net = podNetwork(v, node);
-  let conf: {
-    plugins?: Array<{ ipam?: Record<string, unknown> }>;
-    ipam?: Record<string, unknown>;
-  };
+  let conf: IPAMConfig | null;
   try {
-    conf = JSON.parse(net.bytes);
-  } catch {
-    fail(`node ${node}: its conflist is not valid JSON`);
+    conf = hostLocalConfOf(net.bytes);
+  } catch (e) {
+    if (e instanceof SyntaxError) fail(`node ${node}: its conflist is not valid JSON`);
+    fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
   }
-  const ipam = [...(conf.plugins ?? []), conf]
-    .map((p) => p.ipam)
-    .find((i) => i && i['type'] === 'host-local');
-  if (!ipam) fail(`node ${node}: network ${net.name} does not use host-local`);
-  const ranges = ipam['ranges'] as Array<Array<Record<string, string>>> | undefined;
-  const r = ranges?.[0]?.[0] ?? (ipam as Record<string, string>);
-  const m = /^([0-9.]+)\/(\d+)$/.exec(String(r['subnet'] ?? ''));
-  const base = m ? v4(m[1]!) : null;
-  if (!m || base === null) fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
-  const prefix = Number(m[2]);
-  const size = 2 ** (32 - prefix);
-  const network = base - (base % size);
-  const first = (r['rangeStart'] && v4(r['rangeStart'])) || network + 1;
-  const last = (r['rangeEnd'] && v4(r['rangeEnd'])) || network + size - 2;
-  const gateway = (r['gateway'] && v4(r['gateway'])) || network + 1;
-  const dataDir = typeof ipam['dataDir'] === 'string' ? ipam['dataDir'] : '/var/lib/cni/networks';
-  return { dir: `${dataDir}/${net.name}`, first, last, gateway, prefix };
+  if (!conf) fail(`node ${node}: network ${net.name} does not use host-local`);
+  const r = conf.ranges[0]![0]!;
+  if (r.subnet.ip.v !== 4) fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
+  return {
+    dir: networkDir(conf.name, conf.dataDir),
+    first: r.rangeStart,
+    last: r.rangeEnd,
+    gateway: r.gateway,
+    prefix: r.subnet.prefix,
+  };
 }
 
 /** Addresses of the range without a reservation, in the order host-local tries them next. */
-function freeAddresses(v: FaultView, node: string, r: HostLocalRange): number[] {
+function freeAddresses(v: FaultView, node: string, r: HostLocalRange): IP[] {
   const fs = nodeState(v, node).fs;
-  const taken = (ip: number) => vfs.stat(fs, `${r.dir}/${v4s(ip)}`) !== undefined;
-  const lastFile = vfs.stat(fs, `${r.dir}/last_reserved_ip.0`);
-  const lastIp = lastFile?.kind === 'file' ? v4(lastFile.data.trim()) : null;
-  const start = lastIp !== null && lastIp >= r.first && lastIp < r.last ? lastIp + 1 : r.first;
-  const out: number[] = [];
-  const n = r.last - r.first + 1;
-  for (let i = 0; i < n; i++) {
-    const ip = r.first + ((start - r.first + i) % n);
-    if (ip !== r.gateway && !taken(ip)) out.push(ip);
+  const taken = (ip: IP) => vfs.stat(fs, vfs.joinPath(r.dir, ipString(ip))) !== undefined;
+  const lastIp = lastReservedIP(fs, r.dir, 0);
+  const first = r.first.n;
+  const start = lastIp?.v === 4 && lastIp.n >= first && lastIp.n < r.last.n ? lastIp.n + 1n : first;
+  const out: IP[] = [];
+  const n = r.last.n - first + 1n;
+  for (let i = 0n; i < n; i++) {
+    const ip: IP = { v: 4, n: first + ((start - first + i) % n) };
+    if (!ipEqual(ip, r.gateway) && !taken(ip)) out.push(ip);
   }
   return out;
 }
@@ -498,7 +479,7 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       c.env(node, `fill ${range.dir} with ${fill.length} reservations`, ({ fs }) => {
         let out = vfs.mkdirAll(fs, range.dir);
         fill.forEach((ip, i) => {
-          out = vfs.writeFile(out, `${range.dir}/${v4s(ip)}`, `${owners[i]}\r\neth0`, {
+          out = vfs.writeFile(out, vfs.joinPath(range.dir, ipString(ip)), `${owners[i]}\r\neth0`, {
             mode: 0o644,
           });
         });
@@ -512,13 +493,13 @@ function apply(c: Cluster, spec: InjectSpec, r: Resolved, did: string[]): void {
       const ip = freeAddresses(viewOf(c), node, range)[0];
       if (ip === undefined) fail(`node ${node}: no free address left for a stale reservation`);
       const id = randomId(c);
-      const file = `${range.dir}/${v4s(ip)}`;
+      const file = vfs.joinPath(range.dir, ipString(ip));
       c.writeFile(node, file, `${id}\r\neth0`);
       did.push(`${node}: ${file} held by ${id.slice(0, 13)} (no such sandbox)`);
       if (spec.withCache) {
         const net = podNetwork(viewOf(c), node);
         const path = cacheFile(net.name, id);
-        c.writeFile(node, path, staleCache(c, node, net, id, v4s(ip), range), 0o600);
+        c.writeFile(node, path, staleCache(c, node, net, id, ipString(ip), range), 0o600);
         did.push(`${node}: ${path} (the attachment's result cache)`);
       }
       return;
@@ -631,7 +612,7 @@ function staleCache(
       { name: `veth${veth}`, mac: mac(macs[1]!) },
       { name: 'eth0', mac: mac(macs[2]!), sandbox: netns },
     ],
-    ips: [{ interface: 2, address: `${ip}/${range.prefix}`, gateway: v4s(range.gateway) }],
+    ips: [{ interface: 2, address: `${ip}/${range.prefix}`, gateway: ipString(range.gateway) }],
     routes: [{ dst: '0.0.0.0/0' }],
     dns: {},
   });
@@ -766,55 +747,33 @@ function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: string[
 /** What an operator's clean-up script removes: everything no sandbox containerd knows owns. */
 function removeOrphans(c: Cluster, node: string, did: string[]): void {
   const cd = c.rt(node).containerd.state;
-  const ids = new Set(Object.keys(cd.sandboxes));
-  const netnsPaths = new Set(Object.values(cd.sandboxes).map((s) => s.netns));
   // Sandboxes being set up or cleaned up right now own their files too (as in the audit).
-  for (const a of Object.values(c.sim.state.actors)) {
-    const ctx = a.context as { node?: string; id?: string; netns?: string };
-    if (a.machine !== 'sandbox' || ctx.node !== node) continue;
-    if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;
-    if (ctx.id) ids.add(ctx.id);
-    if (ctx.netns) netnsPaths.add(ctx.netns);
-  }
+  const inflight = inspect.inflightSandboxes(c.sim.state.actors).get(node) ?? inspect.NO_INFLIGHT;
+  const ids = new Set([...Object.keys(cd.sandboxes), ...inflight.ids]);
+  const netnsPaths = new Set([
+    ...Object.values(cd.sandboxes).map((s) => s.netns),
+    ...inflight.netns,
+  ]);
   const n = c.sim.node(node);
-  for (const path of Object.keys(n.kernel.mounts).sort()) {
-    if (path.startsWith('/var/run/netns/cni-') && !netnsPaths.has(path)) {
-      c.deleteNetnsMount(node, path);
-      did.push(`${node}# ip netns del ${vfs.basename(path)}`);
-    }
+  for (const path of inspect.orphanNetnsMounts(n.kernel, netnsPaths).sort()) {
+    c.deleteNetnsMount(node, path);
+    did.push(`${node}# ip netns del ${vfs.basename(path)}`);
   }
   removeOrphanRules(c, node, ids, did);
-  const results = '/var/lib/cni/results';
   const fs = () => c.sim.node(node).fs;
-  if (vfs.stat(fs(), results)?.kind === 'dir') {
-    for (const f of vfs.readDir(fs(), results)) {
-      const m = /-([0-9a-f]{64})-[^-]+$/.exec(f);
-      if (!m || !ids.has(m[1]!)) sh(c, node, `rm ${results}/${f}`, did);
-    }
+  for (const f of inspect.cacheFiles(fs())) {
+    const m = inspect.parseResultCacheName(f);
+    if (!m || !ids.has(m.containerId))
+      sh(c, node, `rm ${vfs.joinPath(inspect.resultsDir(), f)}`, did);
   }
-  const nets = '/var/lib/cni/networks';
-  if (vfs.stat(fs(), nets)?.kind === 'dir') {
-    for (const net of vfs.readDir(fs(), nets)) {
-      const dir = `${nets}/${net}`;
-      if (vfs.stat(fs(), dir)?.kind !== 'dir') continue;
-      const stale: string[] = [];
-      for (const f of vfs.readDir(fs(), dir)) {
-        if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
-        const e = vfs.stat(fs(), `${dir}/${f}`);
-        if (e?.kind === 'file' && !ids.has(e.data.split(/\r?\n/)[0]!.trim())) stale.push(f);
-      }
-      // One rm per 32 files keeps the trace short on an exhausted range.
-      for (let i = 0; i < stale.length; i += 32)
-        sh(
-          c,
-          node,
-          `rm ${stale
-            .slice(i, i + 32)
-            .map((f) => `${dir}/${f}`)
-            .join(' ')}`,
-          did,
-        );
-    }
+  for (const net of networks(fs())) {
+    const stale = inspect
+      .reservationsIn(fs(), networkDir(net))
+      .filter((r) => !ids.has(r.containerId))
+      .map((r) => r.path);
+    // One rm per 32 files keeps the trace short on an exhausted range.
+    for (let i = 0; i < stale.length; i += 32)
+      sh(c, node, `rm ${stale.slice(i, i + 32).join(' ')}`, did);
   }
 }
 
@@ -852,7 +811,7 @@ function removeOrphanRules(c: Cluster, node: string, ids: Set<string>, did: stri
         const key = `${table} ${m[1]!}`;
         const index = (count.get(key) ?? 0) + 1;
         count.set(key, index);
-        const id = /id: \\"([0-9a-f]{64})\\"/.exec(line)?.[1];
+        const id = inspect.taggedRuleId(line);
         const target = /-j (\S+)/.exec(line)?.[1] ?? '';
         rules.push({ table, chain: m[1]!, index, target, orphan: !!id && !ids.has(id) });
       }

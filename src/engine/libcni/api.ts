@@ -37,6 +37,7 @@ import { libcniCallMachine } from './machines';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
+import { DEFAULT_CACHE_DIR, resultCachePath, resultsDir } from './cache';
 
 export interface RuntimeConf {
   containerId: string;
@@ -129,7 +130,6 @@ export interface CNIConfigOptions {
   onStderr?: (text: string) => void;
 }
 
-const DEFAULT_CACHE_DIR = '/var/lib/cni';
 export const RUNTIME_PATH_ENV = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** []byte in JSON: a base64 string (Go: "illegal base64 data at input byte N"). */
@@ -203,11 +203,7 @@ export class CNIConfig {
         `cache file path requires network name (${q(netName)}), container ID (${q(rt.containerId)}), and interface name (${q(rt.ifName)})`,
       );
     }
-    return vfs.joinPath(
-      this.cacheDirFor(rt),
-      'results',
-      `${netName}-${rt.containerId}-${rt.ifName}`,
-    );
+    return resultCachePath(netName, rt.containerId, rt.ifName, this.cacheDirFor(rt));
   }
 
   private exec: Executor = (path, env, stdin) =>
@@ -646,9 +642,8 @@ export class CNIConfig {
     }
     if (list.disableGC) return yield* this.end('GC', { ok: true });
     const errors: string[] = [];
-    const dir = vfs.joinPath(
+    const dir = resultsDir(
       this.cacheDirFor({ containerId: '', netns: '', ifName: '', args: [], capabilityArgs: {} }),
-      'results',
     );
     let files: string[];
     try {
