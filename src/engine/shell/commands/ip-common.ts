@@ -7,7 +7,7 @@ import * as vfs from '../../fs/vfs';
 import { KernelError, LinkNotFoundError, linkByName, type KErrno } from '../../kernel/kernel';
 import type { Link, Netns } from '../../kernel/types';
 import type { IP } from '../../net/ip';
-import { parseIP } from '../../net/ip';
+import { ipToBytes, parseIP } from '../../net/ip';
 import { resolvePath } from '../paths';
 import type { CommandContext } from '../types';
 
@@ -286,12 +286,7 @@ export function llAddr(arg: string): number[] {
   if (arg.includes('.')) {
     const ip = parseIPv4Loose(arg);
     if (!ip) throw new IpExit(`"${arg}" is invalid lladdr.\n`, 1);
-    return [
-      Number((ip.n >> 24n) & 255n),
-      Number((ip.n >> 16n) & 255n),
-      Number((ip.n >> 8n) & 255n),
-      Number(ip.n & 255n),
-    ];
+    return ipToBytes(ip);
   }
   const out: number[] = [];
   for (const part of arg.split(':')) {
