@@ -424,10 +424,11 @@ export class Cluster implements ClusterHooks {
         const fresh = produce(addNode(newWorld(0), { name: node, plugins: [] }), () => undefined)
           .nodes[node]!;
         n.kernel = fresh.kernel as never;
+        // /run is tmpfs (and /var/run a link to it): empty after boot but for the netns directory.
         let fs = n.fs as vfs.FsState;
-        for (const dir of ['/var/run/netns', '/run']) {
+        for (const dir of ['/run/netns', '/run']) {
           for (const p of vfs.stat(fs, dir) ? vfs.readDir(fs, dir) : [])
-            fs = vfs.removeAll(fs, vfs.joinPath(dir, p));
+            if (dir !== '/run' || p !== 'netns') fs = vfs.removeAll(fs, vfs.joinPath(dir, p));
         }
         n.fs = fs as never;
       },

@@ -2,6 +2,10 @@
  * A small virtual filesystem as immutable data: each directory holds its children by name, so a
  * change copies only the directory it touches. Every operation returns the new state or throws an
  * FsError with the wording Go's os package prints ("open /x: no such file or directory", ...).
+ *
+ * Symbolic links (a node's /var/run -> /run) are followed in path resolution: in every directory
+ * of a path, and in its last component except where the system call does not follow it (lstat,
+ * remove, rename). Directories are kept under their real paths.
  */
 
 export interface FsDir {
@@ -27,11 +31,21 @@ export interface FsFile {
   readonly nsfs?: boolean;
 }
 
+/** A symbolic link; `target` is the link's text (an absolute target, or relative to its directory). */
+export interface FsSymlink {
+  readonly kind: 'symlink';
+  readonly mode: number;
+  readonly target: string;
+}
+
+/** What stat() returns: links are followed. */
 export type FsEntry = FsDir | FsFile;
+/** What a directory holds (and lstat() returns). */
+export type FsNode = FsEntry | FsSymlink;
 
 export interface FsState {
-  /** Directory path -> its children by name. Every directory, "/" included, has an entry. */
-  readonly dirs: Readonly<Record<string, Readonly<Record<string, FsEntry>>>>;
+  /** Directory path (real: no symlink in it) -> its children by name. "/" included. */
+  readonly dirs: Readonly<Record<string, Readonly<Record<string, FsNode>>>>;
 }
 
 export type Errno = 'ENOENT' | 'EEXIST' | 'ENOTDIR' | 'EISDIR' | 'ENOTEMPTY' | 'EACCES' | 'EINVAL';
@@ -106,18 +120,64 @@ export function basename(p: string): string {
   return c.slice(c.lastIndexOf('/') + 1);
 }
 
-export function stat(fs: FsState, path: string): FsEntry | undefined {
-  const p = cleanPath(path);
+/** Linux's limit of links followed in one resolution (ELOOP past it). */
+const MAX_SYMLINKS = 40;
+
+/** The path where the entry of clean path `p` is kept: its directories resolved, not its last component. */
+function resolveParent(fs: FsState, p: string): string {
+  if (p === '/') return p;
+  const parent = dirname(p);
+  // A directory kept under this path is real: the common case costs one look-up.
+  if (fs.dirs[parent]) return p;
+  const real = resolvePath(fs, parent);
+  return real === parent ? p : joinPath(real, basename(p));
+}
+
+/**
+ * The real path of `path` (realpath(3), but a missing tail is kept as it is): every symbolic link
+ * in it followed, the last component's included.
+ */
+export function resolvePath(fs: FsState, path: string): string {
+  let p = cleanPath(path);
+  for (let i = 0; i < MAX_SYMLINKS; i++) {
+    p = resolveParent(fs, p);
+    const e = p === '/' ? undefined : fs.dirs[dirname(p)]?.[basename(p)];
+    if (e?.kind !== 'symlink') return p;
+    p = joinPath(e.target.startsWith('/') ? '' : dirname(p), e.target);
+  }
+  return p;
+}
+
+/** os.Lstat: the entry itself, a symbolic link not followed. */
+export function lstat(fs: FsState, path: string): FsNode | undefined {
+  const p = resolveParent(fs, cleanPath(path));
   if (p === '/') return ROOT;
   return fs.dirs[dirname(p)]?.[basename(p)];
 }
 
+/** os.Stat: symbolic links followed (undefined for a dangling one). */
+export function stat(fs: FsState, path: string): FsEntry | undefined {
+  const p = resolvePath(fs, path);
+  if (p === '/') return ROOT;
+  const e = fs.dirs[dirname(p)]?.[basename(p)];
+  return e?.kind === 'symlink' ? undefined : e;
+}
+
+/** os.Symlink: a link at `path` to `target`. */
+export function symlink(fs: FsState, target: string, path: string): FsState {
+  const parent = requireParentDir(fs, 'symlink', path);
+  const name = basename(path);
+  if (lstat(fs, path)) throw new FsError('EEXIST', 'symlink', path);
+  return withEntry(fs, parent, name, { kind: 'symlink', mode: 0o777, target });
+}
+
+/** The real path of the directory `path` (or `path2`) goes in, which must exist. */
 function requireParentDir(fs: FsState, op: string, path: string, path2?: string): string {
   const parent = dirname(path2 ?? path);
   const e = stat(fs, parent);
   if (!e) throw new FsError(lookupErrno(fs, parent + '/x'), op, path, path2);
   if (e.kind !== 'dir') throw new FsError('ENOTDIR', op, path, path2);
-  return parent;
+  return resolvePath(fs, parent);
 }
 
 export function readFile(fs: FsState, path: string): string {
@@ -133,29 +193,35 @@ export function readDir(fs: FsState, path: string): string[] {
   const e = stat(fs, p);
   if (!e) throw new FsError(lookupErrno(fs, p), 'open', path);
   if (e.kind !== 'dir') throw new FsError('ENOTDIR', 'readdirent', path);
-  return Object.keys(fs.dirs[p] ?? {}).sort(byteCompare);
+  return Object.keys(fs.dirs[resolvePath(fs, p)] ?? {}).sort(byteCompare);
 }
 
 export function byteCompare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Every path under `dir` (recursive, `dir` first), in the order filepath.Walk visits them. */
+/**
+ * Every path under `dir` (recursive, `dir` first), in the order filepath.Walk visits them: links
+ * below `dir` are listed, not followed.
+ */
 export function walk(fs: FsState, dir: string): string[] {
   const out: string[] = [];
-  const visit = (p: string) => {
+  const visit = (p: string, real: string) => {
     out.push(p);
-    const children = fs.dirs[p];
+    const children = fs.dirs[real];
     if (children)
       for (const name of Object.keys(children).sort(byteCompare))
-        visit(p === '/' ? `/${name}` : `${p}/${name}`);
+        visit(
+          p === '/' ? `/${name}` : `${p}/${name}`,
+          real === '/' ? `/${name}` : `${real}/${name}`,
+        );
   };
   const start = cleanPath(dir);
-  if (stat(fs, start)) visit(start);
+  if (stat(fs, start)) visit(start, resolvePath(fs, start));
   return out;
 }
 
-function withEntry(fs: FsState, parent: string, name: string, entry: FsEntry | null): FsState {
+function withEntry(fs: FsState, parent: string, name: string, entry: FsNode | null): FsState {
   const children = { ...fs.dirs[parent] };
   if (entry) children[name] = entry;
   else delete children[name];
@@ -168,8 +234,9 @@ export function writeFile(
   data: string,
   opts: { mode?: number; exclusive?: boolean; exec?: FsFile['exec']; nsfs?: boolean } = {},
 ): FsState {
-  const p = cleanPath(path);
-  const parent = requireParentDir(fs, 'open', path);
+  requireParentDir(fs, 'open', path);
+  const p = resolvePath(fs, path);
+  const parent = dirname(p);
   const existing = stat(fs, p);
   if (existing?.kind === 'dir') throw new FsError('EISDIR', 'open', path);
   if (existing && opts.exclusive) throw new FsError('EEXIST', 'open', path);
@@ -184,7 +251,7 @@ export function writeFile(
 }
 
 export function mkdirAll(fs: FsState, path: string, mode = 0o755): FsState {
-  const p = cleanPath(path);
+  const p = resolvePath(fs, path);
   const missing: string[] = [];
   let cur = p;
   while (cur !== '/') {
@@ -207,8 +274,8 @@ export function mkdirAll(fs: FsState, path: string, mode = 0o755): FsState {
 }
 
 export function remove(fs: FsState, path: string): FsState {
-  const p = cleanPath(path);
-  const e = stat(fs, p);
+  const p = resolveParent(fs, cleanPath(path));
+  const e = lstat(fs, p);
   if (!e || p === '/') throw new FsError('ENOENT', 'remove', path);
   if (e.kind === 'dir' && Object.keys(fs.dirs[p] ?? {}).length > 0)
     throw new FsError('ENOTEMPTY', 'remove', path);
@@ -222,8 +289,8 @@ export function remove(fs: FsState, path: string): FsState {
 }
 
 export function removeAll(fs: FsState, path: string): FsState {
-  const p = cleanPath(path);
-  if (!stat(fs, p) || p === '/') return fs;
+  const p = resolveParent(fs, cleanPath(path));
+  if (!lstat(fs, p) || p === '/') return fs;
   const out = withEntry(fs, dirname(p), basename(p), null);
   const dirs = { ...out.dirs };
   for (const d of Object.keys(dirs)) if (d === p || d.startsWith(p + '/')) delete dirs[d];
@@ -232,10 +299,10 @@ export function removeAll(fs: FsState, path: string): FsState {
 
 /** os.Rename: errors are *LinkError naming both paths; a directory as destination is refused (EEXIST). */
 export function rename(fs: FsState, from: string, to: string): FsState {
-  const a = cleanPath(from);
-  const b = cleanPath(to);
-  const target = stat(fs, b);
-  const e = stat(fs, a);
+  const a = resolveParent(fs, cleanPath(from));
+  const b = resolveParent(fs, cleanPath(to));
+  const target = lstat(fs, b);
+  const e = lstat(fs, a);
   if (!e) throw new FsError(lookupErrno(fs, a), 'rename', from, to);
   if (target?.kind === 'dir') throw new FsError('EEXIST', 'rename', from, to);
   const bParent = requireParentDir(fs, 'rename', from, to);
@@ -244,7 +311,7 @@ export function rename(fs: FsState, from: string, to: string): FsState {
   let out = withEntry(fs, dirname(a), basename(a), null);
   out = withEntry(out, bParent, basename(b), e);
   if (e.kind === 'dir') {
-    const dirs: Record<string, Readonly<Record<string, FsEntry>>> = {};
+    const dirs: Record<string, Readonly<Record<string, FsNode>>> = {};
     for (const [d, children] of Object.entries(out.dirs)) {
       if (d === a || d.startsWith(a + '/')) dirs[b + d.slice(a.length)] = children;
       else dirs[d] = children;

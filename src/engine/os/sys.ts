@@ -6,6 +6,7 @@
 import type { Draft } from 'immer';
 import * as vfs from '../fs/vfs';
 import type { FsState } from '../fs/vfs';
+import { mountAt } from '../kernel/netns';
 import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import type { Simulation, WorldState } from '../sim/world';
@@ -78,19 +79,13 @@ export class Sys {
   }
 
   /**
-   * The namespace bound at `path` (a /var/run/netns mount, /var/run and /run being the same), or
-   * the process's own for /proc/self/ns/net and /proc/<pid>/ns/net.
+   * The namespace bound at `path` (a /var/run/netns mount), or the process's own for
+   * /proc/self/ns/net and /proc/<pid>/ns/net.
    */
   netnsAt(path: string): string | undefined {
     const clean = vfs.cleanPath(path);
     if (/^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/ns\/net$/.test(clean)) return this.hostNs;
-    const m = this.kernel.mounts;
-    const alt = clean.startsWith('/var/run/')
-      ? clean.slice(4)
-      : clean.startsWith('/run/')
-        ? `/var${clean}`
-        : clean;
-    return m[clean] ?? m[alt];
+    return mountAt(this.kernel, this.fs, clean);
   }
 
   /** A readable name of a namespace: its mount path, "host" for the node's own. */

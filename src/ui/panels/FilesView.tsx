@@ -1,4 +1,4 @@
-import type { FsState } from '../../engine/fs/vfs';
+import { type FsState, stat } from '../../engine/fs/vfs';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
@@ -60,8 +60,7 @@ export function FilesView({ session, step }: PanelProps) {
   const state = session.stateAt(step);
   const fs = state.nodes[node]?.fs as FsState | undefined;
   const path = selectedFile?.node === node ? selectedFile.path : null;
-  const i = path ? path.lastIndexOf('/') : -1;
-  const entry = path && fs ? fs.dirs[path.slice(0, i)]?.[path.slice(i + 1)] : undefined;
+  const entry = path && fs ? stat(fs, path) : undefined;
   return (
     <div className="files">
       <label className="inline">

@@ -8,6 +8,7 @@ import { KernelError, LinkNotFoundError, linkByName, type KErrno } from '../../k
 import type { Link, Netns } from '../../kernel/types';
 import type { IP } from '../../net/ip';
 import { ipToBytes, parseIP } from '../../net/ip';
+import { mountAt } from '../../kernel/netns';
 import { resolvePath } from '../paths';
 import type { CommandContext } from '../types';
 
@@ -351,7 +352,7 @@ export function lookupNetnsByPath(
 ): { id: string } | { errno: 'ENOENT' | 'EINVAL' } {
   const k = ctx.kernel();
   const p = resolvePath(ctx.cwd, path);
-  const id = k.mounts[p] ?? (p.startsWith('/var/run/') ? k.mounts[p.slice(4)] : undefined);
+  const id = mountAt(k, ctx.fs(), p);
   if (id && k.netns[id]) return { id };
   const e = vfs.stat(ctx.fs(), p);
   if (e) return { errno: 'EINVAL' };
