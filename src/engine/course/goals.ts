@@ -151,9 +151,7 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   return { ns, label };
 }
 
-function addrText(l: Link): string[] {
-  return l.addrs.filter((a) => a.family === 4).map((a) => `${a.local}/${a.prefix}`);
-}
+const addrText = (l: Link): string[] => inspect.addrTexts(l, 4);
 
 function routeText(ns: Netns, r: Netns['routes'][number]): string {
   const dev = ns.links[r.dev]?.name ?? `if${r.dev}`;

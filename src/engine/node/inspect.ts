@@ -38,6 +38,13 @@ export function netnsOfMount(k: KernelState, path: string): Netns | undefined {
   return id ? k.netns[id] : undefined;
 }
 
+/** A link's addresses as `ip -br addr` shows them (local/prefix), of one family or all. */
+export function addrTexts(l: Link, family?: 4 | 6): string[] {
+  return l.addrs
+    .filter((a) => family === undefined || a.family === family)
+    .map((a) => `${a.local}/${a.prefix}`);
+}
+
 /** The paths of the namespace mounts, sorted. */
 export function netnsMounts(k: KernelState): string[] {
   return Object.keys(k.mounts).sort();

@@ -1,9 +1,11 @@
 import { type FsState, stat } from '../../engine/fs/vfs';
+import { resultsDir } from '../../engine/libcni/cache';
+import { DEFAULT_DATA_DIR } from '../../engine/plugins/host-local-disk';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
 
-const ROOTS = ['/etc/cni/net.d', '/opt/cni/bin', '/var/lib/cni/results', '/var/lib/cni/networks'];
+const ROOTS = ['/etc/cni/net.d', '/opt/cni/bin', resultsDir(), DEFAULT_DATA_DIR];
 
 function Tree({
   fs,
