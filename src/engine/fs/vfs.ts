@@ -123,14 +123,38 @@ export function basename(p: string): string {
 /** Linux's limit of links followed in one resolution (ELOOP past it). */
 const MAX_SYMLINKS = 40;
 
-/** The path where the entry of clean path `p` is kept: its directories resolved, not its last component. */
-function resolveParent(fs: FsState, p: string): string {
-  if (p === '/') return p;
-  const parent = dirname(p);
+/** Where the entry of a path is kept (its directories resolved, not its last component) and the entry. */
+interface Located {
+  path: string;
+  entry: FsNode | undefined;
+}
+
+/** Locates clean path `p` without following a link in its last component. */
+function locate(fs: FsState, p: string): Located {
+  if (p === '/') return { path: p, entry: ROOT };
+  const i = p.lastIndexOf('/');
+  const parent = i <= 0 ? '/' : p.slice(0, i);
+  const children = fs.dirs[parent];
   // A directory kept under this path is real: the common case costs one look-up.
-  if (fs.dirs[parent]) return p;
+  if (children) return { path: p, entry: children[p.slice(i + 1)] };
   const real = resolvePath(fs, parent);
-  return real === parent ? p : joinPath(real, basename(p));
+  if (real === parent) return { path: p, entry: undefined };
+  const path = joinPath(real, p.slice(i + 1));
+  return { path, entry: fs.dirs[real]?.[p.slice(i + 1)] };
+}
+
+/** Locates clean path `p`, following links in its last component too. */
+function follow(fs: FsState, p: string): Located {
+  let at = locate(fs, p);
+  for (let n = 0; at.entry?.kind === 'symlink' && n < MAX_SYMLINKS; n++) {
+    const t = at.entry.target;
+    at = locate(fs, joinPath(t.startsWith('/') ? '' : dirname(at.path), t));
+  }
+  return at;
+}
+
+function resolveParent(fs: FsState, p: string): string {
+  return locate(fs, p).path;
 }
 
 /**
@@ -138,28 +162,17 @@ function resolveParent(fs: FsState, p: string): string {
  * in it followed, the last component's included.
  */
 export function resolvePath(fs: FsState, path: string): string {
-  let p = cleanPath(path);
-  for (let i = 0; i < MAX_SYMLINKS; i++) {
-    p = resolveParent(fs, p);
-    const e = p === '/' ? undefined : fs.dirs[dirname(p)]?.[basename(p)];
-    if (e?.kind !== 'symlink') return p;
-    p = joinPath(e.target.startsWith('/') ? '' : dirname(p), e.target);
-  }
-  return p;
+  return follow(fs, cleanPath(path)).path;
 }
 
 /** os.Lstat: the entry itself, a symbolic link not followed. */
 export function lstat(fs: FsState, path: string): FsNode | undefined {
-  const p = resolveParent(fs, cleanPath(path));
-  if (p === '/') return ROOT;
-  return fs.dirs[dirname(p)]?.[basename(p)];
+  return locate(fs, cleanPath(path)).entry;
 }
 
 /** os.Stat: symbolic links followed (undefined for a dangling one). */
 export function stat(fs: FsState, path: string): FsEntry | undefined {
-  const p = resolvePath(fs, path);
-  if (p === '/') return ROOT;
-  const e = fs.dirs[dirname(p)]?.[basename(p)];
+  const e = follow(fs, cleanPath(path)).entry;
   return e?.kind === 'symlink' ? undefined : e;
 }
 
