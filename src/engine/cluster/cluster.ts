@@ -11,7 +11,6 @@
  */
 import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
-import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import { unmountNetnsPath } from '../kernel/netns';
@@ -26,8 +25,10 @@ import {
   podWorkerId,
 } from '../kubelet/kubelet';
 import type { KubeletSettings } from '../kubelet/types';
+import * as inspect from '../node/inspect';
 import { addNode, installPluginFiles } from '../node/setup';
 import type { Gen } from '../os/sys';
+import { ipamCapacity, usesHostLocal } from '../plugins/host-local';
 import { PLUGIN_FACTORIES, PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import {
   Containerd,
@@ -423,10 +424,11 @@ export class Cluster implements ClusterHooks {
         const fresh = produce(addNode(newWorld(0), { name: node, plugins: [] }), () => undefined)
           .nodes[node]!;
         n.kernel = fresh.kernel as never;
+        // /run is tmpfs (and /var/run a link to it): empty after boot but for the netns directory.
         let fs = n.fs as vfs.FsState;
-        for (const dir of ['/var/run/netns', '/run']) {
+        for (const dir of ['/run/netns', '/run']) {
           for (const p of vfs.stat(fs, dir) ? vfs.readDir(fs, dir) : [])
-            fs = vfs.removeAll(fs, vfs.joinPath(dir, p));
+            if (dir !== '/run' || p !== 'netns') fs = vfs.removeAll(fs, vfs.joinPath(dir, p));
         }
         n.fs = fs as never;
       },
@@ -671,6 +673,7 @@ export class Cluster implements ClusterHooks {
   audit(state: WorldState = this.sim.state): NodeAudit[] {
     const out: NodeAudit[] = [];
     const seenIps = new Map<string, string>();
+    const inflightByNode = inspect.inflightSandboxes(state.actors);
     for (const name of this.nodes.keys()) {
       const n = state.nodes[name]!;
       const c = n.containerd!;
@@ -680,61 +683,39 @@ export class Cluster implements ClusterHooks {
       const live = Object.values(c.sandboxes).filter((s) => s.state === 'SANDBOX_READY');
       const liveIds = new Set(live.map((s) => s.id));
       // Sandboxes being set up (or cleaned up) right now own their namespace and files too.
-      const inflight = tvalues(state.actors).filter(
-        (a) =>
-          a.machine === 'sandbox' &&
-          (a.context as { node: string }).node === name &&
-          ['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value)),
-      );
-      const knownIds = new Set([
-        ...Object.keys(c.sandboxes),
-        ...inflight.map((a) => (a.context as { id: string }).id),
+      const inflight = inflightByNode.get(name) ?? inspect.NO_INFLIGHT;
+      const knownIds = new Set([...Object.keys(c.sandboxes), ...inflight.ids]);
+      const ownedNetns = new Set([
+        ...Object.values(c.sandboxes).map((s) => s.netns),
+        ...inflight.netns,
       ]);
-      const inflightNetns = new Set(inflight.map((a) => (a.context as { netns: string }).netns));
       const pods = (state.api ? tvalues(state.api.pods) : []).filter(
         (p) => p.spec.nodeName === name,
       );
       // Host veths whose pod end is in no namespace a sandbox still owns: a live one, one being
       // set up, or one whose StopPodSandbox failed (its netns is kept for the next retry).
-      const liveNs = new Set(
-        [...Object.values(c.sandboxes).map((s) => s.netns), ...inflightNetns]
-          .map((p) => k.mounts[p])
-          .filter(Boolean),
-      );
-      // A namespace whose mount is gone lives on while a sandbox's pause process is inside.
-      for (const ns of tvalues(k.netns)) {
-        if (ns.holders?.some((h) => h.startsWith('pause:') && knownIds.has(h.slice(6))))
-          liveNs.add(ns.id);
+      const hostVeths = inspect.hostVeths(k).length;
+      for (const l of inspect.orphanVeths(k, ownedNetns, knownIds)) {
+        findings.push({
+          node: name,
+          kind: 'orphan-veth',
+          detail: `${l.name} (pod end in a namespace no sandbox owns)`,
+        });
       }
-      const root = tget(k.netns, k.root)!;
-      let hostVeths = 0;
-      for (const l of K.linksOf(root)) {
-        if (l.kind !== 'veth' || !l.peer || l.peer.ns === k.root) continue;
-        hostVeths++;
-        if (!liveNs.has(l.peer.ns)) {
-          findings.push({
-            node: name,
-            kind: 'orphan-veth',
-            detail: `${l.name} (pod end in a namespace no sandbox owns)`,
-          });
-        }
-      }
-      for (const [path, id] of Object.entries(k.mounts)) {
-        if (!path.startsWith('/var/run/netns/cni-')) continue;
-        if (!Object.values(c.sandboxes).some((s) => s.netns === path) && !inflightNetns.has(path)) {
-          findings.push({ node: name, kind: 'orphan-netns', detail: `${path} (${id})` });
-        }
+      for (const path of inspect.orphanNetnsMounts(k, ownedNetns)) {
+        findings.push({ node: name, kind: 'orphan-netns', detail: `${path} (${k.mounts[path]})` });
       }
       // iptables rules the plugins tagged with a sandbox's id (bridge's ipMasq chain, portmap's
       // DNAT rules) that no sandbox owns any more: a DEL that never ran, or ran without a netns.
+      const root = inspect.hostNetns(k);
       for (const family of ['ipv4', 'ipv6'] as const) {
         const perId = new Map<string, { table: string; rules: number }>();
         let table = '';
         for (const line of iptablesSaveLines(root.iptables, family)) {
           if (line.startsWith('*')) table = line.slice(1);
-          const m = /^-A .*id: \\"([0-9a-f]{64})\\"/.exec(line);
-          if (!m || knownIds.has(m[1]!)) continue;
-          const key = `${table} ${m[1]!}`;
+          const id = line.startsWith('-A ') ? inspect.taggedRuleId(line) : undefined;
+          if (!id || knownIds.has(id)) continue;
+          const key = `${table} ${id}`;
           perId.set(key, { table, rules: (perId.get(key)?.rules ?? 0) + 1 });
         }
         for (const [key, v] of perId) {
@@ -746,37 +727,26 @@ export class Cluster implements ClusterHooks {
         }
       }
       // Result cache.
-      const resultsDir = '/var/lib/cni/results';
-      const cacheFiles =
-        vfs.stat(fs, resultsDir)?.kind === 'dir' ? vfs.readDir(fs, resultsDir) : [];
+      const cacheFiles = inspect.cacheFiles(fs);
       for (const f of cacheFiles) {
-        const m = /-([0-9a-f]{64})-([^-]+)$/.exec(f);
-        if (!m || !knownIds.has(m[1]!))
-          findings.push({ node: name, kind: 'orphan-cache', detail: `${resultsDir}/${f}` });
+        const m = inspect.parseResultCacheName(f);
+        if (!m || !knownIds.has(m.containerId))
+          findings.push({
+            node: name,
+            kind: 'orphan-cache',
+            detail: vfs.joinPath(inspect.resultsDir(), f),
+          });
       }
       // host-local reservations of every network directory.
-      let reservations = 0;
-      const netsDir = '/var/lib/cni/networks';
-      const reservedIps = new Set<string>();
-      if (vfs.stat(fs, netsDir)?.kind === 'dir') {
-        for (const net of vfs.readDir(fs, netsDir)) {
-          const dir = vfs.joinPath(netsDir, net);
-          if (vfs.stat(fs, dir)?.kind !== 'dir') continue;
-          for (const f of vfs.readDir(fs, dir)) {
-            if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
-            const e = vfs.stat(fs, vfs.joinPath(dir, f));
-            if (e?.kind !== 'file') continue;
-            reservations++;
-            reservedIps.add(f);
-            const owner = e.data.split(/\r?\n/)[0]!.trim();
-            if (!knownIds.has(owner)) {
-              findings.push({
-                node: name,
-                kind: 'orphan-reservation',
-                detail: `${dir}/${f} (held by ${owner.slice(0, 13)}, no such sandbox)`,
-              });
-            }
-          }
+      const reservations = inspect.reservations(fs);
+      const reservedIps = new Set(reservations.map((r) => r.ip));
+      for (const r of reservations) {
+        if (!knownIds.has(r.containerId)) {
+          findings.push({
+            node: name,
+            kind: 'orphan-reservation',
+            detail: `${r.path} (held by ${r.containerId.slice(0, 13)}, no such sandbox)`,
+          });
         }
       }
       for (const p of pods) {
@@ -812,7 +782,7 @@ export class Cluster implements ClusterHooks {
       out.push({
         node: name,
         pods: pods.length,
-        reservations,
+        reservations: reservations.length,
         ipamCapacity: this.ipamCapacity(state, name),
         hostVeths,
         cacheFiles: cacheFiles.length,
@@ -824,18 +794,13 @@ export class Cluster implements ClusterHooks {
 
   private usesHostLocal(state: WorldState, node: string): boolean {
     const c = state.nodes[node]!.containerd!;
-    return c.cni.networks.some((n) => n.bytes.includes('"host-local"'));
+    return c.cni.networks.some((n) => usesHostLocal(n.bytes));
   }
 
   private ipamCapacity(state: WorldState, node: string): number | null {
     const c = state.nodes[node]!.containerd!;
     const net = c.cni.networks.find((n) => n.ifName === 'eth0');
-    if (!net) return null;
-    const m = /"subnet"\s*:\s*"[0-9.]+\/(\d+)"/.exec(net.bytes);
-    if (!m) return null;
-    const prefix = Number(m[1]);
-    // host-local hands out network+1 .. broadcast-1, minus the gateway.
-    return Math.max(0, 2 ** (32 - prefix) - 3);
+    return net ? ipamCapacity(net.bytes) : null;
   }
 }
 

@@ -9,6 +9,7 @@
 import { podKey, podStatusText } from '../cluster/apiserver';
 import { defaultConflist, type ClusterSpec } from '../cluster/cluster';
 import * as vfs from '../fs/vfs';
+import { resultsDir } from '../node/inspect';
 import type { SessionAction } from '../session/actions';
 import type { WorldState } from '../sim/world';
 import type { NodeAudit } from '../cluster/cluster';
@@ -38,7 +39,7 @@ export interface Fix {
 
 const CONF_DIR = '/etc/cni/net.d';
 const BIN_DIR = '/opt/cni/bin';
-const RESULTS = '/var/lib/cni/results';
+const RESULTS = resultsDir();
 
 function nodeSpec(ctx: FixContext) {
   const n = ctx.spec.nodes.find((x) => x.name === ctx.node);

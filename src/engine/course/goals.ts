@@ -12,7 +12,10 @@ import type { PodObj } from '../cluster/types';
 import * as vfs from '../fs/vfs';
 import { linkByName, linksOf } from '../kernel/kernel';
 import type { KernelState, Link, Netns } from '../kernel/types';
+import { netContains, parseIP } from '../net/ip';
+import * as inspect from '../node/inspect';
 import { journalLine } from '../node/journal';
+import { usesHostLocal } from '../plugins/host-local';
 import type { SandboxRec } from '../runtime/types';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
@@ -48,23 +51,14 @@ export interface GoalResult {
 
 const short = (s: string): string => s.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, '$1…');
 
-function ip4(s: string): number | null {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(s);
-  if (!m) return null;
-  const o = m.slice(1).map(Number);
-  if (o.some((x) => x > 255)) return null;
-  return ((o[0]! * 256 + o[1]!) * 256 + o[2]!) * 256 + o[3]!;
-}
-
 /** Whether an IPv4 address (no prefix) is inside a CIDR. */
 export function inCidr(ip: string, cidr: string): boolean {
   const [net, p] = cidr.split('/');
-  const a = ip4(ip.split('/')[0]!);
-  const n = ip4(net ?? '');
+  const a = parseIP(ip.split('/')[0]!);
+  const n = parseIP(net ?? '');
   const prefix = Number(p);
-  if (a === null || n === null || !(prefix >= 0 && prefix <= 32)) return false;
-  const size = 2 ** (32 - prefix);
-  return Math.floor(a / size) === Math.floor(n / size);
+  if (a?.v !== 4 || n?.v !== 4 || !(prefix >= 0 && prefix <= 32)) return false;
+  return netContains({ ip: n, prefix }, a);
 }
 
 function globRe(s: string): RegExp {
@@ -153,15 +147,12 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   if (!pod) return { ns: null, label, missing: `there is no pod ${podRef}` };
   const sb = sandboxOf(state, pod);
   if (!sb) return { ns: null, label, missing: `containerd has no sandbox for pod ${podRef}` };
-  const id = k.mounts[sb.netns];
-  const ns = id ? (tget(k.netns, id) ?? null) : null;
+  const ns = inspect.netnsOfMount(k, sb.netns) ?? null;
   if (!ns) return { ns: null, label, missing: `its network namespace ${sb.netns} is gone` };
   return { ns, label };
 }
 
-function addrText(l: Link): string[] {
-  return l.addrs.filter((a) => a.family === 4).map((a) => `${a.local}/${a.prefix}`);
-}
+const addrText = (l: Link): string[] => inspect.addrTexts(l, 4);
 
 function routeText(ns: Netns, r: Netns['routes'][number]): string {
   const dev = ns.links[r.dev]?.name ?? `if${r.dev}`;
@@ -196,8 +187,7 @@ function wiringProblems(state: WorldState, pod: PodObj, ip: string): string[] {
   const out: string[] = [];
   if (sb.ip !== ip) out.push(`its sandbox records ${sb.ip || 'no IP'}`);
   const n = state.nodes[node]!;
-  const nsId = n.kernel.mounts[sb.netns];
-  const ns = nsId ? tget(n.kernel.netns, nsId) : undefined;
+  const ns = inspect.netnsOfMount(n.kernel, sb.netns);
   if (!ns) out.push(`its network namespace ${sb.netns} is gone`);
   else {
     const eth0 = linkByName(ns, 'eth0');
@@ -210,15 +200,8 @@ function wiringProblems(state: WorldState, pod: PodObj, ip: string): string[] {
   // host-local: a reservation file named by the IP, owned by the sandbox.
   const nets = n.containerd?.cni.networks ?? [];
   const podNet = nets.find((x) => x.ifName === 'eth0');
-  if (podNet && podNet.bytes.includes('"host-local"')) {
-    const fs = n.fs;
-    const dir = '/var/lib/cni/networks';
-    const holders: string[] = [];
-    if (vfs.stat(fs, dir)?.kind === 'dir')
-      for (const net of vfs.readDir(fs, dir)) {
-        const e = vfs.stat(fs, vfs.joinPath(dir, net, ip));
-        if (e?.kind === 'file') holders.push(e.data.split(/\r?\n/)[0]!.trim());
-      }
+  if (podNet && usesHostLocal(podNet.bytes)) {
+    const holders = inspect.reservationsOf(n.fs, ip).map((r) => r.containerId);
     if (!holders.includes(sb.id))
       out.push(
         holders.length
@@ -227,7 +210,7 @@ function wiringProblems(state: WorldState, pod: PodObj, ip: string): string[] {
       );
   }
   if (podNet) {
-    const cache = `/var/lib/cni/results/${podNet.name}-${sb.id}-eth0`;
+    const cache = inspect.resultCachePath(podNet.name, sb.id, 'eth0');
     if (vfs.stat(n.fs, cache)?.kind !== 'file')
       out.push(`libcni has no cached result ${short(cache)}`);
   }

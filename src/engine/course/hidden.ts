@@ -12,6 +12,9 @@
  */
 import { defaultConflist, REFERENCE_PACKAGE } from '../cluster/cluster';
 import { faultById } from '../faults/catalogue';
+import * as vfs from '../fs/vfs';
+import { ipv4String, parseIPv4 } from '../net/ip';
+import { LINE_BREAK, lastReservedIPPath, networkDir } from '../plugins/host-local-disk';
 import type { Challenge, Variant } from './schema';
 
 /** Catalogue faults a challenge can hide, and what they do to a node before it boots. */
@@ -83,13 +86,6 @@ export function drawHidden(ch: Challenge, seed: number): Hidden {
 /** The ticket as the candidate reads it. */
 export function ticketText(ch: Challenge, hidden: Hidden): string {
   return ch.ticket.replace(/\{node\}/g, hidden.node);
-}
-
-function v4(n: number): string {
-  return [24, 16, 8, 0].map((s) => (n >>> s) & 255).join('.');
-}
-function ip4(s: string): number {
-  return s.split('.').reduce((a, o) => a * 256 + Number(o), 0);
 }
 
 /** A 64-hex container id of an earlier life, from the seed (no runtime knows it). */
@@ -172,19 +168,19 @@ export function challengeScenario(ch: Challenge, hidden: Hidden, seed: number): 
       // Reservations held by containers no runtime knows, from the top of the range down (the
       // pods of an earlier life): all but `free` addresses, or one for a stale reservation.
       const [net, prefix] = podCIDR.split('/') as [string, string];
-      const first = ip4(net) + 2; // .1 is the gateway
-      const last = ip4(net) + 2 ** (32 - Number(prefix)) - 2;
+      const base = parseIPv4(net) ?? 0;
+      const first = base + 2; // .1 is the gateway
+      const last = base + 2 ** (32 - Number(prefix)) - 2;
       const total = last - first + 1;
       const count =
         hidden.variant.fault === 'stale-reservation'
           ? 1
           : Math.max(0, total - Number(p['free'] ?? 0));
       const files: Record<string, string> = {};
+      const dir = networkDir('containerd-net');
       for (let i = 0; i < count; i++)
-        files[`/var/lib/cni/networks/containerd-net/${v4(first + i)}`] =
-          `${ghostId(seed, i)}\r\neth0`;
-      if (count)
-        files['/var/lib/cni/networks/containerd-net/last_reserved_ip.0'] = v4(first + count - 1);
+        files[vfs.joinPath(dir, ipv4String(first + i))] = `${ghostId(seed, i)}${LINE_BREAK}eth0`;
+      if (count) files[lastReservedIPPath(dir, 0)] = ipv4String(first + count - 1);
       node['files'] = { ...((node['files'] as Data | undefined) ?? {}), ...files };
       break;
     }

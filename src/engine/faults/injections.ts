@@ -11,6 +11,7 @@ import { base64Encode } from '../base64';
 import type { Cluster } from '../cluster/cluster';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import * as vfs from '../fs/vfs';
+import { ipString } from '../net/ip';
 import type { CniNetwork } from '../runtime/types';
 import type { InjectSpec, ShellPlaceholder } from './catalogue';
 import {
@@ -26,7 +27,6 @@ import {
   randomId,
   readySandbox,
   sh,
-  v4s,
 } from './node';
 import { type FaultView, fail, type Resolved, viewOf } from './params';
 
@@ -165,7 +165,7 @@ export const INJECTIONS: Injections = {
       c.env(node, `fill ${range.dir} with ${fill.length} reservations`, ({ fs }) => {
         let out = vfs.mkdirAll(fs, range.dir);
         fill.forEach((ip, i) => {
-          out = vfs.writeFile(out, `${range.dir}/${v4s(ip)}`, `${owners[i]}\r\neth0`, {
+          out = vfs.writeFile(out, vfs.joinPath(range.dir, ipString(ip)), `${owners[i]}\r\neth0`, {
             mode: 0o644,
           });
         });
@@ -186,13 +186,13 @@ export const INJECTIONS: Injections = {
       const ip = freeAddresses(viewOf(c), node, range)[0];
       if (ip === undefined) fail(`node ${node}: no free address left for a stale reservation`);
       const id = randomId(c);
-      const file = `${range.dir}/${v4s(ip)}`;
+      const file = vfs.joinPath(range.dir, ipString(ip));
       c.writeFile(node, file, `${id}\r\neth0`);
       did.push(`${node}: ${file} held by ${id.slice(0, 13)} (no such sandbox)`);
       if (spec.withCache) {
         const net = podNetwork(viewOf(c), node);
         const path = cacheFile(net.name, id);
-        c.writeFile(node, path, staleCache(c, node, net, id, v4s(ip), range), 0o600);
+        c.writeFile(node, path, staleCache(c, node, net, id, ipString(ip), range), 0o600);
         did.push(`${node}: ${path} (the attachment's result cache)`);
       }
     },
@@ -292,7 +292,7 @@ function staleCache(
       { name: `veth${veth}`, mac: mac(macs[1]!) },
       { name: 'eth0', mac: mac(macs[2]!), sandbox: netns },
     ],
-    ips: [{ interface: 2, address: `${ip}/${range.prefix}`, gateway: v4s(range.gateway) }],
+    ips: [{ interface: 2, address: `${ip}/${range.prefix}`, gateway: ipString(range.gateway) }],
     routes: [{ dst: '0.0.0.0/0' }],
     dns: {},
   });

@@ -2,10 +2,13 @@
 import { type Cluster, defaultConflist } from '../cluster/cluster';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
+import { type IP, ipEqual, ipString } from '../net/ip';
+import * as inspect from '../node/inspect';
+import { type IPAMConfig, hostLocalConfOf } from '../plugins/host-local';
+import { lastReservedIP, networkDir } from '../plugins/host-local-disk';
 import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
 import type { NodeState } from '../sim/world';
 import { type FaultView, fail, type Resolved } from './params';
-import { tget } from '../state/table';
 
 export function nodeState(v: FaultView, node: string): NodeState {
   const n = v.state.nodes[node];
@@ -36,7 +39,7 @@ export function readySandbox(v: FaultView, r: Resolved): SandboxRec {
 }
 
 export function cacheFile(net: string, id: string): string {
-  return `/var/lib/cni/results/${net}-${id}-eth0`;
+  return inspect.resultCachePath(net, id, 'eth0');
 }
 
 export function binDir(v: FaultView, node: string): string {
@@ -60,74 +63,51 @@ export function sh(c: Cluster, node: string, line: string, did: string[]): void 
 
 /** The netns of a sandbox in the kernel (by its mount). */
 export function sandboxNetns(v: FaultView, node: string, sb: SandboxRec) {
-  const k = nodeState(v, node).kernel;
-  const id = k.mounts[sb.netns];
-  return id ? tget(k.netns, id) : undefined;
+  return inspect.netnsOfMount(nodeState(v, node).kernel, sb.netns);
 }
 
+/** host-local's first range of the node's pod network (IPv4), as host-local loads it. */
 export interface HostLocalRange {
   dir: string;
-  first: number;
-  last: number;
-  gateway: number;
+  first: IP;
+  last: IP;
+  gateway: IP;
   prefix: number;
 }
 
-function v4(s: string): number | null {
-  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  if (!m) return null;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((x) => x > 255)) return null;
-  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
-}
-
-export function v4s(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-/** host-local's first range of the node's pod network, IPv4 (defaults as range.Canonicalize). */
 export function hostLocalRange(v: FaultView, node: string): HostLocalRange {
   const net = podNetwork(v, node);
-  let conf: {
-    plugins?: Array<{ ipam?: Record<string, unknown> }>;
-    ipam?: Record<string, unknown>;
-  };
+  let conf: IPAMConfig | null;
   try {
-    conf = JSON.parse(net.bytes);
-  } catch {
-    fail(`node ${node}: its conflist is not valid JSON`);
+    conf = hostLocalConfOf(net.bytes);
+  } catch (e) {
+    if (e instanceof SyntaxError) fail(`node ${node}: its conflist is not valid JSON`);
+    fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
   }
-  const ipam = [...(conf.plugins ?? []), conf]
-    .map((p) => p.ipam)
-    .find((i) => i && i['type'] === 'host-local');
-  if (!ipam) fail(`node ${node}: network ${net.name} does not use host-local`);
-  const ranges = ipam['ranges'] as Array<Array<Record<string, string>>> | undefined;
-  const r = ranges?.[0]?.[0] ?? (ipam as Record<string, string>);
-  const m = /^([0-9.]+)\/(\d+)$/.exec(String(r['subnet'] ?? ''));
-  const base = m ? v4(m[1]!) : null;
-  if (!m || base === null) fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
-  const prefix = Number(m[2]);
-  const size = 2 ** (32 - prefix);
-  const network = base - (base % size);
-  const first = (r['rangeStart'] && v4(r['rangeStart'])) || network + 1;
-  const last = (r['rangeEnd'] && v4(r['rangeEnd'])) || network + size - 2;
-  const gateway = (r['gateway'] && v4(r['gateway'])) || network + 1;
-  const dataDir = typeof ipam['dataDir'] === 'string' ? ipam['dataDir'] : '/var/lib/cni/networks';
-  return { dir: `${dataDir}/${net.name}`, first, last, gateway, prefix };
+  if (!conf) fail(`node ${node}: network ${net.name} does not use host-local`);
+  const r = conf.ranges[0]![0]!;
+  if (r.subnet.ip.v !== 4) fail(`node ${node}: host-local's first range is not an IPv4 subnet`);
+  return {
+    dir: networkDir(conf.name, conf.dataDir),
+    first: r.rangeStart,
+    last: r.rangeEnd,
+    gateway: r.gateway,
+    prefix: r.subnet.prefix,
+  };
 }
 
 /** Addresses of the range without a reservation, in the order host-local tries them next. */
-export function freeAddresses(v: FaultView, node: string, r: HostLocalRange): number[] {
+export function freeAddresses(v: FaultView, node: string, r: HostLocalRange): IP[] {
   const fs = nodeState(v, node).fs;
-  const taken = (ip: number) => vfs.stat(fs, `${r.dir}/${v4s(ip)}`) !== undefined;
-  const lastFile = vfs.stat(fs, `${r.dir}/last_reserved_ip.0`);
-  const lastIp = lastFile?.kind === 'file' ? v4(lastFile.data.trim()) : null;
-  const start = lastIp !== null && lastIp >= r.first && lastIp < r.last ? lastIp + 1 : r.first;
-  const out: number[] = [];
-  const n = r.last - r.first + 1;
-  for (let i = 0; i < n; i++) {
-    const ip = r.first + ((start - r.first + i) % n);
-    if (ip !== r.gateway && !taken(ip)) out.push(ip);
+  const taken = (ip: IP) => vfs.stat(fs, vfs.joinPath(r.dir, ipString(ip))) !== undefined;
+  const lastIp = lastReservedIP(fs, r.dir, 0);
+  const first = r.first.n;
+  const start = lastIp?.v === 4 && lastIp.n >= first && lastIp.n < r.last.n ? lastIp.n + 1n : first;
+  const out: IP[] = [];
+  const n = r.last.n - first + 1n;
+  for (let i = 0n; i < n; i++) {
+    const ip: IP = { v: 4, n: first + ((start - first + i) % n) };
+    if (!ipEqual(ip, r.gateway) && !taken(ip)) out.push(ip);
   }
   return out;
 }
@@ -155,8 +135,7 @@ export function podWiring(v: FaultView, r: Resolved) {
   const ns = sandboxNetns(v, r.node, sb);
   const eth0 = ns ? K.linkByName(ns, 'eth0') : undefined;
   if (!ns || !eth0) fail(`params.pod: pod ${r.podKey} has no eth0 in ${sb.netns}`);
-  const k = nodeState(v, r.node).kernel;
-  const root = tget(k.netns, k.root)!;
+  const root = inspect.hostNetns(nodeState(v, r.node).kernel);
   const host = K.linksOf(root).find(
     (l) => l.kind === 'veth' && l.peer?.ns === ns.id && l.peer.ifindex === eth0.ifindex,
   );

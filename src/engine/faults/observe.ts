@@ -7,10 +7,11 @@
 import { eventList, podKey, podStatusText } from '../cluster/apiserver';
 import type { Cluster } from '../cluster/cluster';
 import type { K8sEvent, PodObj } from '../cluster/types';
-import * as vfs from '../fs/vfs';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
+import * as inspect from '../node/inspect';
 import { journalLines, type Unit } from '../node/journal';
+import { networkDir } from '../plugins/host-local-disk';
 import { tget } from '../state/table';
 
 function key(name: string): string {
@@ -41,50 +42,40 @@ export function journal(c: Cluster, node: string, units?: readonly Unit[]): stri
   return journalLines(c.events, node, undefined, units);
 }
 
-function list(c: Cluster, node: string, dir: string): string[] {
-  const fs = c.sim.node(node).fs;
-  return vfs.stat(fs, dir)?.kind === 'dir' ? [...vfs.readDir(fs, dir)].sort() : [];
-}
-
 /** host-local reservations (address files) of a network, and who holds each. */
 export function reservations(
   c: Cluster,
   node: string,
   net = 'containerd-net',
 ): Array<{ ip: string; owner: string }> {
-  const dir = `/var/lib/cni/networks/${net}`;
-  const fs = c.sim.node(node).fs;
-  return list(c, node, dir)
-    .filter((f) => f !== 'lock' && !f.startsWith('last_reserved_ip'))
-    .map((f) => ({
-      ip: f,
-      owner: vfs.readFile(fs, `${dir}/${f}`).split(/\r?\n/)[0]!.trim(),
-    }));
+  return inspect
+    .reservationsIn(c.sim.node(node).fs, networkDir(net))
+    .map((r) => ({ ip: r.ip, owner: r.containerId }));
 }
 
 /** Files of /var/lib/cni/results. */
 export function cacheFiles(c: Cluster, node: string): string[] {
-  return list(c, node, '/var/lib/cni/results');
+  return inspect.cacheFiles(c.sim.node(node).fs);
 }
 
 /** Namespace bind mounts under /var/run/netns. */
 export function netnsMounts(c: Cluster, node: string): string[] {
-  return Object.keys(c.sim.node(node).kernel.mounts).sort();
+  return inspect.netnsMounts(c.sim.node(node).kernel);
 }
 
 /** Names of the links of the host's namespace. */
 export function hostLinks(c: Cluster, node: string): string[] {
-  const k = c.sim.node(node).kernel;
-  return K.linksOf(tget(k.netns, k.root)!).map((l) => l.name);
+  return K.linksOf(inspect.hostNetns(c.sim.node(node).kernel)).map((l) => l.name);
 }
 
 /** The host's IPv4 iptables rules (iptables-save -A lines) that carry a sandbox id. */
 export function taggedRules(c: Cluster, node: string, id?: string): string[] {
-  const k = c.sim.node(node).kernel;
-  return iptablesSaveLines(tget(k.netns, k.root)!.iptables, 'ipv4').filter(
-    (l) =>
-      l.startsWith('-A ') &&
-      (id ? l.includes(`id: \\"${id}\\"`) : /id: \\"[0-9a-f]{64}\\"/.test(l)),
+  return iptablesSaveLines(inspect.hostNetns(c.sim.node(node).kernel).iptables, 'ipv4').filter(
+    (l) => {
+      if (!l.startsWith('-A ')) return false;
+      const tag = inspect.taggedRuleId(l);
+      return id ? tag === id : tag !== undefined;
+    },
   );
 }
 

@@ -7,10 +7,12 @@ import * as vfs from '../fs/vfs';
 import { runIptables } from '../kernel/iptables';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
+import * as inspect from '../node/inspect';
+import { networkDir, networks } from '../plugins/host-local-disk';
 import type { RecoveryActionSpec } from './catalogue';
 import { binDir, bridgeNames, cacheFile, nodeBuild, originalConfigs, podNetwork, sh } from './node';
 import { fail, type Resolved, viewOf } from './params';
-import { tget, tvalues } from '../state/table';
+import { tget } from '../state/table';
 
 type Recoveries = {
   [K in RecoveryActionSpec['kind']]: (
@@ -121,55 +123,33 @@ export function recoverOne(c: Cluster, a: RecoveryActionSpec, r: Resolved, did: 
 /** What an operator's clean-up script removes: everything no sandbox containerd knows owns. */
 function removeOrphans(c: Cluster, node: string, did: string[]): void {
   const cd = c.rt(node).containerd.state;
-  const ids = new Set(Object.keys(cd.sandboxes));
-  const netnsPaths = new Set(Object.values(cd.sandboxes).map((s) => s.netns));
   // Sandboxes being set up or cleaned up right now own their files too (as in the audit).
-  for (const a of tvalues(c.sim.state.actors)) {
-    const ctx = a.context as { node?: string; id?: string; netns?: string };
-    if (a.machine !== 'sandbox' || ctx.node !== node) continue;
-    if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;
-    if (ctx.id) ids.add(ctx.id);
-    if (ctx.netns) netnsPaths.add(ctx.netns);
-  }
+  const inflight = inspect.inflightSandboxes(c.sim.state.actors).get(node) ?? inspect.NO_INFLIGHT;
+  const ids = new Set([...Object.keys(cd.sandboxes), ...inflight.ids]);
+  const netnsPaths = new Set([
+    ...Object.values(cd.sandboxes).map((s) => s.netns),
+    ...inflight.netns,
+  ]);
   const n = c.sim.node(node);
-  for (const path of Object.keys(n.kernel.mounts).sort()) {
-    if (path.startsWith('/var/run/netns/cni-') && !netnsPaths.has(path)) {
-      c.deleteNetnsMount(node, path);
-      did.push(`${node}# ip netns del ${vfs.basename(path)}`);
-    }
+  for (const path of inspect.orphanNetnsMounts(n.kernel, netnsPaths).sort()) {
+    c.deleteNetnsMount(node, path);
+    did.push(`${node}# ip netns del ${vfs.basename(path)}`);
   }
   removeOrphanRules(c, node, ids, did);
-  const results = '/var/lib/cni/results';
   const fs = () => c.sim.node(node).fs;
-  if (vfs.stat(fs(), results)?.kind === 'dir') {
-    for (const f of vfs.readDir(fs(), results)) {
-      const m = /-([0-9a-f]{64})-[^-]+$/.exec(f);
-      if (!m || !ids.has(m[1]!)) sh(c, node, `rm ${results}/${f}`, did);
-    }
+  for (const f of inspect.cacheFiles(fs())) {
+    const m = inspect.parseResultCacheName(f);
+    if (!m || !ids.has(m.containerId))
+      sh(c, node, `rm ${vfs.joinPath(inspect.resultsDir(), f)}`, did);
   }
-  const nets = '/var/lib/cni/networks';
-  if (vfs.stat(fs(), nets)?.kind === 'dir') {
-    for (const net of vfs.readDir(fs(), nets)) {
-      const dir = `${nets}/${net}`;
-      if (vfs.stat(fs(), dir)?.kind !== 'dir') continue;
-      const stale: string[] = [];
-      for (const f of vfs.readDir(fs(), dir)) {
-        if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
-        const e = vfs.stat(fs(), `${dir}/${f}`);
-        if (e?.kind === 'file' && !ids.has(e.data.split(/\r?\n/)[0]!.trim())) stale.push(f);
-      }
-      // One rm per 32 files keeps the trace short on an exhausted range.
-      for (let i = 0; i < stale.length; i += 32)
-        sh(
-          c,
-          node,
-          `rm ${stale
-            .slice(i, i + 32)
-            .map((f) => `${dir}/${f}`)
-            .join(' ')}`,
-          did,
-        );
-    }
+  for (const net of networks(fs())) {
+    const stale = inspect
+      .reservationsIn(fs(), networkDir(net))
+      .filter((r) => !ids.has(r.containerId))
+      .map((r) => r.path);
+    // One rm per 32 files keeps the trace short on an exhausted range.
+    for (let i = 0; i < stale.length; i += 32)
+      sh(c, node, `rm ${stale.slice(i, i + 32).join(' ')}`, did);
   }
 }
 
@@ -207,7 +187,7 @@ function removeOrphanRules(c: Cluster, node: string, ids: Set<string>, did: stri
         const key = `${table} ${m[1]!}`;
         const index = (count.get(key) ?? 0) + 1;
         count.set(key, index);
-        const id = /id: \\"([0-9a-f]{64})\\"/.exec(line)?.[1];
+        const id = inspect.taggedRuleId(line);
         const target = /-j (\S+)/.exec(line)?.[1] ?? '';
         rules.push({ table, chain: m[1]!, index, target, orphan: !!id && !ids.has(id) });
       }

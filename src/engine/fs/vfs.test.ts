@@ -212,6 +212,43 @@ describe('vfs ordering', () => {
   });
 });
 
+describe("symbolic links (a node's /var/run -> /run)", () => {
+  function node(): vfs.FsState {
+    let fs = vfs.mkdirAll(vfs.emptyFs(), '/var/lib');
+    fs = vfs.mkdirAll(fs, '/run/netns');
+    return vfs.symlink(fs, '/run', '/var/run');
+  }
+
+  it('are followed in every directory of a path and in its last component', () => {
+    let fs = vfs.writeFile(node(), '/var/run/netns/a', 'x');
+    expect(vfs.readFile(fs, '/run/netns/a')).toBe('x');
+    expect(vfs.stat(fs, '/var/run')).toMatchObject({ kind: 'dir' });
+    expect(vfs.readDir(fs, '/var/run/netns')).toEqual(['a']);
+    expect(vfs.resolvePath(fs, '/var/run/netns/b')).toBe('/run/netns/b');
+    fs = vfs.mkdirAll(fs, '/var/run/flannel');
+    expect(vfs.readDir(fs, '/run')).toEqual(['flannel', 'netns']);
+    fs = vfs.remove(fs, '/var/run/netns/a');
+    expect(vfs.readDir(fs, '/run/netns')).toEqual([]);
+  });
+
+  it('lstat, remove and walk see the link itself', () => {
+    const fs = node();
+    expect(vfs.lstat(fs, '/var/run')).toEqual({ kind: 'symlink', mode: 0o777, target: '/run' });
+    expect(vfs.walk(fs, '/var')).toEqual(['/var', '/var/lib', '/var/run']);
+    expect(vfs.walk(fs, '/var/run')).toEqual(['/var/run', '/var/run/netns']);
+    const gone = vfs.remove(fs, '/var/run');
+    expect(vfs.lstat(gone, '/var/run')).toBeUndefined();
+    expect(vfs.stat(gone, '/run/netns')).toMatchObject({ kind: 'dir' });
+  });
+
+  it('a dangling link stats as missing; creating one over an entry fails', () => {
+    const fs = vfs.symlink(node(), 'nope', '/var/dangling');
+    expect(vfs.stat(fs, '/var/dangling')).toBeUndefined();
+    expect(vfs.lstat(fs, '/var/dangling')).toMatchObject({ kind: 'symlink' });
+    expect(errorOf(() => vfs.symlink(fs, '/x', '/var/lib'))).toBe('symlink /var/lib: file exists');
+  });
+});
+
 describe('path helpers (filepath.Clean / Join / Dir / Base)', () => {
   it.each([
     ['/a/b/../c/./d/', '/a/c/d'],

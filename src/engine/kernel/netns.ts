@@ -3,9 +3,23 @@
  * or a process is inside it. `ip netns del` only removes the mount; a pod's namespace then lives
  * on, with its links, until the pod's pause process exits.
  */
+import * as vfs from '../fs/vfs';
 import { destroyNetns } from './kernel';
 import type { KernelState } from './types';
 import { tget } from '../state/table';
+
+/**
+ * The id of the namespace bind-mounted at `path`, whichever name the path gives the mount point
+ * (/run/netns/x and /var/run/netns/x are one file: /var/run is a link to /run).
+ */
+export function mountAt(k: KernelState, fs: vfs.FsState, path: string): string | undefined {
+  const clean = vfs.cleanPath(path);
+  const id = k.mounts[clean];
+  if (id) return id;
+  const real = vfs.resolvePath(fs, clean);
+  for (const [p, nid] of Object.entries(k.mounts)) if (vfs.resolvePath(fs, p) === real) return nid;
+  return undefined;
+}
 
 function mounted(k: KernelState, id: string): boolean {
   return Object.values(k.mounts).includes(id);

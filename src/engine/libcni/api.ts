@@ -48,6 +48,7 @@ import {
   type OutcomeError,
 } from '../trace/trace';
 import { type NetworkConfig, type NetworkConfigList, injectConf } from './conf';
+import { DEFAULT_CACHE_DIR, resultCachePath, resultsDir } from './cache';
 
 export interface RuntimeConf {
   containerId: string;
@@ -141,7 +142,6 @@ export interface CNIConfigOptions {
   onStderr?: (text: string) => void;
 }
 
-const DEFAULT_CACHE_DIR = '/var/lib/cni';
 export const RUNTIME_PATH_ENV = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** []byte in JSON: a base64 string (Go: "illegal base64 data at input byte N"). */
@@ -215,11 +215,7 @@ export class CNIConfig {
         `cache file path requires network name (${q(netName)}), container ID (${q(rt.containerId)}), and interface name (${q(rt.ifName)})`,
       );
     }
-    return vfs.joinPath(
-      this.cacheDirFor(rt),
-      'results',
-      `${netName}-${rt.containerId}-${rt.ifName}`,
-    );
+    return resultCachePath(netName, rt.containerId, rt.ifName, this.cacheDirFor(rt));
   }
 
   private exec: Executor = (path, env, stdin) =>
@@ -666,9 +662,8 @@ export class CNIConfig {
     }
     if (list.disableGC) return yield* this.end('GC', { ok: true });
     const errors: string[] = [];
-    const dir = vfs.joinPath(
+    const dir = resultsDir(
       this.cacheDirFor({ containerId: '', netns: '', ifName: '', args: [], capabilityArgs: {} }),
-      'results',
     );
     let files: string[];
     try {

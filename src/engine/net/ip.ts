@@ -126,6 +126,20 @@ export function parseIP(s: string): IP | null {
   return null;
 }
 
+/**
+ * A dotted-quad IPv4 address as Go's ParseIP and glibc's inet_pton(AF_INET) read one (four
+ * decimal octets, no leading zeros), as a 32-bit unsigned number; null when it is not one.
+ */
+export function parseIPv4(s: string): number | null {
+  const n = parseV4Strict(s);
+  return n === null ? null : Number(n);
+}
+
+/** The dotted quad of a 32-bit unsigned number (Go's IP.String() of an IPv4 address). */
+export function ipv4String(n: number): string {
+  return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+}
+
 /** Whether `s` is written in IPv6 notation (decides the mask length of a CIDR). */
 function isV6Text(s: string): boolean {
   for (const c of s) {

@@ -27,8 +27,7 @@ const BASE_DIRS = [
   '/etc/cni/net.d',
   '/opt/cni/bin',
   '/var/lib/cni',
-  '/var/run/netns',
-  '/run',
+  '/run/netns',
   '/tmp',
   '/proc/sys',
   // root's home: the node shell's default working directory.
@@ -64,6 +63,8 @@ export function addNode(w: WorldState, setup: NodeSetup): WorldState {
     const n = newNodeState(setup.name);
     let fs = n.fs;
     for (const dir of BASE_DIRS) fs = vfs.mkdirAll(fs, dir, DIR_MODES[dir]);
+    // As on Debian: /var/run is a link to /run (the engine names namespace mounts /var/run/netns/...).
+    fs = vfs.symlink(fs, '/run', '/var/run');
     if (setup.plugins?.length) {
       fs = installPluginFiles(
         fs,

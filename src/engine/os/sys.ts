@@ -6,6 +6,7 @@
 import type { Draft } from 'immer';
 import * as vfs from '../fs/vfs';
 import type { FsState } from '../fs/vfs';
+import { mountAt } from '../kernel/netns';
 import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import { asNetnsId, type NetnsId } from '../brand';
@@ -89,19 +90,13 @@ export class Sys {
   }
 
   /**
-   * The namespace bound at `path` (a /var/run/netns mount, /var/run and /run being the same), or
-   * the process's own for /proc/self/ns/net and /proc/<pid>/ns/net.
+   * The namespace bound at `path` (a /var/run/netns mount), or the process's own for
+   * /proc/self/ns/net and /proc/<pid>/ns/net.
    */
   netnsAt(path: string): NetnsId | undefined {
     const clean = vfs.cleanPath(path);
     if (/^\/proc\/(self|thread-self|\d+)(\/task\/\d+)?\/ns\/net$/.test(clean)) return this.hostNs;
-    const m = this.kernel.mounts;
-    const alt = clean.startsWith('/var/run/')
-      ? clean.slice(4)
-      : clean.startsWith('/run/')
-        ? `/var${clean}`
-        : clean;
-    const id = m[clean] ?? m[alt];
+    const id = mountAt(this.kernel, this.fs, clean);
     return id === undefined ? undefined : asNetnsId(id);
   }
 

@@ -23,6 +23,7 @@ import { type IPConfig, type Result100, type Route, emptyDNS } from '../cni/resu
 import { versionGte } from '../cni/version';
 import * as vfs from '../fs/vfs';
 import { goList } from '../gofmt';
+import * as disk from './host-local-disk';
 import {
   type IP,
   type IPNet,
@@ -334,10 +335,78 @@ export function loadIPAMConfig(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The disk store (backend/disk)
+// A network's host-local config, read from outside the plugin (faults, the audit, views)
 
-const DEFAULT_DATA_DIR = '/var/lib/cni/networks';
-const LINE_BREAK = '\r\n';
+type ConfObj = Record<string, unknown>;
+
+/** The plugin configs of a network (a conflist's plugins, or a single conf itself). */
+function pluginConfs(netConf: string): { list: ConfObj; plugins: ConfObj[] } {
+  const list = JSON.parse(netConf) as ConfObj;
+  const plugins = Array.isArray(list['plugins']) ? (list['plugins'] as ConfObj[]) : [list];
+  return { list, plugins };
+}
+
+const isObj = (v: unknown): v is ConfObj => typeof v === 'object' && v !== null;
+const runsHostLocal = (p: unknown): boolean =>
+  isObj(p) &&
+  (p['type'] === 'host-local' || (isObj(p['ipam']) && p['ipam']['type'] === 'host-local'));
+
+/** Whether a network (a conflist or a conf, as JSON text) runs host-local, itself or as a plugin's IPAM. */
+export function usesHostLocal(netConf: string): boolean {
+  try {
+    return pluginConfs(netConf).plugins.some(runsHostLocal);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The IPAM config host-local loads for a network (a conflist or a conf, as JSON text), from the
+ * first plugin that delegates to it, with the list's name and cniVersion as libcni passes them.
+ * Null when no plugin uses host-local as its IPAM. Throws a SyntaxError when the text is not JSON
+ * and a GoError when host-local would refuse the config.
+ */
+export function hostLocalConfOf(netConf: string): IPAMConfig | null {
+  const { list, plugins } = pluginConfs(netConf);
+  const p = plugins.find((x) => isObj(x) && isObj(x['ipam']) && x['ipam']['type'] === 'host-local');
+  if (!p) return null;
+  const stdin = JSON.stringify({ ...p, name: list['name'], cniVersion: list['cniVersion'] });
+  return loadIPAMConfig(stdin, '').conf;
+}
+
+/**
+ * How many addresses host-local can hand out from a network's first IPv4 range set (its
+ * gateways excepted); null when the network does not use host-local or host-local refuses its config.
+ */
+export function ipamCapacity(netConf: string): number | null {
+  let conf: IPAMConfig | null;
+  try {
+    conf = hostLocalConfOf(netConf);
+  } catch {
+    return null;
+  }
+  const set = conf?.ranges.find((s) => s[0]!.rangeStart.v === 4);
+  if (!set) return null;
+  let n = 0n;
+  for (const r of set) {
+    n += r.rangeEnd.n - r.rangeStart.n + 1n;
+    if (rangeContains(r, r.gateway)) n -= 1n;
+  }
+  return Number(n);
+}
+
+/** The directory of the network's reservations (<dataDir>/<name>), if it uses host-local. */
+export function hostLocalDirOf(netConf: string): string | null {
+  try {
+    const conf = hostLocalConfOf(netConf);
+    return conf ? disk.networkDir(conf.name, conf.dataDir) : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The disk store (backend/disk); its layout and read-only readers are in host-local-disk.ts.
 
 class Store {
   constructor(
@@ -347,7 +416,7 @@ class Store {
 
   /** disk.New: MkdirAll(dir, 0755) and the lock file. */
   static *open(p: Proc, network: string, dataDir: string): Gen<Store> {
-    const dir = vfs.joinPath(dataDir || DEFAULT_DATA_DIR, network);
+    const dir = disk.networkDir(network, dataDir);
     try {
       yield* p.sys.mkdirAll(dir, 0o755);
     } catch (e) {
@@ -355,7 +424,7 @@ class Store {
         `mkdir ${dir}: ${(e as vfs.FsError).errno ? vfs.ERRNO_TEXT[(e as vfs.FsError).errno] : (e as Error).message}`,
       );
     }
-    const lock = vfs.joinPath(dir, 'lock');
+    const lock = vfs.joinPath(dir, disk.LOCK_FILE);
     if (!vfs.stat(p.sys.fs, lock)) yield* p.sys.writeFile(lock, '', { mode: 0o750 }); // go-filemutex's mode
     return new Store(p, dir);
   }
@@ -368,27 +437,22 @@ class Store {
   *reserve(id: string, ifname: string, ip: IP, rangeID: string): Gen<boolean> {
     const fname = vfs.joinPath(this.dir, ipString(ip));
     if (vfs.stat(this.p.sys.fs, fname)) return false;
-    yield* this.p.sys.writeFile(fname, id.trim() + LINE_BREAK + ifname, {
+    yield* this.p.sys.writeFile(fname, id.trim() + disk.LINE_BREAK + ifname, {
       mode: 0o644,
       exclusive: true,
     });
-    yield* this.p.sys.writeFile(
-      vfs.joinPath(this.dir, `last_reserved_ip.${rangeID}`),
-      ipString(ip),
-      { mode: 0o644 },
-    );
+    yield* this.p.sys.writeFile(disk.lastReservedIPPath(this.dir, rangeID), ipString(ip), {
+      mode: 0o644,
+    });
     return true;
   }
 
   lastReservedIP(rangeID: string): IP | null {
-    const f = vfs.joinPath(this.dir, `last_reserved_ip.${rangeID}`);
-    const e = vfs.stat(this.p.sys.fs, f);
-    if (!e || e.kind !== 'file') return null;
-    return parseIP(e.data);
+    return disk.lastReservedIP(this.p.sys.fs, this.dir, rangeID);
   }
 
   private matches(id: string, ifname: string): [string, string] {
-    return [id.trim() + LINE_BREAK + ifname, id.trim()];
+    return disk.reservationKeys(id, ifname);
   }
 
   getByID(id: string, ifname: string): IP[] {

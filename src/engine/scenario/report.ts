@@ -4,16 +4,14 @@
  * reservations, result cache files), the audit's findings, the journals' last lines and the
  * trace's counts. `formatReport` prints it for a terminal; the data is what `--json` prints.
  */
-import * as vfs from '../fs/vfs';
-import { linksOf } from '../kernel/kernel';
 import { kubectlGetPods, podRows, type PodRow } from '../cluster/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
+import * as inspect from '../node/inspect';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { formatDuration } from './duration';
 import type { RunSummary } from './run';
 import { stateAt, traceIndex, type TraceCounts } from './seek';
-import { tget } from '../state/table';
 
 export { stateAt, type TraceCounts };
 
@@ -64,10 +62,6 @@ export function traceCounts(events: readonly TraceEvent[], upTo = events.length 
   return traceIndex(events).counts(upTo);
 }
 
-function dirFiles(fs: vfs.FsState, dir: string): string[] {
-  return vfs.stat(fs, dir)?.kind === 'dir' ? vfs.readDir(fs, dir) : [];
-}
-
 function nodeReport(
   c: Cluster,
   state: WorldState,
@@ -83,21 +77,10 @@ function nodeReport(
   const kl = n.kubelet!;
   const k = n.kernel;
   const ready = state.api?.nodes[name]?.ready;
-  const root = tget(k.netns, k.root)!;
-  const hostVeths = linksOf(root)
-    .filter((l) => l.kind === 'veth' && l.peer && l.peer.ns !== k.root)
-    .map((l) => l.name);
-  const reservations: string[] = [];
-  const netsDir = '/var/lib/cni/networks';
-  for (const net of dirFiles(n.fs, netsDir)) {
-    const dir = vfs.joinPath(netsDir, net);
-    for (const f of dirFiles(n.fs, dir)) {
-      if (f === 'lock' || f.startsWith('last_reserved_ip')) continue;
-      const e = vfs.stat(n.fs, vfs.joinPath(dir, f));
-      if (e?.kind !== 'file') continue;
-      reservations.push(`${f} (${net}, ${e.data.split(/\r?\n/)[0]!.trim().slice(0, 13)})`);
-    }
-  }
+  const hostVeths = inspect.hostVeths(k).map((l) => l.name);
+  const reservations = inspect
+    .reservations(n.fs)
+    .map((r) => `${r.ip} (${r.network}, ${r.containerId.slice(0, 13)})`);
   return {
     name,
     ready: ready?.status === 'True',
@@ -120,7 +103,7 @@ function nodeReport(
     hostVeths,
     reservations,
     ipamCapacity: capacity,
-    cacheFiles: dirFiles(n.fs, '/var/lib/cni/results'),
+    cacheFiles: inspect.cacheFiles(n.fs),
     findings,
     journal: journal > 0 ? traceIndex(events).journal(name, upTo, { last: journal }) : [],
   };

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { FAULTS } from '../faults/catalogue';
+import { parseIPv4 } from '../net/ip';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import { parseCondition, parsePodPattern } from './condition';
@@ -32,13 +33,12 @@ const condition = z.string().check(
 
 /** Problems with an IPv4 CIDR text, or null when it is a network address with its prefix. */
 export function cidrProblem(s: string): string | null {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(s);
-  if (!m) return CIDR_MSG;
-  const octets = m.slice(1, 5).map(Number);
-  const prefix = Number(m[5]);
-  if (octets.some((o) => o > 255) || prefix > 32) return CIDR_MSG;
+  const m = /^([0-9.]+)\/(\d{1,2})$/.exec(s);
+  const n = m ? parseIPv4(m[1]!) : null;
+  if (n === null) return CIDR_MSG;
+  const prefix = Number(m![2]);
+  if (prefix > 32) return CIDR_MSG;
   if (prefix < 8 || prefix > 30) return `${CIDR_MSG} (a prefix from /8 to /30, got /${prefix})`;
-  const n = octets.reduce((a, o) => a * 256 + o, 0);
   const host = n % 2 ** (32 - prefix);
   if (host !== 0) return `${CIDR_MSG} (${s} has host bits set)`;
   return null;
@@ -354,7 +354,7 @@ const NODE_ACTIONS = new Set<ActionName>([
 
 function cidrRange(c: string): [number, number] {
   const [ip, p] = c.split('/');
-  const n = ip!.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+  const n = parseIPv4(ip!)!;
   return [n, n + 2 ** (32 - Number(p)) - 1];
 }
 

@@ -7,7 +7,7 @@
  * Times: a file's modification time is the virtual time of the event that wrote it (its entry in
  * the filesystem state is replaced on every write), a directory's the last time an entry was
  * added to or removed from it; /proc/sys shows "now". Everything is owned by root.
- * Filesystems: /run (and /var/run) is tmpfs (a directory's size is 20 bytes per entry plus 40),
+ * Filesystems: /run (and so /var/run, a link to it) is tmpfs (a directory's size is 20 bytes per entry plus 40),
  * /proc is procfs (sizes 0, one link), everything else ext4 (directories 4096 bytes, 4 KiB blocks).
  */
 import * as vfs from '../fs/vfs';
@@ -17,9 +17,10 @@ import { toUtf8Bytes } from './commands/text';
 import type { CommandContext } from './types';
 
 export interface ViewEntry {
-  kind: 'file' | 'dir';
+  /** `link` only from lstat: stat follows symbolic links. */
+  kind: 'file' | 'dir' | 'link';
   mode: number;
-  /** Regular file content (empty for nsfs and unreadable files). */
+  /** Regular file content (empty for nsfs and unreadable files); a link's target. */
   data: string;
   /** A network namespace mount point: opening it for reading fails (EINVAL). */
   nsfs: boolean;
@@ -33,10 +34,10 @@ function inProcSys(p: string): boolean {
   return p === PROC_SYS || p.startsWith(PROC_SYS + '/');
 }
 
+/** The file system a real path is on. */
 export function fsKind(p: string): 'tmpfs' | 'proc' | 'ext4' {
   if (p === '/proc' || p.startsWith('/proc/')) return 'proc';
-  if (p === '/run' || p.startsWith('/run/') || p === '/var/run' || p.startsWith('/var/run/'))
-    return 'tmpfs';
+  if (p === '/run' || p.startsWith('/run/')) return 'tmpfs';
   return 'ext4';
 }
 
@@ -70,6 +71,14 @@ export class FsView {
     return { kind: 'file', mode: e.mode, data: e.data, nsfs: !!e.nsfs, proc: false };
   }
 
+  /** The entry at `p` itself: a symbolic link is not followed (kind `link`). */
+  lstat(p: string): ViewEntry | undefined {
+    if (inProcSys(p)) return this.procEntry(p);
+    const e = vfs.lstat(this.ctx.fs(), p);
+    if (e?.kind !== 'symlink') return this.stat(p);
+    return { kind: 'link', mode: e.mode, data: e.target, nsfs: false, proc: false };
+  }
+
   /** Names in a directory, sorted bytewise (what ls, find and globbing show in the C locale). */
   readDir(p: string): string[] {
     if (inProcSys(p)) {
@@ -89,22 +98,22 @@ export class FsView {
   /** Size in bytes as stat() reports it. */
   size(p: string, e: ViewEntry): number {
     if (e.proc || e.nsfs) return 0;
-    if (e.kind === 'file') return toUtf8Bytes(e.data).length;
-    const kind = fsKind(p);
+    if (e.kind !== 'dir') return toUtf8Bytes(e.data).length;
+    const kind = fsKind(vfs.resolvePath(this.ctx.fs(), p));
     if (kind === 'tmpfs') return 40 + 20 * this.readDir(p).length;
     return 4096;
   }
 
   /** st_nlink. */
   links(p: string, e: ViewEntry): number {
-    if (e.kind === 'file' || e.proc) return 1;
+    if (e.kind !== 'dir' || e.proc) return 1;
     return 2 + this.readDir(p).filter((n) => this.stat(vfs.joinPath(p, n))?.kind === 'dir').length;
   }
 
   /** Allocated 1 KiB blocks, as `ls -s` / `total` count them. */
   blocks(p: string, e: ViewEntry): number {
-    if (e.proc || e.nsfs) return 0;
-    if (e.kind === 'dir') return fsKind(p) === 'tmpfs' ? 0 : 4;
+    if (e.proc || e.nsfs || e.kind === 'link') return 0;
+    if (e.kind === 'dir') return fsKind(vfs.resolvePath(this.ctx.fs(), p)) === 'tmpfs' ? 0 : 4;
     const size = this.size(p, e);
     return Math.ceil(size / 4096) * 4;
   }
@@ -121,13 +130,19 @@ export class FsView {
  * The virtual time at which the entry at `p` got its current content: the earliest recorded
  * state from which on it is the same object (a directory: the same set of names).
  */
-function modificationTime(sim: Simulation, node: string, p: string, kind: 'file' | 'dir'): number {
+function modificationTime(
+  sim: Simulation,
+  node: string,
+  path: string,
+  kind: ViewEntry['kind'],
+): number {
   const states = sim.states;
   const now = sim.state.nodes[node]?.fs;
   if (!now) return 0;
+  const p = kind === 'link' ? path : vfs.resolvePath(now, path);
   const same = (fs: vfs.FsState | undefined): boolean => {
     if (!fs) return false;
-    if (kind === 'file') return vfs.stat(fs, p) === vfs.stat(now, p);
+    if (kind !== 'dir') return vfs.lstat(fs, p) === vfs.lstat(now, p);
     const a = vfs.dirChildren(fs, p);
     const b = vfs.dirChildren(now, p);
     if (!a || !b) return false;

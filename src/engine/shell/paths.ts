@@ -4,13 +4,11 @@
 import { cleanPath } from '../fs/vfs';
 
 /**
- * Absolute path of `p` from `cwd`. On Debian /var/run is a link to /run; the engine keeps
- * namespace mounts at /var/run/netns (setup.ts), so /run/netns/... is read as /var/run/netns/....
+ * Absolute path of `p` from `cwd`, cleaned (symbolic links, such as /var/run -> /run, are the
+ * file system's to follow).
  */
 export function resolvePath(cwd: string, p: string): string {
-  const abs = cleanPath(p.startsWith('/') ? p : `${cwd}/${p}`);
-  if (abs === '/run/netns' || abs.startsWith('/run/netns/')) return '/var' + abs;
-  return abs;
+  return cleanPath(p.startsWith('/') ? p : `${cwd}/${p}`);
 }
 
 /** Where `ip netns` keeps its mount files, as iproute2 names it in messages. */

@@ -285,6 +285,19 @@ describe('namespaces', () => {
     });
   });
 
+  it('/var/run is a symbolic link to /run, shown as one by ls -l and find', () => {
+    const { run } = setup();
+    expect(run('ls -l /var').stdout).toMatch(/^lrwxrwxrwx 1 root root\s+4 .* run -> \/run$/m);
+    expect(run('ls -l /var/run').stdout).toMatch(/^lrwxrwxrwx .* \/var\/run -> \/run\n$/);
+    expect(run('ls /var/run/netns /run/netns').stdout).toBe(
+      '/run/netns:\npod-a\n\n/var/run/netns:\npod-a\n',
+    );
+    expect(run('find /var -type l').stdout).toBe('/var/run\n');
+    expect(
+      run('ip netns add pod-b && ls /var/run/netns && ip -n pod-b link show lo').exitCode,
+    ).toBe(0);
+  });
+
   it('host aliases name the node itself', () => {
     const { run, ns } = setup({ hostNetnsAliases: ['node'] });
     expect(run('ip -n node link add cni0 type veth peer name cni0-peer').exitCode).toBe(0);

@@ -52,7 +52,7 @@ export interface CommandContext {
   err(s: string): void;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Absolute, cleaned path of `p` relative to cwd (/run/netns/... is /var/run/netns/...). */
+  /** Absolute, cleaned path of `p` relative to cwd. */
   resolve(p: string): string;
   readonly sim: Simulation;
   readonly nodeName: string;

@@ -1,9 +1,11 @@
-import { dirChildren, entryIn, namesIn, type FsState } from '../../engine/fs/vfs';
+import { dirChildren, entryIn, namesIn, type FsState, stat } from '../../engine/fs/vfs';
+import { resultsDir } from '../../engine/libcni/cache';
+import { DEFAULT_DATA_DIR } from '../../engine/plugins/host-local-disk';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
 
-const ROOTS = ['/etc/cni/net.d', '/opt/cni/bin', '/var/lib/cni/results', '/var/lib/cni/networks'];
+const ROOTS = ['/etc/cni/net.d', '/opt/cni/bin', resultsDir(), DEFAULT_DATA_DIR];
 
 function Tree({
   fs,
@@ -60,8 +62,7 @@ export function FilesView({ session, step }: PanelProps) {
   const state = session.stateAt(step);
   const fs = state.nodes[node]?.fs as FsState | undefined;
   const path = selectedFile?.node === node ? selectedFile.path : null;
-  const i = path ? path.lastIndexOf('/') : -1;
-  const entry = path && fs ? entryIn(fs, path.slice(0, i), path.slice(i + 1)) : undefined;
+  const entry = path && fs ? stat(fs, path) : undefined;
   return (
     <div className="files">
       <label className="inline">

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { entryIn, type FsFile, type FsState } from '../../engine/fs/vfs';
+import { type FsFile, type FsState, stat } from '../../engine/fs/vfs';
 import type { WorldState } from '../../engine/sim/world';
 import type { TraceEvent } from '../../engine/trace/trace';
 import { isErrorEvent } from '../../engine/session/conditions';
@@ -12,9 +12,7 @@ function fileAt(state: WorldState, node: string | null, path: string): FsFile | 
   if (!node) return undefined;
   const fs = state.nodes[node]?.fs as FsState | undefined;
   if (!fs) return undefined;
-  const i = path.lastIndexOf('/');
-  const dir = i <= 0 ? '/' : path.slice(0, i);
-  const e = entryIn(fs, dir, path.slice(i + 1));
+  const e = stat(fs, path);
   return e?.kind === 'file' ? e : undefined;
 }
 

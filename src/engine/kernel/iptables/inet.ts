@@ -5,6 +5,7 @@
  * the /etc/hosts and /etc/networks look-ups of netdb.ts.
  */
 import { getHostByAddr4, getHostByName4, getNetByAddr, getNetByName } from './netdb';
+import { ipv4String, parseIPv4 } from '../../net/ip';
 import { xtStrtoui } from './numparse';
 
 // ------------------------------------------------------------------------------------------------
@@ -39,24 +40,13 @@ function v4Last(parts: string[]): string {
   return parts.slice(3).join('.');
 }
 
-/** glibc inet_pton(AF_INET): exactly four decimal octets, no leading zeros. */
+/** glibc inet_pton(AF_INET): exactly four decimal octets, no leading zeros (as Go's ParseIP). */
 export function inetPton4(s: string): number | undefined {
-  const parts = s.split('.');
-  if (parts.length !== 4) return undefined;
-  let v = 0;
-  for (const p of parts) {
-    if (!/^[0-9]{1,3}$/.test(p)) return undefined;
-    if (p.length > 1 && p[0] === '0') return undefined;
-    const n = Number(p);
-    if (n > 255) return undefined;
-    v = v * 256 + n;
-  }
-  return v;
+  return parseIPv4(s) ?? undefined;
 }
 
-export function formatIp4(v: number): string {
-  return `${(v >>> 24) & 255}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
-}
+/** inet_ntop(AF_INET). */
+export const formatIp4 = ipv4String;
 
 /** Prefix length of a contiguous mask, or -1. */
 export function maskToCidr4(mask: number): number {

@@ -11,7 +11,7 @@ export class NSPathNotExistErr extends GoError {}
 /** NSPathNotNSErr: the path exists but is not a namespace. */
 export class NSPathNotNSErr extends GoError {}
 
-/** Resolves the bind mount for a path, treating /var/run as /run like a real node. */
+/** The namespace bind-mounted at a path (symbolic links followed, as open(2) does). */
 export function netnsAtPath(sys: Sys, path: string): NetnsId | undefined {
   return sys.netnsAt(path);
 }
@@ -23,15 +23,11 @@ const EXT4_MAGIC = 'ef53';
 export function getNS(sys: Sys, path: string): NetnsId {
   const id = netnsAtPath(sys, path);
   if (id && tget(sys.kernel.netns, id)) return id;
-  const clean = vfs.cleanPath(path);
-  const alt = clean.startsWith('/var/run/') ? clean.slice(4) : `/var${clean}`;
-  const entry = vfs.stat(sys.fs, clean) ?? vfs.stat(sys.fs, alt);
-  if (path === '' || !entry) {
+  const entry = path === '' ? undefined : vfs.stat(sys.fs, path);
+  if (!entry) {
     throw new NSPathNotExistErr(`failed to Statfs ${q(path)}: no such file or directory`);
   }
-  const magic =
-    clean.startsWith('/run/') || clean.startsWith('/var/run/') || clean.startsWith('/tmp/')
-      ? TMPFS_MAGIC
-      : EXT4_MAGIC;
+  const real = vfs.resolvePath(sys.fs, path);
+  const magic = real.startsWith('/run/') || real.startsWith('/tmp/') ? TMPFS_MAGIC : EXT4_MAGIC;
   throw new NSPathNotNSErr(`unknown FS magic on ${q(path)}: ${magic}`);
 }

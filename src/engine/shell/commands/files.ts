@@ -175,7 +175,8 @@ function rm(ctx: CommandContext): number {
       status = 1;
       continue;
     }
-    const e = vfs.stat(ctx.fs(), p);
+    // unlink(2): a symbolic link goes itself, never what it points to.
+    const e = vfs.lstat(ctx.fs(), p);
     if (!e) {
       if (!force) {
         ctx.err(`rm: cannot remove ${quoteAlways(f)}: No such file or directory\n`);
@@ -183,8 +184,8 @@ function rm(ctx: CommandContext): number {
       }
       continue;
     }
-    if (e.kind === 'file') {
-      if (e.nsfs) {
+    if (e.kind !== 'dir') {
+      if (e.kind === 'file' && e.nsfs) {
         ctx.err(`rm: cannot remove ${quoteAlways(f)}: Device or resource busy\n`);
         status = 1;
         continue;
@@ -209,7 +210,7 @@ function rm(ctx: CommandContext): number {
     const paths = vfs.walk(ctx.fs(), p).reverse();
     const kept = new Set<string>();
     for (const q of paths) {
-      const qe = vfs.stat(ctx.fs(), q);
+      const qe = vfs.lstat(ctx.fs(), q);
       if (!qe) continue;
       if (qe.kind === 'file' && qe.nsfs) {
         const shown = f + q.slice(p.length);

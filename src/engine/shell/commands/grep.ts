@@ -155,7 +155,9 @@ function grep(ctx: CommandContext): number {
         for (const n of view.readDir(dir)) {
           const p = vfs.joinPath(dir, n);
           const s = shown.endsWith('/') ? shown + n : `${shown}/${n}`;
-          const ce = view.stat(p);
+          // -r follows symbolic links on the command line only.
+          const ce = view.lstat(p);
+          if (ce?.kind === 'link') continue;
           if (ce?.kind === 'dir') walk(s, p);
           else if (ce) inputs.push({ shown: s, abs: p });
         }

@@ -7,7 +7,8 @@ import * as vfs from '../../fs/vfs';
 import { KernelError, LinkNotFoundError, linkByName, type KErrno } from '../../kernel/kernel';
 import type { Link, Netns } from '../../kernel/types';
 import type { IP } from '../../net/ip';
-import { parseIP } from '../../net/ip';
+import { ipToBytes, parseIP } from '../../net/ip';
+import { mountAt } from '../../kernel/netns';
 import { resolvePath } from '../paths';
 import type { CommandContext } from '../types';
 import { tget } from '../../state/table';
@@ -287,12 +288,7 @@ export function llAddr(arg: string): number[] {
   if (arg.includes('.')) {
     const ip = parseIPv4Loose(arg);
     if (!ip) throw new IpExit(`"${arg}" is invalid lladdr.\n`, 1);
-    return [
-      Number((ip.n >> 24n) & 255n),
-      Number((ip.n >> 16n) & 255n),
-      Number((ip.n >> 8n) & 255n),
-      Number(ip.n & 255n),
-    ];
+    return ipToBytes(ip);
   }
   const out: number[] = [];
   for (const part of arg.split(':')) {
@@ -357,7 +353,7 @@ export function lookupNetnsByPath(
 ): { id: string } | { errno: 'ENOENT' | 'EINVAL' } {
   const k = ctx.kernel();
   const p = resolvePath(ctx.cwd, path);
-  const id = k.mounts[p] ?? (p.startsWith('/var/run/') ? k.mounts[p.slice(4)] : undefined);
+  const id = mountAt(k, ctx.fs(), p);
   if (id && tget(k.netns, id)) return { id };
   const e = vfs.stat(ctx.fs(), p);
   if (e) return { errno: 'EINVAL' };

@@ -1,7 +1,7 @@
 /**
  * `ip netns add | delete | list | exec` (iproute2 6.1). A namespace is a kernel namespace
- * bind-mounted on /run/netns/NAME (the engine keeps it at /var/run/netns/NAME, see node/setup.ts),
- * so it is both a kernel and a filesystem change.
+ * bind-mounted on /run/netns/NAME (the engine names the mount /var/run/netns/NAME, see
+ * node/setup.ts; /var/run is a link to /run), so it is both a kernel and a filesystem change.
  */
 import * as vfs from '../../fs/vfs';
 import { NETNS_DIR, netnsCreate, netnsRemove } from '../../node/setup';

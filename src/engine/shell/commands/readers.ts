@@ -54,7 +54,7 @@ function modeString(e: ViewEntry): string {
   const bits = (n: number, special: boolean, s: string) =>
     `${n & 4 ? 'r' : '-'}${n & 2 ? 'w' : '-'}${special ? (n & 1 ? s : s.toUpperCase()) : n & 1 ? 'x' : '-'}`;
   return (
-    (e.kind === 'dir' ? 'd' : '-') +
+    (e.kind === 'dir' ? 'd' : e.kind === 'link' ? 'l' : '-') +
     bits((m >> 6) & 7, (m & 0o4000) !== 0, 's') +
     bits((m >> 3) & 7, (m & 0o2000) !== 0, 's') +
     bits(m & 7, (m & 0o1000) !== 0, 't')
@@ -219,7 +219,7 @@ function ls(ctx: CommandContext): number {
         links: String(view.links(i.path, i.e)),
         size: o.flags.has('h') ? humanSize(size) : String(size),
         time: lsTime(view.mtime(i.path, i.e), now),
-        name: i.name,
+        name: i.e.kind === 'link' ? `${i.name} -> ${i.e.data}` : i.name,
       };
     });
     const wl = Math.max(0, ...rows.map((r) => r.links.length));
@@ -237,9 +237,11 @@ function ls(ctx: CommandContext): number {
   const operands = o.operands.length ? o.operands : ['.'];
   const files: LsItem[] = [];
   const dirs: LsItem[] = [];
+  // As GNU ls: with -l or -d a symbolic link operand is shown itself, unless it ends with "/".
+  const noFollow = long || o.flags.has('d');
   for (const f of operands) {
     const p = ctx.resolve(f);
-    const e = view.stat(p);
+    const e = noFollow && !f.endsWith('/') ? view.lstat(p) : view.stat(p);
     if (!e) {
       ctx.err(`ls: cannot access ${q(f)}: No such file or directory\n`);
       status = 2;
@@ -258,7 +260,7 @@ function ls(ctx: CommandContext): number {
     const names = view.readDir(d.path).filter((n) => all || almost || !n.startsWith('.'));
     const items: LsItem[] = names.map((n) => {
       const p = vfs.joinPath(d.path, n);
-      return { name: n, path: p, e: view.stat(p)! };
+      return { name: n, path: p, e: view.lstat(p)! };
     });
     let sorted = sortItems(items);
     if (all) {
@@ -634,7 +636,7 @@ function uniq(ctx: CommandContext): number {
 
 type FindTest =
   | { t: 'name'; pat: string; ci: boolean }
-  | { t: 'type'; kind: 'file' | 'dir' | 'other' }
+  | { t: 'type'; kind: 'file' | 'dir' | 'link' | 'other' }
   | { t: 'true' };
 
 function find(ctx: CommandContext): number {
@@ -670,7 +672,8 @@ function find(ctx: CommandContext): number {
       if (v === null) return 1;
       if (v === 'f') tests.push({ t: 'type', kind: 'file' });
       else if (v === 'd') tests.push({ t: 'type', kind: 'dir' });
-      else if (['l', 'b', 'c', 'p', 's', 'D'].includes(v)) tests.push({ t: 'type', kind: 'other' });
+      else if (v === 'l') tests.push({ t: 'type', kind: 'link' });
+      else if (['b', 'c', 'p', 's', 'D'].includes(v)) tests.push({ t: 'type', kind: 'other' });
       else {
         ctx.err(`find: Unknown argument to -type: ${v}\n`);
         return 1;
@@ -729,16 +732,17 @@ function find(ctx: CommandContext): number {
     const name = trimmed === '' ? '/' : trimmed.slice(trimmed.lastIndexOf('/') + 1);
     if (depth >= minDepth && matchesAll(name, e)) ctx.out(shown + '\n');
     if (e.kind !== 'dir' || depth >= maxDepth) return;
+    // find -P (the default): symbolic links are looked at, not followed.
     for (const n of view.readDir(abs)) {
       const p = vfs.joinPath(abs, n);
-      const ce = view.stat(p);
+      const ce = view.lstat(p);
       if (!ce) continue;
       walk(shown.endsWith('/') ? shown + n : `${shown}/${n}`, p, ce, depth + 1);
     }
   };
   for (const r of roots) {
     const p = ctx.resolve(r);
-    const e = view.stat(p);
+    const e = r.endsWith('/') ? view.stat(p) : view.lstat(p);
     if (!e) {
       ctx.err(`find: ‘${r}’: No such file or directory\n`);
       status = 1;

@@ -9,11 +9,20 @@
  * the host's links change" is one comparison. It keeps only the steps where a number changed
  * (the series are step functions) and extends itself as the trace grows.
  */
-import type { Netns } from '../../../engine/kernel/types';
-import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { type Table, tget, tvalues } from '../../../engine/state/table';
-import type { ContainerdState } from '../../../engine/runtime/types';
 import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
+import type { KernelState } from '../../../engine/kernel/types';
+import {
+  type Inflight,
+  NO_INFLIGHT,
+  inflightSandboxes,
+  orphanVeths as inspectOrphanVeths,
+  reservations,
+} from '../../../engine/node/inspect';
+import { ipamCapacity } from '../../../engine/plugins/host-local';
+import { DEFAULT_DATA_DIR } from '../../../engine/plugins/host-local-disk';
+import type { ContainerdState } from '../../../engine/runtime/types';
+import type { WorldState } from '../../../engine/sim/world';
+import { tvalues } from '../../../engine/state/table';
 
 export interface NodeMetrics {
   pods: number;
@@ -41,32 +50,6 @@ export interface Point extends NodeMetrics {
   step: number;
 }
 
-const NETS_DIR = '/var/lib/cni/networks';
-const INFLIGHT = new Set(['settingUpNetwork', 'cleaningUp', 'startingPause']);
-
-interface Inflight {
-  ids: Set<string>;
-  netns: Set<string>;
-  key: string;
-}
-
-const NO_INFLIGHT: Inflight = { ids: new Set(), netns: new Set(), key: '' };
-
-/** Sandboxes being set up or cleaned up, per node (they own their namespace and files). */
-export function inflightOf(actors: Table<ActorRecord>): Map<string, Inflight> {
-  const out = new Map<string, Inflight>();
-  for (const a of tvalues(actors)) {
-    if (a.machine !== 'sandbox' || !INFLIGHT.has(String(a.value))) continue;
-    const ctx = a.context as { node: string; id: string; netns: string };
-    let f = out.get(ctx.node);
-    if (!f) out.set(ctx.node, (f = { ids: new Set(), netns: new Set(), key: '' }));
-    f.ids.add(ctx.id);
-    f.netns.add(ctx.netns);
-  }
-  for (const f of out.values()) f.key = [...f.ids].sort().join(',');
-  return out;
-}
-
 export function podsPerNode(state: WorldState): Map<string, number> {
   const out = new Map<string, number>();
   for (const p of state.api ? tvalues(state.api.pods) : [])
@@ -74,37 +57,20 @@ export function podsPerNode(state: WorldState): Map<string, number> {
   return out;
 }
 
-export function orphanVeths(
-  root: Netns,
-  mounts: Record<string, string>,
-  c: ContainerdState,
-  inflight: Inflight,
-): number {
-  const liveNs = new Set<string>();
-  for (const s of Object.values(c.sandboxes)) {
-    if (s.state !== 'SANDBOX_READY') continue;
-    const id = mounts[s.netns];
-    if (id) liveNs.add(id);
-  }
-  for (const p of inflight.netns) {
-    const id = mounts[p];
-    if (id) liveNs.add(id);
-  }
-  let n = 0;
-  for (const l of Object.values(root.links)) {
-    if (l.kind !== 'veth' || !l.peer || l.peer.ns === root.id) continue;
-    if (!liveNs.has(l.peer.ns)) n++;
-  }
-  return n;
+/** Host veths whose pod end is in a namespace no sandbox owns (as the audit counts them). */
+export function orphanVeths(k: KernelState, c: ContainerdState, inflight: Inflight): number {
+  const netns = [...Object.values(c.sandboxes).map((s) => s.netns), ...inflight.netns];
+  const ids = new Set([...Object.keys(c.sandboxes), ...inflight.ids]);
+  return inspectOrphanVeths(k, netns, ids).length;
 }
 
 /** The network directories' listings (their identities tell whether a reservation changed). */
 function netDirs(fs: FsState): unknown[] {
-  const top = dirChildren(fs, NETS_DIR);
+  const top = dirChildren(fs, DEFAULT_DATA_DIR);
   if (!top) return [];
   const out: unknown[] = [top];
-  for (const [name, e] of entriesIn(fs, NETS_DIR)) {
-    if (e.kind === 'dir') out.push(dirChildren(fs, `${NETS_DIR}/${name}`));
+  for (const [name, e] of entriesIn(fs, DEFAULT_DATA_DIR)) {
+    if (e.kind === 'dir') out.push(dirChildren(fs, `${DEFAULT_DATA_DIR}/${name}`));
   }
   return out;
 }
@@ -114,33 +80,23 @@ export function reservationsOf(
   c: ContainerdState,
   inflight: Inflight,
 ): { reservations: number; leakedIps: number } {
-  let reservations = 0;
+  const all = reservations(fs);
   let leakedIps = 0;
-  for (const [net, e] of entriesIn(fs, NETS_DIR)) {
-    if (e.kind !== 'dir') continue;
-    for (const [f, fe] of entriesIn(fs, `${NETS_DIR}/${net}`)) {
-      if (f === 'lock' || f.startsWith('last_reserved_ip') || fe.kind !== 'file') continue;
-      reservations++;
-      const owner = fe.data.split(/\r?\n/)[0]!.trim();
-      if (!c.sandboxes[owner] && !inflight.ids.has(owner)) leakedIps++;
-    }
-  }
-  return { reservations, leakedIps };
+  for (const r of all)
+    if (!c.sandboxes[r.containerId] && !inflight.ids.has(r.containerId)) leakedIps++;
+  return { reservations: all.length, leakedIps };
 }
 
 export function capacityOf(c: ContainerdState): number | null {
   const net = c.cni.networks.find((n) => n.ifName === 'eth0');
-  if (!net) return null;
-  const m = /"subnet"\s*:\s*"[0-9.]+\/(\d+)"/.exec(net.bytes);
-  if (!m) return null;
-  return Math.max(0, 2 ** (32 - Number(m[1])) - 3);
+  return net ? ipamCapacity(net.bytes) : null;
 }
 
 /** The metrics of every node of one state, computed from scratch (the reference for the index). */
 export function metricsOf(state: WorldState): Map<string, NodeMetrics> {
   const out = new Map<string, NodeMetrics>();
   const pods = podsPerNode(state);
-  const inflight = inflightOf(state.actors);
+  const inflight = inflightSandboxes(state.actors);
   for (const [name, n] of Object.entries(state.nodes)) {
     const c = n.containerd;
     if (!c) continue;
@@ -150,7 +106,7 @@ export function metricsOf(state: WorldState): Map<string, NodeMetrics> {
       pods: pods.get(name) ?? 0,
       ...reservationsOf(n.fs, c, f),
       capacity: capacityOf(c),
-      orphanVeths: orphanVeths(tget(k.netns, k.root)!, k.mounts, c, f),
+      orphanVeths: orphanVeths(k, c, f),
     });
   }
   return out;
@@ -226,23 +182,23 @@ export class MetricsIndex {
     }
     if (s.actors !== this.actorsRef) {
       this.actorsRef = s.actors;
-      this.inflight = inflightOf(s.actors);
+      this.inflight = inflightSandboxes(s.actors);
     }
     for (const [name, node] of Object.entries(s.nodes)) {
       const c = node.containerd;
       if (!c) continue;
       const f = this.inflight.get(name) ?? NO_INFLIGHT;
       const k = node.kernel;
-      const root = tget(k.netns, k.root)!;
       let m = this.memo.get(name);
       const resInputs = [c.sandboxes, f.key, ...netDirs(node.fs)];
-      const vethInputs = [root.links, k.mounts, c.sandboxes, f.key];
+      // k.netns: the host's links and the namespaces' holders (a pause process keeps one alive).
+      const vethInputs = [k.netns, k.mounts, c.sandboxes, f.key, f.netns.size];
       if (!m) {
         m = {
           resInputs,
           res: reservationsOf(node.fs, c, f),
           vethInputs,
-          veths: orphanVeths(root, k.mounts, c, f),
+          veths: orphanVeths(k, c, f),
           networks: c.cni.networks,
           capacity: capacityOf(c),
         };
@@ -254,7 +210,7 @@ export class MetricsIndex {
         }
         if (!sameInputs(m.vethInputs, vethInputs)) {
           m.vethInputs = vethInputs;
-          m.veths = orphanVeths(root, k.mounts, c, f);
+          m.veths = orphanVeths(k, c, f);
         }
         if (m.networks !== c.cni.networks) {
           m.networks = c.cni.networks;

@@ -12,6 +12,7 @@
 import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
 import type { NodeState, WorldState } from '../../../engine/sim/world';
 import { tget, tvalues } from '../../../engine/state/table';
+import { addrTexts } from '../../../engine/node/inspect';
 
 export interface PodNs {
   /** Namespace id (ns4026532097). */
@@ -284,7 +285,7 @@ export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Ch
 // Texts
 
 export function addrText(l: Link): string[] {
-  return l.addrs.map((a) => `${a.local}/${a.prefix}`);
+  return addrTexts(l);
 }
 
 /** A route as `ip route` prints it (without the table's dump order). */
