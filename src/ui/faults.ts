@@ -5,7 +5,7 @@
  * needs (Running, or being created), or the first node where the fault can be made, with the
  * catalogue's defaults for the rest; when none fits at the step, it says why.
  */
-import type { PodObj } from '../engine/cluster/types';
+import type { PodObj } from '../engine/apiserver/types';
 import { FAULTS as CATALOGUE, type FaultDef, faultProblem } from '../engine/faults';
 import type { SessionAction } from '../engine/session/actions';
 import type { Session } from '../engine/session/session';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { journalLines } from '../node/journal';
-import { kubectlGetPods } from './apiserver';
+import { kubectlGetPods } from '../apiserver/apiserver';
 import { Cluster } from './cluster';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };

@@ -42,8 +42,8 @@ import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
-import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
-import type { HostPort } from './types';
+import { createPod, emptyApi, markDeleting, podKey } from '../apiserver/apiserver';
+import type { HostPort } from '../apiserver/types';
 
 export interface NodeSpec {
   name: string;

@@ -8,9 +8,9 @@
  * it (`params.pod: pods "web-9" not found`). Nothing here throws for bad input.
  */
 import { base64Encode } from '../base64';
-import { podKey } from '../cluster/apiserver';
+import { podKey } from '../apiserver/apiserver';
 import { type Cluster, type ClusterSpec, defaultConflist } from '../cluster/cluster';
-import type { PodObj } from '../cluster/types';
+import type { PodObj } from '../apiserver/types';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import * as vfs from '../fs/vfs';
 import { runIptables } from '../kernel/iptables';

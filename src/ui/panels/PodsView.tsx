@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { describeEvents, podRows, type PodRow } from '../../engine/cluster/apiserver';
+import { describeEvents, podRows, type PodRow } from '../../engine/apiserver/apiserver';
 import { useApp } from '../store';
 import type { PanelProps } from './types';
 

@@ -13,7 +13,7 @@
  * containers (crictl ps lists none), pod labels, the pause process's pid, journalctl's own
  * follow mode and most output formats (-o json / yaml).
  */
-import type { ApiState, PodObj } from '../../cluster/types';
+import type { ApiState, PodObj } from '../../apiserver/types';
 import { journalLines, type LogPayload, type Unit } from '../../node/journal';
 import type { SandboxRec } from '../../runtime/types';
 import { BASE_TIME_MS, klogTime, rfc3339Nano } from '../../trace/time';
