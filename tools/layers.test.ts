@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_ROOT, type Graph, problems, readGraph } from './layers';
+import { dirname } from 'node:path';
+import { ENGINE_ROOT, facadeProblems, type Graph, problems, readGraph } from './layers';
 
 function graph(edges: Record<string, string[]>): Graph {
   return { files: new Map(Object.entries(edges)) };
@@ -8,6 +9,10 @@ function graph(edges: Record<string, string[]>): Graph {
 describe('engine layers', () => {
   it('every import of src/engine points down the stack, and no files import each other in a circle', () => {
     expect(problems(readGraph(ENGINE_ROOT))).toEqual([]);
+  });
+
+  it('the UI, the embed and the element import the engine only through its facade', () => {
+    expect(facadeProblems(dirname(ENGINE_ROOT), ENGINE_ROOT)).toEqual([]);
   });
 
   it('finds an upward arrow, a sideways one, a folder missing from the layers and a file cycle', () => {

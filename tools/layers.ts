@@ -5,8 +5,11 @@
  * Test files may import anything: `*.test.ts`, `testdata*.ts`, `testkit.ts`, `faults/testing.ts`
  * and `properties/` are left out of the graph.
  *
+ * The rest of src/ (the UI, the embed, the element) may import only the facade, src/engine/index.ts
+ * (tests aside).
+ *
  * `npm run lint` runs this: it fails on an upward or sideways arrow, on a folder missing from
- * `LAYERS`, and on a cycle between files. `npx tsx tools/layers.ts --graph` prints the folder
+ * `LAYERS`, on a cycle between files, and on an import of src/engine past its facade. `npx tsx tools/layers.ts --graph` prints the folder
  * graph (each folder and the folders it imports; the known upward arrows marked).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,7 +35,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['scenario'],
   ['session'],
   ['course'],
-  ['demo.ts'],
+  ['demo.ts', 'app.ts', 'terminal.ts'],
   ['index.ts'],
 ];
 
@@ -55,12 +58,12 @@ export interface Graph {
   files: Map<string, string[]>;
 }
 
-function walk(dir: string): string[] {
+function walk(dir: string, ext = /\.ts$/): string[] {
   return readdirSync(dir)
     .sort()
     .flatMap((n) => {
       const p = join(dir, n);
-      return statSync(p).isDirectory() ? walk(p) : /\.ts$/.test(n) ? [p] : [];
+      return statSync(p).isDirectory() ? walk(p, ext) : ext.test(n) ? [p] : [];
     });
 }
 
@@ -72,26 +75,49 @@ function isFile(p: string): boolean {
   }
 }
 
+/** The files a source file imports by relative path (static, dynamic and type-only imports). */
+function importsOf(abs: string): string[] {
+  const info = ts.preProcessFile(readFileSync(abs, 'utf8'), true, true);
+  const out: string[] = [];
+  for (const { fileName } of info.importedFiles) {
+    if (!fileName.startsWith('.')) continue;
+    const t = resolve(dirname(abs), fileName);
+    const target = [`${t}.ts`, `${t}.tsx`, join(t, 'index.ts'), t].find(isFile);
+    if (target === undefined) throw new Error(`${abs}: cannot resolve ${fileName}`);
+    out.push(target);
+  }
+  return [...new Set(out)];
+}
+
 /** The engine's import graph, read from the sources (test support left out). */
 export function readGraph(root: string): Graph {
   const files = new Map<string, string[]>();
   for (const abs of walk(root)) {
     const rel = relative(root, abs);
     if (TEST_SUPPORT.test(rel)) continue;
-    const info = ts.preProcessFile(readFileSync(abs, 'utf8'), true, true);
-    const out: string[] = [];
-    for (const { fileName } of info.importedFiles) {
-      if (!fileName.startsWith('.')) continue;
-      const t = resolve(dirname(abs), fileName);
-      const target = [`${t}.ts`, join(t, 'index.ts'), t].find(isFile);
-      if (target === undefined) throw new Error(`${rel}: cannot resolve ${fileName}`);
-      const r = relative(root, target);
-      if (r.startsWith('..') || !r.endsWith('.ts')) continue; // course data, outside the engine
-      out.push(r);
-    }
-    files.set(rel, [...new Set(out)]);
+    const deps = importsOf(abs)
+      .map((t) => relative(root, t))
+      .filter((r) => !r.startsWith('..') && r.endsWith('.ts')); // course data: outside the engine
+    files.set(rel, deps);
   }
   return { files };
+}
+
+/** Imports of src/engine from the rest of src/ that go past the facade (tests aside). */
+export function facadeProblems(src: string, engine: string): string[] {
+  const facade = join(engine, 'index.ts');
+  const out: string[] = [];
+  for (const abs of walk(src, /\.tsx?$/)) {
+    if (abs.startsWith(engine + '/') || /\.test\.tsx?$/.test(abs)) continue;
+    for (const t of importsOf(abs)) {
+      if (t.startsWith(engine + '/') && t !== facade) {
+        out.push(
+          `${relative(src, abs)} imports ${relative(src, t)}: use the facade, src/engine/index.ts`,
+        );
+      }
+    }
+  }
+  return out;
 }
 
 /** The layer unit of a file: its top folder, or the file itself directly under the root. */
@@ -188,7 +214,7 @@ function main(argv: string[]): number {
       console.log(`${u} -> ${shown.join(' ') || '(nothing)'}`);
     }
   }
-  const found = problems(g);
+  const found = [...problems(g), ...facadeProblems(dirname(ENGINE_ROOT), ENGINE_ROOT)];
   for (const p of found) console.error(`layers: ${p}`);
   return found.length === 0 ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-import type { FsState } from '../../engine/fs/vfs';
+import type { FsState } from '../../engine';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';

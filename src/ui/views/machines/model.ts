@@ -6,9 +6,7 @@
  * links (`Link.life`).
  */
 import type { AnyStateMachine } from 'xstate';
-import type { KernelState, LinkLife } from '../../../engine/kernel/types';
-import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import type { TraceEvent } from '../../../engine/trace/trace';
+import type { ActorRecord, KernelState, LinkLife, TraceEvent, WorldState } from '../../../engine';
 
 export interface ChartState {
   /** The state's key (its value when active). */

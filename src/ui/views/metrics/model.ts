@@ -9,10 +9,7 @@
  * the host's links change" is one comparison. It keeps only the steps where a number changed
  * (the series are step functions) and extends itself as the trace grows.
  */
-import type { Netns } from '../../../engine/kernel/types';
-import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import type { ContainerdState } from '../../../engine/runtime/types';
-import type { FsState } from '../../../engine/fs/vfs';
+import type { ActorRecord, ContainerdState, FsState, Netns, WorldState } from '../../../engine';
 
 export interface NodeMetrics {
   pods: number;

@@ -10,9 +10,7 @@
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
-import type { Link, Netns } from '../../../engine/kernel/types';
-import type { SessionView } from '../../../engine/session/view';
-import type { Level } from '../../../engine/trace/trace';
+import type { Level, Link, Netns, SessionView } from '../../../engine';
 import {
   StructureCache,
   addrText,

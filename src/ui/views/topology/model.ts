@@ -9,8 +9,7 @@
  * that did not change between two states is the same object, so "what changed" is a walk of
  * identity comparisons.
  */
-import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
-import type { NodeState, WorldState } from '../../../engine/sim/world';
+import type { KernelState, Link, Netns, NodeState, Route, WorldState } from '../../../engine';
 
 export interface PodNs {
   /** Namespace id (ns4026532097). */
