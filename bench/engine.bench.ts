@@ -12,7 +12,7 @@
  * plus what the views show there (kubectl rows, journals up to the step), median and max.
  */
 import { performance } from 'node:perf_hooks';
-import { kubectlGetPods } from '../src/engine/cluster/apiserver';
+import { kubectlGetPods } from '../src/engine/apiserver/apiserver';
 import { Cluster } from '../src/engine/cluster/cluster';
 import type { RuntimeConf } from '../src/engine/libcni/api';
 import { clusterReport } from '../src/engine/scenario/report';

@@ -6,7 +6,7 @@
  */
 import * as vfs from '../fs/vfs';
 import { linksOf } from '../kernel/kernel';
-import { kubectlGetPods, podRows, type PodRow } from '../cluster/apiserver';
+import { kubectlGetPods, podRows, type PodRow } from '../apiserver/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';

@@ -1,4 +1,4 @@
-import { dirChildren, entryIn, namesIn, type FsState } from '../../engine/fs/vfs';
+import { dirChildren, entryIn, namesIn, type FsState } from '../../engine';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';

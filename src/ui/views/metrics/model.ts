@@ -9,11 +9,18 @@
  * the host's links change" is one comparison. It keeps only the steps where a number changed
  * (the series are step functions) and extends itself as the trace grows.
  */
-import type { Netns } from '../../../engine/kernel/types';
-import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { type Table, tget, tvalues } from '../../../engine/state/table';
-import type { ContainerdState } from '../../../engine/runtime/types';
-import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
+import {
+  dirChildren,
+  entriesIn,
+  tget,
+  tvalues,
+  type ActorRecord,
+  type ContainerdState,
+  type FsState,
+  type Netns,
+  type Table,
+  type WorldState,
+} from '../../../engine';
 
 export interface NodeMetrics {
   pods: number;
