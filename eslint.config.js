@@ -54,7 +54,7 @@ export default defineConfig([
             {
               regex: '^(\\.\\./)+engine/',
               message:
-                'Import the engine through its facade (src/engine/index.ts): types, LEVELS and the loaders of its late parts.',
+                'Import the engine through its facade (src/engine/index.ts): types, LEVELS, table readers and the loaders of its late parts.',
             },
           ],
         },
