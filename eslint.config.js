@@ -41,6 +41,27 @@ export default defineConfig([
     extends: [reactHooks.configs.flat['recommended-latest']],
   },
 
+  // The UI reaches the engine only through its facade, src/engine/index.ts (its README says why);
+  // tests may reach further. tools/layers.ts checks dynamic imports too.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/engine/**', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+engine/',
+              message:
+                'Import the engine through its facade (src/engine/index.ts): types, LEVELS, table readers and the loaders of its late parts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // The engine is pure TypeScript that also runs in Node: no UI libraries, no browser globals.
   {
     files: ['src/engine/**/*.ts'],

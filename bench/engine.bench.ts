@@ -50,7 +50,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { kubectlGetPods } from '../src/engine/cluster/apiserver';
+import { kubectlGetPods } from '../src/engine/apiserver/apiserver';
 import { Cluster } from '../src/engine/cluster/cluster';
 import type { RuntimeConf } from '../src/engine/libcni/api';
 import { clusterReport } from '../src/engine/scenario/report';

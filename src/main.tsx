@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import { loadEngine } from './engine';
 import { App } from './ui/App';
 import { failedToLoad, start } from './ui/store';
 import './ui/app.css';
@@ -13,7 +14,7 @@ if (container === null) {
 
 // The simulation engine and the panels that read it are lazy chunks: they download while React
 // paints the first screen, and "Step forward" is enabled once the sandbox exists.
-const engine = import('./ui/engine');
+const engine = loadEngine();
 void import('./ui/panels').catch(() => undefined);
 
 // The first screen is rendered now, in this task, so that the browser paints it before the

@@ -25,7 +25,7 @@ function appUrl(scenario: string): string {
   return new URL(`./${hash}`, location.href).href;
 }
 
-const panels = () => import('../ui/panels');
+const panels = () => import('../ui/panels').then(async (m) => (await m.panelsReady(), m));
 function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<PanelProps> {
   return lazy(() => panels().then((m) => ({ default: m[name] as ComponentType<PanelProps> })));
 }

@@ -2,6 +2,7 @@
  * The embed's side of the postMessage API (protocol.ts): messages from the parent window at
  * the host's origin only, answers to that origin only, never '*'.
  */
+import { loadFaults } from '../engine';
 import { cmd, notify, pause, useApp } from '../ui/store';
 import {
   parseHostMessage,
@@ -59,8 +60,8 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
           ...(m.params ? { params: m.params } : {}),
         };
         if (!m.params) {
-          const { FAULTS } = await import('../ui/faults');
-          const f = FAULTS.find((x) => x.id === m.fault);
+          const [{ uiFaults }] = await Promise.all([import('../ui/faults'), loadFaults()]);
+          const f = uiFaults().find((x) => x.id === m.fault);
           action = f ? f.action(session, session.cursor) : `unknown fault "${m.fault}"`;
         }
         if (typeof action === 'string') {

@@ -1,14 +1,16 @@
 /**
  * A lesson in an embed (a lazy chunk, with the course's data): the lesson's starting scenario
  * becomes the session with the cursor where the learner takes over, as in the app's course, and
- * its goals are checked at every change with the app's own checker (`lessonGoalsAt`).
+ * its goals are checked at every change with the app's own checker (`lessonGoalsAt`). The course
+ * is loaded (`loadCourseEngine()`) before a lesson opens.
  */
-import { lessonGoalsAt, lessonScenario, loadCourse, scenarioSession } from '../ui/course/engine';
+import { loadCourseEngine } from '../engine';
 import { useApp } from '../ui/store';
 import { useEmbed } from './state';
 
 /** Opens a lesson, or its solution's replay; returns a problem when there is no such lesson. */
 export function openLesson(id: string, solution: boolean): string | null {
+  const { lessonGoalsAt, lessonScenario, loadCourse, scenarioSession } = loadCourseEngine.now();
   const course = loadCourse();
   const lesson = course.lessons.find((l) => l.id === id);
   if (!lesson) {
@@ -41,6 +43,7 @@ function check(): void {
   const open = useEmbed.getState().lesson;
   const session = useApp.getState().session;
   if (!open || session !== open.session) return;
+  const { lessonGoalsAt } = loadCourseEngine.now();
   useEmbed.setState({
     lesson: { ...open, goals: lessonGoalsAt(open.lesson, session, open.start) },
   });

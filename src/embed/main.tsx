@@ -4,6 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadEngine } from '../engine';
 import { registerServiceWorker } from '../offline/register';
 import { failedToLoad, useApp } from '../ui/store';
 import '../ui/app.css';
@@ -29,7 +30,7 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
 const host = connectHost(params.origin, applyTheme);
-import('../ui/engine')
+loadEngine()
   .then((engine) => startEmbed(engine, params, problems))
   .then(
     (errors) => {

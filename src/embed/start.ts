@@ -1,4 +1,4 @@
-import type { EngineModule } from '../ui/engine';
+import { loadCourseEngine, type EngineModule } from '../engine';
 import { notify, pause, publish, runJob, seekTo, useApp, cmd } from '../ui/store';
 import { parseScenario, type EmbedParams } from './protocol';
 import { useEmbed } from './state';
@@ -30,8 +30,10 @@ export async function loadScenario(
   const ref = parseScenario(scenario) ?? { kind: 'sandbox' };
   let problem: string | null;
   try {
-    if (ref.kind === 'lesson') problem = (await import('./lesson')).openLesson(ref.id, false);
-    else if (ref.kind === 'file') {
+    if (ref.kind === 'lesson') {
+      const [{ openLesson }] = await Promise.all([import('./lesson'), loadCourseEngine()]);
+      problem = openLesson(ref.id, false);
+    } else if (ref.kind === 'file') {
       const r = await (await import('../ui/scenarios')).scenarioFileSession(ref.name);
       if (typeof r === 'string') problem = r;
       else {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { Session } from '../engine/session/session';
-import type { GoalResult, Lesson } from '../ui/course/engine';
+import type { Session } from '../engine';
+import type { GoalResult, Lesson } from '../engine';
 import { DEFAULT_VIEWS, type EmbedView } from './protocol';
 
 /** A lesson open in the embed (src/embed/lesson.ts): its goals as checked at the cursor. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
-import { LEVELS } from '../engine/session/view';
+import { LEVELS } from '../engine';
 import { Controls } from './components/Controls';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
@@ -18,8 +18,9 @@ import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, setTheme, useApp, type LeftTab, type RightTab, type Theme } from './store';
 
-// The panels read the engine: they arrive in lazy chunks fetched right after the first paint.
-const panels = () => import('./panels');
+// The panels read the engine: they arrive in lazy chunks fetched right after the first paint, and
+// show once the engine parts they read are loaded (`panelsReady`).
+const panels = () => import('./panels').then(async (m) => (await m.panelsReady(), m));
 function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<PanelProps> {
   return lazy(() => panels().then((m) => ({ default: m[name] as ComponentType<PanelProps> })));
 }

@@ -5,8 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS as CATALOGUE } from '../engine/faults';
 import { newSandbox } from '../engine/session';
-import { FAULTS } from './faults';
+import { loadFaults } from '../engine';
 import { tget } from '../engine/state/table';
+import { uiFaults } from './faults';
+
+await loadFaults();
+const FAULTS = uiFaults();
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 

@@ -5,11 +5,15 @@
  * needs (Running, or being created), or the first node where the fault can be made, with the
  * catalogue's defaults for the rest; when none fits at the step, it says why.
  */
-import type { PodObj } from '../engine/cluster/types';
-import { FAULTS as CATALOGUE, type FaultDef, faultProblem } from '../engine/faults';
-import type { SessionAction } from '../engine/session/actions';
-import type { Session } from '../engine/session/session';
-import { tget, tkeys } from '../engine/state/table';
+import {
+  loadFaults,
+  tget,
+  tkeys,
+  type FaultDef,
+  type PodObj,
+  type Session,
+  type SessionAction,
+} from '../engine';
 
 export interface UiFault {
   id: string;
@@ -56,7 +60,7 @@ function toUi(f: FaultDef): UiFault {
       const view = { spec: session.spec, state: session.stateAt(step) };
       let reason: string | null = null;
       for (const params of candidates(f, session, step)) {
-        const problem = faultProblem(view, f.id, params);
+        const problem = loadFaults.now().faultProblem(view, f.id, params);
         if (problem === null) return { do: 'injectFault', fault: f.id, params };
         reason ??= problem;
       }
@@ -65,4 +69,9 @@ function toUi(f: FaultDef): UiFault {
   };
 }
 
-export const FAULTS: readonly UiFault[] = CATALOGUE.map(toUi);
+let faults: readonly UiFault[] | null = null;
+
+/** The catalogue's faults for the Actions view; the catalogue is loaded first (`loadFaults()`). */
+export function uiFaults(): readonly UiFault[] {
+  return (faults ??= loadFaults.now().FAULTS.map(toUi));
+}

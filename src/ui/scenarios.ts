@@ -4,8 +4,7 @@
  * `#/scenario/<name>` and an embed's `scenario:<name>`: each file is its own lazy chunk, run
  * headless once and opened as a Session at its start.
  */
-import { scenarioSession } from '../engine/course/session';
-import type { Session } from '../engine/session/session';
+import { loadScenarioSession, type Session } from '../engine';
 
 const FILES = import.meta.glob<unknown>('../../scenarios/*.json', { import: 'default' });
 
@@ -28,7 +27,8 @@ export interface FileSession {
 export async function scenarioFileSession(name: string): Promise<FileSession | string> {
   const load = BY_NAME.get(name);
   if (!load) return `There is no scenario "${name}" (scenarios: ${SCENARIO_NAMES.join(', ')}).`;
-  const { session, idleWaits } = scenarioSession(await load());
+  const [{ scenarioSession }, scenario] = await Promise.all([loadScenarioSession(), load()]);
+  const { session, idleWaits } = scenarioSession(scenario);
   session.seek(-1);
   const w = idleWaits[0];
   const warning = w

@@ -4,15 +4,19 @@
  * call these commands, which run the work (spread over frames when it is long), then publish
  * the session's cursor, level, length and revision, which is what components subscribe to.
  *
- * The engine arrives in a lazy chunk (engine.ts); until then `phase` is 'loading' and every
+ * The engine arrives in a lazy chunk (`loadEngine()` of src/engine/index.ts); until then `phase` is 'loading' and every
  * command is a no-op.
  */
 import { create } from 'zustand';
-import type { Job, PerformResult, Session } from '../engine/session/session';
-import type { SessionAction } from '../engine/session/actions';
-import type { StopCondition } from '../engine/session/conditions';
-import type { Level } from '../engine/trace/trace';
-import type { EngineModule } from './engine';
+import type {
+  EngineModule,
+  Job,
+  Level,
+  PerformResult,
+  Session,
+  SessionAction,
+  StopCondition,
+} from '../engine';
 import { pageUrl, parseRoute, type Route } from './route';
 import { openLink } from './share/open';
 

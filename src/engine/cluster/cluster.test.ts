@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { journalLines } from '../node/journal';
-import { eventList, kubectlGetPods } from './apiserver';
+import { eventList, kubectlGetPods } from '../apiserver/apiserver';
 import { Cluster } from './cluster';
 import { namesIn } from '../fs/vfs';
 import { tget, tvalues } from '../state/table';

@@ -44,8 +44,8 @@ import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '..
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import { tentries, tget, tvalues } from '../state/table';
 import { envEvent, type TraceEvent } from '../trace/trace';
-import { createPod, emptyApi, markDeleting, podKey } from './apiserver';
-import type { HostPort } from './types';
+import { createPod, emptyApi, markDeleting, podKey } from '../apiserver/apiserver';
+import type { HostPort } from '../apiserver/types';
 
 export interface NodeSpec {
   name: string;

@@ -6,7 +6,7 @@
  * the candidate chose, carried out faithfully: it diagnoses nothing for them, and a wrong step
  * is performed as faithfully as a right one.
  */
-import { podKey, podStatusText } from '../cluster/apiserver';
+import { podKey, podStatusText } from '../apiserver/apiserver';
 import { defaultConflist, type ClusterSpec } from '../cluster/cluster';
 import * as vfs from '../fs/vfs';
 import { resultsDir } from '../node/inspect';

@@ -5,7 +5,7 @@
  * with the goal the learner reads.
  */
 import { describe, expect, it } from 'vitest';
-import { podKey } from '../cluster/apiserver';
+import { podKey } from '../apiserver/apiserver';
 import { lessonById } from './content';
 import { checkGoal, sandboxOf } from './goals';
 import { clusterContext, runLesson, type LessonRun } from './lesson';

@@ -6,9 +6,9 @@
  * is there instead ("expected pod web-0 Running with an IP from 10.244.1.0/24; web-0 is
  * ContainerCreating and has no IP"), so the check can never silently disagree with its text.
  */
-import { podStatusText } from '../cluster/apiserver';
+import { podStatusText } from '../apiserver/apiserver';
 import type { NodeAudit } from '../cluster/cluster';
-import type { PodObj } from '../cluster/types';
+import type { PodObj } from '../apiserver/types';
 import * as vfs from '../fs/vfs';
 import { linkByName, linksOf } from '../kernel/kernel';
 import type { KernelState, Link, Netns } from '../kernel/types';

@@ -10,8 +10,8 @@
  * which only moves from event to event; lessons and challenges avoid them (their tests check that
  * the Session's trace equals the headless one).
  */
-import { podKey } from '../cluster/apiserver';
-import type { HostPort } from '../cluster/types';
+import { podKey } from '../apiserver/apiserver';
+import type { HostPort } from '../apiserver/types';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import { clusterSpec, runScenario } from '../scenario/run';
 import type { Scenario, ScenarioAction } from '../scenario/schema';

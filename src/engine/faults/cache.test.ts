@@ -3,7 +3,7 @@
  * that the documented recovery recovers.
  */
 import { describe, expect, it } from 'vitest';
-import { kubectlGetPods } from '../cluster/apiserver';
+import { kubectlGetPods } from '../apiserver/apiserver';
 import * as vfs from '../fs/vfs';
 import { recoverFault } from './inject';
 import {

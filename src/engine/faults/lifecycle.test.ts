@@ -3,7 +3,7 @@
  * running), a reboot, a deleted netns, drift found by CHECK, and a broken or missing conflist.
  */
 import { describe, expect, it } from 'vitest';
-import { describeEvents } from '../cluster/apiserver';
+import { describeEvents } from '../apiserver/apiserver';
 import type { Cluster } from '../cluster/cluster';
 import {
   cacheFiles,

@@ -4,9 +4,9 @@
  * tagged with a sandbox id, host-local reservations, result cache files). The fault tests assert
  * on these; views can show them.
  */
-import { eventList, podKey, podStatusText } from '../cluster/apiserver';
+import { eventList, podKey, podStatusText } from '../apiserver/apiserver';
 import type { Cluster } from '../cluster/cluster';
-import type { K8sEvent, PodObj } from '../cluster/types';
+import type { K8sEvent, PodObj } from '../apiserver/types';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
 import * as inspect from '../node/inspect';

@@ -2,9 +2,9 @@
  * A fault's parameters, checked against the cluster before anything happens: a bad one fails with
  * a message naming it (`params.pod: pods "web-9" not found`).
  */
-import { podKey } from '../cluster/apiserver';
+import { podKey } from '../apiserver/apiserver';
 import type { Cluster, ClusterSpec } from '../cluster/cluster';
-import type { PodObj } from '../cluster/types';
+import type { PodObj } from '../apiserver/types';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { WorldState } from '../sim/world';

@@ -20,7 +20,7 @@ import { emptyIptables } from './iptables';
 import { eui64LinkLocal } from '../net/mac';
 export { eui64LinkLocal };
 import { GLOBAL_SYSCTL_DEFAULTS, INTERFACE_SYSCTL_DEFAULTS } from './sysctl-defaults';
-import { tcActivate, tcLinkGone } from './tc';
+import { tcActivate, tcLinkGone } from './tc-device';
 import type {
   Addr,
   AddrScope,
@@ -346,7 +346,7 @@ function deleteOne(k: KernelState, ns: Netns, l: Link): void {
   detachPort(ns, l);
   unlinkLink(ns, l);
   removeRoutesOfDev(ns, l.ifindex);
-  tcLinkGone(ns, l.ifindex);
+  tcLinkGone(linksOf(ns), l.ifindex);
   if (l.lwPendingSince !== null)
     k.lwPending = k.lwPending.filter((x) => x !== `${ns.id}/${l.ifindex}`);
 }
@@ -593,7 +593,7 @@ export function linkSetNs(k: KernelState, nsId: string, ifindex: number, targetN
   };
   // The device is unregistered from its namespace: its qdiscs and filters go.
   delete moved.tc;
-  tcLinkGone(ns, l.ifindex);
+  tcLinkGone(linksOf(ns), l.ifindex);
   insertLink(target, moved);
   const p = peerOf(k, moved);
   if (p) {

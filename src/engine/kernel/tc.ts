@@ -13,6 +13,7 @@
  * Pure functions over (draft) kernel state, like kernel.ts; errors are KernelErrors.
  */
 import { KernelError, linkByIndex, linksOf, nsById } from './kernel';
+import { defaultQdisc, tcOf } from './tc-device';
 import type { KernelState, Link, Netns, Qdisc, TcAction, TcFilter } from './types';
 
 export const TIME_UNITS_PER_SEC = 1000000;
@@ -26,36 +27,6 @@ export const HANDLE_INGRESS = 0xffff;
 /** Tx queues of a device: a user's root qdisc holds one reference per queue plus its own. */
 export function numTxQueues(l: Link): number {
   return l.kind === 'veth' ? VETH_TX_QUEUES : 1;
-}
-
-/** IFF_NO_QUEUE: the default qdisc is noqueue. */
-function noQueue(l: Link): boolean {
-  return l.kind === 'veth' || l.kind === 'bridge' || l.kind === 'loopback' || l.txqlen === 0;
-}
-
-/** The root qdisc dev_activate attaches (default_qdisc is pfifo_fast on the recordings' machine). */
-export function defaultQdisc(l: Link): Qdisc {
-  return { kind: noQueue(l) ? 'noqueue' : 'pfifo_fast', handle: 0, builtin: true };
-}
-
-function tcOf(l: Link): NonNullable<Link['tc']> {
-  l.tc ??= { root: null, ingress: null, filters: [] };
-  return l.tc;
-}
-
-/** dev_activate (the device comes up): a default root qdisc unless it already has one. */
-export function tcActivate(l: Link): void {
-  const tc = tcOf(l);
-  if (!tc.root) tc.root = defaultQdisc(l);
-}
-
-/** NETDEV_UNREGISTER of `ifindex` in `ns`: mirred actions redirecting to it lose their target. */
-export function tcLinkGone(ns: Netns, ifindex: number): void {
-  for (const l of linksOf(ns)) {
-    for (const f of l.tc?.filters ?? []) {
-      for (const a of f.actions) if (a.ifindex === ifindex) a.ifindex = 0;
-    }
-  }
 }
 
 function getLink(k: KernelState, nsId: string, ifindex: number): { ns: Netns; l: Link } {

@@ -14,8 +14,8 @@ import {
   setCondition,
   setNodeReady,
   updatePod,
-} from '../cluster/apiserver';
-import type { K8sEvent, PodObj } from '../cluster/types';
+} from '../apiserver/apiserver';
+import type { K8sEvent, PodObj } from '../apiserver/types';
 import { kubeletLine, writeLog } from '../node/journal';
 import type { Gen } from '../os/sys';
 import {

@@ -9,10 +9,10 @@
  * something happening (`error`, `plugin:bridge`, `event:FailedKillPod`, `fault`, `log:...`) hold
  * once a matching event was recorded after the watch started. docs/scenarios.md lists them all.
  */
-import type { ApiState, PodObj } from '../cluster/types';
+import type { ApiState, PodObj } from '../apiserver/types';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
-import { podStatusText } from '../cluster/apiserver';
+import { podStatusText } from '../apiserver/apiserver';
 import { formatDuration, parseDuration } from './duration';
 import { tvalues } from '../state/table';
 

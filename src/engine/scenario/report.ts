@@ -4,7 +4,7 @@
  * reservations, result cache files), the audit's findings, the journals' last lines and the
  * trace's counts. `formatReport` prints it for a terminal; the data is what `--json` prints.
  */
-import { kubectlGetPods, podRows, type PodRow } from '../cluster/apiserver';
+import { kubectlGetPods, podRows, type PodRow } from '../apiserver/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
 import * as inspect from '../node/inspect';
 import type { WorldState } from '../sim/world';

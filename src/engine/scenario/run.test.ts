@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeEvents, eventList } from '../cluster/apiserver';
+import { describeEvents, eventList } from '../apiserver/apiserver';
 import { journalLines } from '../node/journal';
 import { clusterReport, formatReport, reportJson } from './report';
 import { runScenario, setFaultInjector, type ScenarioRun } from './run';

@@ -6,7 +6,7 @@
  * wait that cannot be met ends the run, and the summary says where and why.
  */
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeSpec } from '../cluster/cluster';
-import { podKey } from '../cluster/apiserver';
+import { podKey } from '../apiserver/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
 import { FAULTS } from '../faults/catalogue';
 import { injectFault } from '../faults/inject';

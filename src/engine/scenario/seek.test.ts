@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podRows } from '../cluster/apiserver';
+import { podRows } from '../apiserver/apiserver';
 import { Cluster } from '../cluster/cluster';
 import { journalLines } from '../node/journal';
 import type { TraceEvent } from '../trace/trace';

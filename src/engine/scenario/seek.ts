@@ -5,7 +5,7 @@
  * the trace grows. The trace is append-only, so an index stays valid; one whose events array
  * shrank (a replay writing a new history) is rebuilt. Nothing here changes the simulation.
  */
-import { podRows, type PodRow } from '../cluster/apiserver';
+import { podRows, type PodRow } from '../apiserver/apiserver';
 import type { Cluster } from '../cluster/cluster';
 import { journalLine, type LogPayload } from '../node/journal';
 import type { WorldState } from '../sim/world';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TICK, type Gen } from '../os/sys';
+import { TICK, type Gen } from './gen';
 import { Simulation, newWorld } from '../sim/world';
 import { Ctx, Scheduler } from './scheduler';
 

@@ -10,7 +10,7 @@
  * Nothing here reads wall time or iterates in an order that could differ between runs: the same
  * spawns in the same order give the same trace.
  */
-import type { Gen, Tick, Waitable } from '../os/sys';
+import type { Gen, Tick, Waitable } from './gen';
 import type { Simulation } from '../sim/world';
 
 export interface TaskOptions<T> {

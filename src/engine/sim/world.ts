@@ -8,7 +8,7 @@ import type { KernelState } from '../kernel/types';
 import { emptyKernel } from '../kernel/kernel';
 import { Rng, rngSeed, type RngState } from '../rng';
 import type { EventInit, TraceEvent } from '../trace/trace';
-import type { ApiState } from '../cluster/types';
+import type { ApiState } from '../apiserver/types';
 import type { ContainerdState } from '../runtime/types';
 import type { KubeletState } from '../kubelet/types';
 import { emptyTable, type Table } from '../state/table';

@@ -1,7 +1,5 @@
 import { useState } from 'react';
-import type { StopCondition } from '../../engine/session/conditions';
-import { LEVELS } from '../../engine/session/view';
-import type { Level } from '../../engine/trace/trace';
+import { LEVELS, type Level, type StopCondition } from '../../engine';
 import { timeText } from '../format';
 import { cancelJob, cmd, SPEEDS, useApp } from '../store';
 

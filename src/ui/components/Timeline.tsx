@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import type { Marker, MarkerKind } from '../../engine/session/view';
+import type { Marker, MarkerKind } from '../../engine';
 import { cmd, useApp } from '../store';
 
 const KIND_TEXT: Record<MarkerKind, string> = {

@@ -10,7 +10,7 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { routeHash } from '../route';
 import { lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
-import type { GoalResult, Lesson, QuizQuestion } from './engine';
+import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
 import { NarrationText, useLessonNarration } from './narration';
 import { openLesson } from './open';
@@ -27,7 +27,9 @@ import './course.css';
 
 // The printed handout and Mermaid: a further chunk, fetched when the browser is idle after a
 // lesson opens (so that any print of the page has it) or when the learner asks for it.
-const Handout = lazy(() => import('./handout/Handout'));
+const Handout = lazy(() =>
+  Promise.all([import('./handout/Handout'), loadCourseEngine()]).then(([m]) => m),
+);
 
 export default function CoursePanel() {
   const route = useApp((s) => s.course);

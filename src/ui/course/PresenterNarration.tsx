@@ -2,7 +2,7 @@
  * Presenter mode's narration inside a lesson (a lazy chunk, with the course): the lesson's own
  * sentences for the step at the cursor, matched as the lesson panel matches them, in large type.
  */
-import type { Lesson } from './engine';
+import type { Lesson } from '../../engine';
 import { useLessonNarration } from './narration';
 import { useCourse } from './state';
 

@@ -3,11 +3,10 @@
  * lesson show it: the sentences of the current step, or else the latest narrated step before it.
  */
 import { useMemo } from 'react';
-import { narrationNear } from '../../engine/course/lesson';
-import type { Lesson } from '../../engine/course/schema';
+import { loadCourseEngine, type CourseEngine, type Lesson } from '../../engine';
 import { useApp } from '../store';
 
-export type LessonNarration = ReturnType<typeof narrationNear>;
+export type LessonNarration = ReturnType<CourseEngine['narrationNear']>;
 
 export function useLessonNarration(lesson: Lesson | null): LessonNarration {
   const session = useApp((s) => s.session);
@@ -16,7 +15,8 @@ export function useLessonNarration(lesson: Lesson | null): LessonNarration {
   return useMemo(() => {
     void version;
     if (!lesson || !session) return { now: [], earlier: null };
-    return narrationNear(lesson, session.events, cursor);
+    // A lesson comes from the course, so the course is loaded.
+    return loadCourseEngine.now().narrationNear(lesson, session.events, cursor);
   }, [lesson, session, cursor, version]);
 }
 

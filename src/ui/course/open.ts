@@ -4,6 +4,7 @@
  * fault, drawn from the link's seed; a link without a seed gets a new one). The session's
  * `source` becomes 'course', so it is never saved over the user's own sandbox.
  */
+import { loadCourseEngine, type Lesson } from '../../engine';
 import { routeHash, type Route } from '../route';
 import { get, notify, publish, saveNow, seekTo, useApp } from '../store';
 import { loadProgress } from './progress';
@@ -14,7 +15,7 @@ type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
 let progressLoaded = false;
 
 async function engine() {
-  const e = useCourse.getState().engine ?? (await import('./engine'));
+  const e = useCourse.getState().engine ?? (await loadCourseEngine());
   if (!useCourse.getState().engine) useCourse.setState({ engine: e });
   if (!progressLoaded) {
     progressLoaded = true;
@@ -96,7 +97,7 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
 }
 
 /** Opens a lesson's start, or its solution's replay (from where the learner takes over). */
-export function openLesson(lesson: import('./engine').Lesson, solution: boolean): void {
+export function openLesson(lesson: Lesson, solution: boolean): void {
   const ce = useCourse.getState().engine;
   if (!ce) return;
   const s = ce.scenarioSession(ce.lessonScenario(lesson, { solution }));

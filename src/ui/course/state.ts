@@ -3,7 +3,7 @@
  * learner's progress, and what is open (a lesson with its hints and quiz, or a challenge run).
  */
 import { create } from 'zustand';
-import type { ChallengeRun, CourseEngine, Lesson, Verdict } from './engine';
+import type { ChallengeRun, CourseEngine, Lesson, Verdict } from '../../engine';
 import {
   emptyChallenge,
   emptyLesson,

@@ -1,11 +1,15 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { entriesIn, type FsState } from '../../engine/fs/vfs';
-import { BUILDS } from '../../engine/plugins/lib/build';
-import type { SessionAction } from '../../engine/session/actions';
-import { FAULTS } from '../faults';
+import {
+  entriesIn,
+  loadEngine,
+  tkeys,
+  tvalues,
+  type FsState,
+  type SessionAction,
+} from '../../engine';
+import { uiFaults } from '../faults';
 import { cmd, useApp } from '../store';
 import type { PanelProps } from './types';
-import { tkeys, tvalues } from '../../engine/state/table';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -74,6 +78,7 @@ export function ActionsView({ session, step }: PanelProps) {
   const [target, setTarget] = useState('');
   const [opNode, setOpNode] = useState(nodes[0]!);
   const [build, setBuild] = useState('v1.1.1');
+  const FAULTS = uiFaults();
   const [faultId, setFaultId] = useState(FAULTS[0]?.id ?? '');
   const [filePath, setFilePath] = useState('/etc/cni/net.d/99-extra.conflist');
   const [fileData, setFileData] = useState('');
@@ -238,7 +243,7 @@ export function ActionsView({ session, step }: PanelProps) {
         >
           <Field label="Plugin build">
             <select value={build} onChange={(e) => setBuild(e.target.value)}>
-              {Object.keys(BUILDS).map((b) => (
+              {Object.keys(loadEngine.now().BUILDS).map((b) => (
                 <option key={b}>{b}</option>
               ))}
             </select>

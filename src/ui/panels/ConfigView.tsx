@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { entriesIn, entryIn, type FsState } from '../../engine/fs/vfs';
+import { entriesIn, entryIn, type FsState } from '../../engine';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { jsonProblem } from './jsonProblem';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { FsFile } from '../../engine/fs/vfs';
+import type { FsFile } from '../../engine';
 import { prettyJson } from '../format';
 
 /** Shows `\r` visibly: host-local's reservation files end their lines with `\r\n`. */

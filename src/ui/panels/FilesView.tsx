@@ -1,6 +1,12 @@
-import { dirChildren, entryIn, namesIn, type FsState, stat } from '../../engine/fs/vfs';
-import { resultsDir } from '../../engine/libcni/cache';
-import { DEFAULT_DATA_DIR } from '../../engine/plugins/host-local-disk';
+import {
+  DEFAULT_DATA_DIR,
+  dirChildren,
+  entryIn,
+  namesIn,
+  resultsDir,
+  stat,
+  type FsState,
+} from '../../engine';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';

@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
-import { type FsFile, type FsState, stat } from '../../engine/fs/vfs';
-import type { WorldState } from '../../engine/sim/world';
-import type { TraceEvent } from '../../engine/trace/trace';
-import { isErrorEvent } from '../../engine/session/conditions';
+import {
+  stat,
+  loadEngine,
+  type FsFile,
+  type FsState,
+  type TraceEvent,
+  type WorldState,
+} from '../../engine';
 import { prettyJson, timeText } from '../format';
 import { diff, json, type Change } from './diff';
 import { FileText } from './FileText';
@@ -331,7 +335,7 @@ export function Inspector({ session, step }: PanelProps) {
   if (!e) return <p className="muted">No step selected.</p>;
   const before = session.stateAt(step - 1);
   const after = session.stateAt(step);
-  const failed = isErrorEvent(e);
+  const failed = loadEngine.now().isErrorEvent(e);
   let body: ReactNode;
   if (e.kind === 'exec' || e.kind === 'exit') body = <PluginCall e={e} events={events} />;
   else if (e.kind === 'libcni.call' || e.kind === 'libcni.return' || e.kind === 'libcni.cache')

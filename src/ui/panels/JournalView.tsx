@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { journalLines, type Unit } from '../../engine/node/journal';
+import { loadEngine, type Unit } from '../../engine';
 import type { PanelProps } from './types';
 
 const SHOWN = 400;
@@ -13,9 +13,10 @@ export function JournalView({ session, step }: PanelProps) {
   const events = session.events;
   const lines = useMemo(
     () =>
-      journalLines(events, node, step, unit === 'all' ? undefined : [unit]).filter((l) =>
-        filter ? l.toLowerCase().includes(filter.toLowerCase()) : true,
-      ),
+      loadEngine
+        .now()
+        .journalLines(events, node, step, unit === 'all' ? undefined : [unit])
+        .filter((l) => (filter ? l.toLowerCase().includes(filter.toLowerCase()) : true)),
     [events, node, step, unit, filter],
   );
   const shown = lines.slice(-SHOWN);

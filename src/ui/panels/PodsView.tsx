@@ -1,8 +1,7 @@
 import { memo } from 'react';
-import { describeEvents, podRows, type PodRow } from '../../engine/cluster/apiserver';
+import { loadEngine, tget, type PodRow } from '../../engine';
 import { useApp } from '../store';
 import type { PanelProps } from './types';
-import { tget } from '../../engine/state/table';
 
 const Row = memo(
   function Row({ r, id, selected }: { r: PodRow; id: string; selected: boolean }) {
@@ -39,7 +38,7 @@ export function PodsView({ session, step }: PanelProps) {
   const state = session.stateAt(step);
   const api = state.api;
   if (!api) return <p className="muted">No API server at this step.</p>;
-  const rows = podRows(api, state.clock);
+  const rows = loadEngine.now().podRows(api, state.clock);
   const nodes = Object.values(api.nodes);
   const sel = selected ? tget(api.pods, selected) : undefined;
   return (
@@ -97,9 +96,10 @@ export function PodsView({ session, step }: PanelProps) {
                 </div>
               </dl>
               <pre className="json" tabIndex={0}>
-                {describeEvents(api, `pod/${sel.spec.name}`, sel.spec.namespace, state.clock).join(
-                  '\n',
-                )}
+                {loadEngine
+                  .now()
+                  .describeEvents(api, `pod/${sel.spec.name}`, sel.spec.namespace, state.clock)
+                  .join('\n')}
               </pre>
             </>
           ) : (

@@ -1,7 +1,5 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { isErrorEvent } from '../../engine/session/conditions';
-import type { TraceEvent } from '../../engine/trace/trace';
-import type { Session } from '../../engine/session/session';
+import { loadEngine, type Session, type TraceEvent } from '../../engine';
 import { timeText } from '../format';
 import type { PanelProps } from './types';
 
@@ -18,7 +16,7 @@ const Row = memo(function Row(props: {
   const { i, e, current } = props;
   return (
     <li
-      className={`${current ? 'current' : ''} level-${e.level} ${isErrorEvent(e) ? 'failed' : ''}`}
+      className={`${current ? 'current' : ''} level-${e.level} ${loadEngine.now().isErrorEvent(e) ? 'failed' : ''}`}
       aria-current={current ? 'step' : undefined}
       data-step={i}
     >

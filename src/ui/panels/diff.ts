@@ -2,6 +2,7 @@
  * What one step changed in the world, as "object before / after". Snapshots share every subtree
  * that did not change (immer), so the walk only descends where identities differ.
  */
+import { isTable, tchangedKeys, tget } from '../../engine';
 
 export interface Change {
   /** Where, e.g. `netns.cni-1a2b.links.3`. */
@@ -12,8 +13,6 @@ export interface Change {
   added?: unknown[];
   removed?: unknown[];
 }
-
-import { isTable, tchangedKeys, tget } from '../../engine/state/table';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadEngine } from '../../engine';
 import { jsonErrorOffset, jsonProblem } from './jsonProblem';
+
+await loadEngine();
 
 describe('jsonProblem: the editor says where a conflist stops being JSON', () => {
   it('names line and column of an unexpected token, which V8 reports without a position', () => {

@@ -3,7 +3,7 @@
  * V8's JSON.parse names a position for most errors but not for an unexpected token or an early
  * end; the engine's JSON scanner (gojson) finds the offset in every case.
  */
-import { SCAN_END, Scanner } from '../../engine/gojson/scanner';
+import { loadEngine } from '../../engine';
 
 export function jsonProblem(text: string): string | null {
   const e = jsonError(text);
@@ -38,6 +38,7 @@ export function jsonError(text: string): JsonError | null {
 /** The offset of the first character that cannot continue a JSON text (its length if it ends early). */
 export function jsonErrorOffset(text: string): number {
   // The engine's port of Go's JSON scanner, which Go's checkValid runs before json.Unmarshal.
+  const { Scanner, SCAN_END } = loadEngine.now();
   const s = new Scanner();
   for (let i = 0; i < text.length; i++)
     if (s.step(text.charCodeAt(i), i) >= SCAN_END && s.errContext !== null) return s.errIndex;

@@ -1,5 +1,4 @@
-import type { ViewProps } from '../../engine/session/view';
-import type { Session } from '../../engine/session/session';
+import type { Session, ViewProps } from '../../engine';
 
 /** What the app's own panels receive: the view props, with the full session (for actions). */
 export interface PanelProps extends ViewProps {

@@ -8,7 +8,11 @@
  */
 import { buildWindow, visibleSeqs, windowFor } from '../views/sequence/model';
 import { WINDOW } from '../views/sequence/SequenceView';
+import { loadEngine } from '../../engine';
 import { get, notify, useApp, type LeftTab } from '../store';
+
+/** trace-file.ts, with the engine whose saved form it writes and reads. */
+const importTraceFile = () => Promise.all([import('./trace-file'), loadEngine()]).then(([m]) => m);
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -157,7 +161,7 @@ export async function exportAs(kind: ExportKind): Promise<void> {
       case 'trace': {
         const { session, leftTab, rightTab } = get();
         if (!session) return;
-        const { traceFile } = await import('./trace-file');
+        const { traceFile } = await importTraceFile();
         const text = JSON.stringify(traceFile(session, { left: leftTab, right: rightTab }));
         download(`${stamp()}-trace.json`, new Blob([text], { type: 'application/json' }));
         return;
@@ -170,7 +174,7 @@ export async function exportAs(kind: ExportKind): Promise<void> {
 
 /** Opens a trace JSON file as a shared sandbox (not saved over the user's own). */
 export async function importTrace(file: File): Promise<void> {
-  const { parseTraceFile, sameTrace, MAX_TRACE_CHARS } = await import('./trace-file');
+  const { parseTraceFile, sameTrace, MAX_TRACE_CHARS } = await importTraceFile();
   if (file.size > MAX_TRACE_CHARS) {
     notify('error', 'This file cannot be opened: it is larger than 64 MiB.');
     return;

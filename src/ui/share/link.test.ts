@@ -9,6 +9,7 @@ import {
   type SavedSession,
 } from '../../engine/session/serialize';
 import { drain } from '../../engine/session/session';
+import { loadEngine } from '../../engine';
 import { parseRoute, routeHash } from '../route';
 import {
   decodeLink,
@@ -62,6 +63,8 @@ function errorOf(payload: string): string {
 }
 
 const golden = GOLDEN[0]!;
+
+await loadEngine();
 
 describe('share links', () => {
   it('round-trip a real sandbox: the link replays to the same step, trace and views', () => {

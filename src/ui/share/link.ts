@@ -19,7 +19,7 @@
  */
 import { deflateSync, Inflate } from 'fflate';
 import * as z from 'zod/mini';
-import { parseSavedSession, type SavedSession } from '../../engine/session/serialize';
+import { loadEngine, type SavedSession } from '../../engine';
 
 z.config({ jitless: true });
 
@@ -141,7 +141,7 @@ function decodeV1(body: Uint8Array): LinkParse {
   }
   const env = envelopeV1.safeParse(json);
   if (!env.success) return { ok: false, error: 'it does not hold a cnisim sandbox' };
-  const saved = parseSavedSession(env.data.session);
+  const saved = loadEngine.now().parseSavedSession(env.data.session);
   if (!saved.ok) return { ok: false, error: saved.errors[0] ?? 'its sandbox is invalid' };
   return { ok: true, state: { saved: saved.saved, views: env.data.views ?? {} } };
 }

@@ -4,8 +4,7 @@
  * store from saving it, so the user's saved sandbox stays as it was until they choose "Keep as
  * my sandbox"; "Back to my sandbox" restores it.
  */
-import type { SavedSession } from '../../engine/session/serialize';
-import type { Session } from '../../engine/session/session';
+import { loadEngine, type SavedSession, type Session } from '../../engine';
 import { pageUrl, routeHash } from '../route';
 import {
   get,
@@ -20,6 +19,9 @@ import {
   type RightTab,
 } from '../store';
 import type { LinkViews } from './link';
+
+/** link.ts, with the engine whose saved form it decodes and encodes. */
+const importLink = () => Promise.all([import('./link'), loadEngine()]).then(([m]) => m);
 
 const LEFT: readonly LeftTab[] = ['trace', 'sequence', 'topology', 'machines', 'metrics'];
 const RIGHT: readonly RightTab[] = ['pods', 'files', 'journal', 'actions', 'config'];
@@ -36,7 +38,7 @@ export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
   useApp.setState({ session: engine.newSandbox(), source: 'link' });
-  const { decodeLink } = await import('./link');
+  const { decodeLink } = await importLink();
   const r = decodeLink(payload);
   if (!r.ok) {
     notify(
@@ -107,7 +109,7 @@ export function keepAsMine(): void {
 export async function makeShareUrl(): Promise<{ url: string } | { error: string }> {
   const { session, engine, leftTab, rightTab } = get();
   if (!session || !engine) return { error: 'The simulation is still loading.' };
-  const { encodeLink } = await import('./link');
+  const { encodeLink } = await importLink();
   const payload = encodeLink({
     saved: engine.saveSession(session),
     views: { left: leftTab, right: rightTab },
@@ -149,7 +151,7 @@ function embedSnippet(attrs: Record<string, string>): string {
 export async function makeEmbedSnippet(): Promise<{ html: string } | { error: string }> {
   const { session, engine, leftTab, level } = get();
   if (!session || !engine) return { error: 'The simulation is still loading.' };
-  const { encodeLink } = await import('./link');
+  const { encodeLink } = await importLink();
   const payload = encodeLink({ saved: engine.saveSession(session), views: {} });
   if (payload === null) return { error: 'This sandbox is too large to embed.' };
   const views = `${EMBED_VIEW[leftTab]},inspector`;

@@ -3,6 +3,9 @@ import { newSandbox } from '../../engine/session';
 import { loadJob } from '../../engine/session/serialize';
 import { drain } from '../../engine/session/session';
 import { parseTraceFile, sameTrace, traceFile } from './trace-file';
+import { loadEngine } from '../../engine';
+
+await loadEngine();
 
 describe('the trace as JSON', () => {
   it('importing an exported trace reproduces the same state', () => {

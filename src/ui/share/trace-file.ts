@@ -11,14 +11,7 @@
  * what the file's events say. Never throws.
  */
 import * as z from 'zod/mini';
-import {
-  parseSavedSession,
-  saveSession,
-  traceDigest,
-  type SavedSession,
-} from '../../engine/session/serialize';
-import type { Session } from '../../engine/session/session';
-import type { TraceEvent } from '../../engine/trace/trace';
+import { loadEngine, type SavedSession, type Session, type TraceEvent } from '../../engine';
 import type { LinkViews } from './link';
 
 z.config({ jitless: true });
@@ -40,7 +33,7 @@ export function traceFile(session: Session, views: LinkViews): TraceFile {
   return {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,
-    session: saveSession(session),
+    session: loadEngine.now().saveSession(session),
     views,
     events: [...session.events],
   };
@@ -94,6 +87,7 @@ export function parseTraceFile(text: string): TraceFileParse {
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return fail('it is not a cnisim trace (format "cnisim-trace", version 1)');
+  const { parseSavedSession, traceDigest } = loadEngine.now();
   const saved = parseSavedSession(r.data.session);
   if (!saved.ok) return fail(saved.errors[0] ?? 'its session is invalid');
   const events = r.data.events as unknown as TraceEvent[];
@@ -111,6 +105,6 @@ export function parseTraceFile(text: string): TraceFileParse {
 export function sameTrace(session: Session, file: ParsedTraceFile): boolean {
   return (
     session.cursor === file.saved.cursor &&
-    traceDigest(session.events, session.cursor) === file.digest
+    loadEngine.now().traceDigest(session.events, session.cursor) === file.digest
   );
 }

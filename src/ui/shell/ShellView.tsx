@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
+import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import type { PanelProps } from '../panels/types';
 import type { NodeTerminal } from './terminals';
 
 // xterm.js and the terminals arrive in their own chunk when the Shell tab first opens.
 let loading: Promise<typeof import('./terminals')> | null = null;
-const loadTerminals = () => (loading ??= import('./terminals'));
+const loadTerminals = () =>
+  (loading ??= Promise.all([import('./terminals'), loadTerminal()]).then(([m]) => m));
 
 /** The node's shell: a terminal per node, in tabs (see terminals.ts and docs/shell.md). */
 export default function ShellView({ session, step }: PanelProps) {

@@ -10,8 +10,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
-import { complete } from '../../engine/shell/complete';
-import { afterAction, newTermState, tryLine, type TermState } from '../../engine/session/terminal';
+import { loadTerminal, type TermState } from '../../engine';
 import { cancelJob, cmd, useApp } from '../store';
 import { LineEditor } from './lineEditor';
 
@@ -27,7 +26,7 @@ export class NodeTerminal {
   readonly term: Terminal;
   private readonly fit = new FitAddon();
   private readonly editor: LineEditor;
-  private state: TermState = newTermState();
+  private state: TermState = loadTerminal.now().newTermState();
   private busy = false;
   private opened = false;
   /** Escape was pressed: the next Tab leaves the terminal instead of completing. */
@@ -48,7 +47,7 @@ export class NodeTerminal {
       const s = useApp.getState().session;
       const n = s?.stateAt(s.cursor).nodes[this.node];
       return n
-        ? complete(n, this.state.shell.cwd, line, pos)
+        ? loadTerminal.now().complete(n, this.state.shell.cwd, line, pos)
         : { from: pos, candidates: [], common: '' };
     });
     this.term.attachCustomKeyEventHandler((e) => this.onKey(e));
@@ -159,7 +158,7 @@ export class NodeTerminal {
       this.term.write(`cnisim: this sandbox has no node ${this.node}\r\n`);
       return;
     }
-    const o = tryLine(session, this.node, line, this.state);
+    const o = loadTerminal.now().tryLine(session, this.node, line, this.state);
     if (o.kind === 'read') {
       this.term.write(toTerminal(o.result.output));
       this.state = o.state;
@@ -169,13 +168,13 @@ export class NodeTerminal {
     const r = await cmd.perform(o.action);
     if (!r) {
       this.term.write('\x1b[2mcnisim: the line was not run (see the notice above)\x1b[0m\r\n');
-      this.state = afterAction(this.state, line, undefined);
+      this.state = loadTerminal.now().afterAction(this.state, line, undefined);
       return;
     }
     const out = r.output?.shell;
     if (out) this.term.write(toTerminal(out.output));
     else if (r.error) this.term.write(toTerminal(`cnisim: ${r.error}\n`));
-    this.state = afterAction(this.state, line, out);
+    this.state = loadTerminal.now().afterAction(this.state, line, out);
     if (out?.exited) this.term.write('\x1b[2m(a new shell session starts)\x1b[0m\r\n');
   }
 }

@@ -9,11 +9,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
-import { lessonHandout, type Handout as HandoutData } from '../../../engine/course/handout';
+import { loadCourseEngine, type Handout as HandoutData } from '../../../engine';
 import { visibleSeqs } from '../../views/sequence/model';
 import { loadMermaid } from '../../views/sequence/mermaid';
 import { pageUrl, routeHash } from '../../route';
-import type { Lesson } from '../engine';
+import type { Lesson } from '../../../engine';
 import { stepDiagram, type StepDiagram } from './diagram';
 import { closePreview, useHandout } from './state';
 import './handout.css';
@@ -109,7 +109,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
   const preview = useHandout((s) => s.preview);
   const printWhenReady = useHandout((s) => s.printWhenReady);
   const ready = useHandout((s) => s.ready);
-  const data = useMemo(() => lessonHandout(lesson), [lesson]);
+  const data = useMemo(() => loadCourseEngine.now().lessonHandout(lesson), [lesson]);
   const diagrams = useMemo(() => {
     if ('errors' in data) return [];
     const visible = visibleSeqs(data.events, 'kernel');

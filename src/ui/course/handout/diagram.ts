@@ -4,7 +4,7 @@
  * wrapped message texts, for a page's width), with the step's own message (or the last message
  * before it, for a journal line) to be set in bold.
  */
-import type { TraceEvent } from '../../../engine/trace/trace';
+import type { TraceEvent } from '../../../engine';
 import {
   buildWindow,
   lastAtOrBefore,

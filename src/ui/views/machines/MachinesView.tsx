@@ -5,8 +5,7 @@
  * current step made highlighted, and the life of the node's kernel links.
  */
 import { memo, useId, useMemo, useState } from 'react';
-import type { SessionView } from '../../../engine/session/view';
-import type { Level } from '../../../engine/trace/trace';
+import type { Level, SessionView } from '../../../engine';
 import { linkLifeMachine } from './linkLife';
 import {
   LINK_LIVES,

@@ -6,10 +6,16 @@
  * links (`Link.life`).
  */
 import type { AnyStateMachine } from 'xstate';
-import type { KernelState, LinkLife } from '../../../engine/kernel/types';
-import type { ActorRecord, WorldState } from '../../../engine/sim/world';
-import { tentries, tget, tvalues } from '../../../engine/state/table';
-import type { TraceEvent } from '../../../engine/trace/trace';
+import {
+  tentries,
+  tget,
+  tvalues,
+  type ActorRecord,
+  type KernelState,
+  type LinkLife,
+  type TraceEvent,
+  type WorldState,
+} from '../../../engine';
 
 export interface ChartState {
   /** The state's key (its value when active). */

@@ -7,8 +7,7 @@
 import { memo, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
-import type { SessionView } from '../../../engine/session/view';
-import type { Level } from '../../../engine/trace/trace';
+import type { Level, SessionView } from '../../../engine';
 import { METRIC_KEYS, METRIC_LABELS, MetricsIndex, type MetricKey, type Point } from './model';
 import './metrics.css';
 

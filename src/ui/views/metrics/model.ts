@@ -9,20 +9,22 @@
  * the host's links change" is one comparison. It keeps only the steps where a number changed
  * (the series are step functions) and extends itself as the trace grows.
  */
-import { dirChildren, entriesIn, type FsState } from '../../../engine/fs/vfs';
-import type { KernelState } from '../../../engine/kernel/types';
 import {
-  type Inflight,
+  DEFAULT_DATA_DIR,
   NO_INFLIGHT,
+  dirChildren,
+  entriesIn,
   inflightSandboxes,
-  orphanVeths as inspectOrphanVeths,
+  inspectOrphanVeths,
+  ipamCapacity,
   reservations,
-} from '../../../engine/node/inspect';
-import { ipamCapacity } from '../../../engine/plugins/host-local';
-import { DEFAULT_DATA_DIR } from '../../../engine/plugins/host-local-disk';
-import type { ContainerdState } from '../../../engine/runtime/types';
-import type { WorldState } from '../../../engine/sim/world';
-import { tvalues } from '../../../engine/state/table';
+  tvalues,
+  type ContainerdState,
+  type FsState,
+  type Inflight,
+  type KernelState,
+  type WorldState,
+} from '../../../engine';
 
 export interface NodeMetrics {
   pods: number;

@@ -8,8 +8,7 @@
  * (model.ts), so no trace text becomes markup.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { SessionView } from '../../../engine/session/view';
-import type { Level } from '../../../engine/trace/trace';
+import type { Level, SessionView } from '../../../engine';
 import { loadMermaid } from './mermaid';
 import { buildWindow, visibleSeqs, windowFor, type SequenceWindow } from './model';
 import './sequence.css';

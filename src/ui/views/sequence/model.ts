@@ -4,7 +4,7 @@
  * Mermaid source. Every text that came from the simulation (a summary, a plugin's name, an error)
  * goes through `escapeMermaid`, so nothing a user typed can become Mermaid syntax or HTML.
  */
-import type { Level, TraceEvent } from '../../../engine/trace/trace';
+import type { Level, TraceEvent } from '../../../engine';
 
 export type DetailLevel = Level;
 

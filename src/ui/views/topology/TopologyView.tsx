@@ -10,9 +10,7 @@
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
-import type { Link, Netns } from '../../../engine/kernel/types';
-import type { SessionView } from '../../../engine/session/view';
-import type { Level } from '../../../engine/trace/trace';
+import { tget, type Level, type Link, type Netns, type SessionView } from '../../../engine';
 import {
   StructureCache,
   addrText,
@@ -24,7 +22,6 @@ import {
   type CellLayout,
 } from './model';
 import './topology.css';
-import { tget } from '../../../engine/state/table';
 
 /** What the view reads of the session (a SessionView has it all). */
 export type TopologySession = Pick<SessionView, 'stateAt'>;

@@ -9,10 +9,17 @@
  * that did not change between two states is the same object, so "what changed" is a walk of
  * identity comparisons.
  */
-import type { KernelState, Link, Netns, Route } from '../../../engine/kernel/types';
-import type { NodeState, WorldState } from '../../../engine/sim/world';
-import { tget, tvalues } from '../../../engine/state/table';
-import { addrTexts } from '../../../engine/node/inspect';
+import {
+  addrTexts,
+  tget,
+  tvalues,
+  type KernelState,
+  type Link,
+  type Netns,
+  type NodeState,
+  type Route,
+  type WorldState,
+} from '../../../engine';
 
 export interface PodNs {
   /** Namespace id (ns4026532097). */

@@ -1,0 +1,27 @@
+/**
+ * The engine as the app drives it, loaded by `loadEngine()` (index.ts) as one lazy chunk right
+ * after the first paint: sessions (create, step, save, load), the default cluster, the plugin
+ * builds, and what the panels read (pod rows and events, journals, error events, where a JSON text
+ * goes wrong).
+ */
+export {
+  newSandbox,
+  SANDBOX_POD,
+  Session,
+  SessionError,
+  drain,
+  parseSavedSession,
+  loadJob,
+  serializeSession,
+  saveSession,
+  traceDigest,
+  actionProblems,
+  describeAction,
+  describeCondition,
+  isErrorEvent,
+} from './session';
+export { DEFAULT_CLUSTER, REFERENCE_PACKAGE, defaultConflist } from './cluster/cluster';
+export { BUILDS } from './plugins/lib/build';
+export { describeEvents, podRows } from './apiserver/apiserver';
+export { journalLines } from './node/journal';
+export { SCAN_END, Scanner } from './gojson/scanner';
