@@ -18,6 +18,7 @@ import {
   inspectOrphanVeths,
   ipamCapacity,
   reservations,
+  tget,
   tvalues,
   type ContainerdState,
   type FsState,
@@ -193,8 +194,18 @@ export class MetricsIndex {
       const k = node.kernel;
       let m = this.memo.get(name);
       const resInputs = [c.sandboxes, f.key, ...netDirs(node.fs)];
-      // k.netns: the host's links and the namespaces' holders (a pause process keeps one alive).
-      const vethInputs = [k.netns, k.mounts, c.sandboxes, f.key, f.netns.size];
+      // The host's links, and what keeps a pod's namespace alive: its mount, or (once the mount
+      // is gone) a pause process inside it, which matters until the namespace itself goes, so
+      // the number of namespaces stands for the holders. Not the namespace table itself: it
+      // changes with every kernel operation in any pod.
+      const vethInputs = [
+        tget(k.netns, k.root)?.links,
+        k.mounts,
+        c.sandboxes,
+        f.key,
+        f.netns.size,
+        k.netns.size,
+      ];
       if (!m) {
         m = {
           resInputs,
