@@ -9,13 +9,15 @@
  *
  * Attributes: scenario (sandbox, lesson:<id>, scenario:<name> or a share payload), step, views,
  * theme (light, dark, auto, or host: follow the page's own dark-mode marker), level, autoplay,
- * src (embed.html's address; default: next to this script).
+ * src (embed.html's address, http(s) only; default: next to this script. Any other value, such as
+ * a javascript: URL, is refused: the default is used, and the element and the console say why).
  * Events: `cni-sim:ready`, `cni-sim:step` (detail { step, length }), `cni-sim:solved` (detail
  * { lesson }), `cni-sim:error` (detail { message }).
  * Methods: goTo(step), load(scenario, step?), injectFault(id, params?), setViews(views).
  * Loading the script twice is harmless: the element is defined once.
  */
 import {
+  embedSrc,
   isLevel,
   isScenario,
   isTheme,
@@ -31,8 +33,9 @@ import {
 const TAG = 'cni-sim';
 
 // Where this script came from: embed.html is next to it.
+// (An inline or bundled copy has no src of its own: the page's address then.)
 const SCRIPT_URL =
-  (document.currentScript as HTMLScriptElement | null)?.src ?? new URL('./', location.href).href;
+  (document.currentScript as HTMLScriptElement | null)?.src || new URL('./', location.href).href;
 
 type Body<M> = M extends unknown ? Omit<M, 'cnisim'> : never;
 
@@ -54,6 +57,7 @@ const STYLE = `
 iframe { display: block; width: 100%; height: 320px; border: 0; }
 .placeholder { min-height: 320px; display: grid; place-items: center; font: 14px system-ui, sans-serif;
   color: #4b5563; border: 1px dashed #c9ced6; border-radius: 6px; }
+.problem { margin: 0 0 4px; font: 13px system-ui, sans-serif; color: #92400e; }
 `;
 
 class CniSimElement extends HTMLElement {
@@ -174,7 +178,16 @@ class CniSimElement extends HTMLElement {
   }
 
   #render(): void {
-    const src = new URL(this.getAttribute('src') ?? 'embed.html', SCRIPT_URL);
+    const { url: src, problem } = embedSrc(this.getAttribute('src'), SCRIPT_URL);
+    this.#root.querySelector('.problem')?.remove();
+    if (problem !== null) {
+      console.warn(`<cni-sim>: ${problem}`);
+      const p = document.createElement('p');
+      p.className = 'problem';
+      p.setAttribute('role', 'status');
+      p.textContent = `cnisim: ${problem}`;
+      this.#root.append(p);
+    }
     const step = this.getAttribute('step');
     const level = this.getAttribute('level');
     const scenario = this.getAttribute('scenario') ?? 'sandbox';

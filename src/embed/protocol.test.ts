@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_VIEWS,
   EMBED_VIEWS,
+  embedSrc,
   parseEmbedMessage,
   parseHostMessage,
   parseParams,
@@ -10,6 +11,7 @@ import {
   paramsQuery,
   type EmbedParams,
 } from './protocol';
+import { fcParams } from '../engine/properties/config';
 import { solvedReporter } from './solved';
 
 describe('embed parameters', () => {
@@ -186,5 +188,63 @@ describe('postMessage API v1', () => {
     }
     expect(parseEmbedMessage({ cnisim: 1, type: 'step', step: 3, length: 9 })).not.toBeNull();
     expect(parseEmbedMessage({ cnisim: 1, type: 'step', step: '3' })).toBeNull();
+  });
+});
+
+describe('<cni-sim> src', () => {
+  const BASE = 'https://docs.example/cnisim/cni-sim.js';
+  const DEFAULT = 'https://docs.example/cnisim/embed.html';
+
+  it('takes an http(s) address, relative to the script or absolute', () => {
+    expect(embedSrc(null, BASE)).toEqual({ url: new URL(DEFAULT), problem: null });
+    expect(embedSrc('v2/embed.html', BASE).url.href).toBe(
+      'https://docs.example/cnisim/v2/embed.html',
+    );
+    expect(embedSrc('http://sim.example/embed.html', BASE).url.href).toBe(
+      'http://sim.example/embed.html',
+    );
+    expect(embedSrc('//sim.example/e.html', BASE).problem).toBeNull();
+  });
+
+  it('refuses javascript:, data:, blob: and non-URLs: the default, and the reason', () => {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:parent.__pwned=1//',
+      'java\tscript:alert(1)',
+      'data:text/html,<script>parent.__pwned=1</script>',
+      'blob:https://docs.example/0b0e',
+      'about:srcdoc',
+      'file:///etc/passwd',
+      'http://[::1',
+      'vbscript:msgbox(1)',
+    ]) {
+      const r = embedSrc(bad, BASE);
+      expect(r.url.href, bad).toBe(DEFAULT);
+      expect(r.problem, bad).toMatch(
+        /^src ".*" is not an http\(s\) address: the simulator is loaded from https:\/\/docs\.example\/cnisim\/embed\.html instead\.$/,
+      );
+      // The value is shown tamed: short, on one line.
+      expect(r.problem!.length).toBeLessThan(200);
+      // eslint-disable-next-line no-control-regex -- none may remain
+      expect(r.problem).not.toMatch(/[\u0000-\u001f]/);
+    }
+  });
+
+  it('never yields anything but an http(s) address, whatever the value (property, fixed seed)', () => {
+    const value = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.webUrl(),
+      fc
+        .constantFrom('javascript:', 'data:', 'blob:', 'http:', 'https:', '//', ' ', '\t')
+        .chain((p) => fc.string({ maxLength: 60 }).map((s) => p + s)),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        const r = embedSrc(v, BASE);
+        expect(['http:', 'https:']).toContain(r.url.protocol);
+        if (r.problem !== null) expect(r.url.href).toBe(DEFAULT);
+      }),
+      fcParams(500),
+    );
   });
 });

@@ -251,3 +251,36 @@ export function paramsQuery(p: Partial<EmbedParams>): string {
   const s = q.toString();
   return s ? `?${s}` : '';
 }
+
+// ---------------------------------------------------------------------------------------------
+// Where <cni-sim> loads embed.html from
+
+/** The element's `src` as shown in a message: at most 80 characters, controls made visible. */
+function quoted(v: string): string {
+  // eslint-disable-next-line no-control-regex -- controls are what is replaced
+  const s = v.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+}
+
+/**
+ * embed.html's address for `<cni-sim>`: its `src` attribute resolved against the script's
+ * address, when that is an http(s) URL; otherwise (javascript:, data:, blob:, not a URL at all)
+ * embed.html next to the script, with the problem to show. An iframe's src is a URL the host
+ * page navigates to: anything but http(s) could run script in the host page or show a page
+ * the host did not mean to frame.
+ */
+export function embedSrc(attr: string | null, base: string): { url: URL; problem: string | null } {
+  const fallback = new URL('embed.html', base);
+  if (attr === null) return { url: fallback, problem: null };
+  let url: URL | null;
+  try {
+    url = new URL(attr, base);
+  } catch {
+    url = null;
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return { url, problem: null };
+  return {
+    url: fallback,
+    problem: `src ${quoted(attr)} is not an http(s) address: the simulator is loaded from ${fallback.href} instead.`,
+  };
+}

@@ -19,6 +19,7 @@ import type {
 } from '../engine';
 import { pageUrl, parseRoute, type Route } from './route';
 import { openLink } from './share/open';
+import { damagedCopyText, setAside, tryWrite } from './storage';
 
 export const STORAGE_KEY = 'cnisim.sandbox.v1';
 export const CORRUPT_KEY = 'cnisim.sandbox.v1.damaged';
@@ -34,6 +35,8 @@ export interface Notice {
   id: number;
   kind: 'info' | 'warning' | 'error';
   text: string;
+  /** A file the notice offers to download (a damaged save that could not be read). */
+  download?: { label: string; name: string; text: string };
 }
 
 export interface Busy {
@@ -129,8 +132,8 @@ export function publish(): void {
 }
 
 let noticeId = 0;
-export function notify(kind: Notice['kind'], text: string): void {
-  const n: Notice = { id: ++noticeId, kind, text };
+export function notify(kind: Notice['kind'], text: string, download?: Notice['download']): void {
+  const n: Notice = { id: ++noticeId, kind, text, ...(download ? { download } : {}) };
   set((st) => ({ notices: [...st.notices.slice(-3), n] }));
 }
 
@@ -395,12 +398,25 @@ export function saveNow(): void {
   saveTimer = null;
   const { session: s, engine, phase, source } = get();
   if (!s || !engine || phase !== 'ready' || source !== 'own') return;
+  let store: Storage | null;
   try {
-    localStorage.setItem(STORAGE_KEY, engine.serializeSession(s));
+    store = localStorage;
   } catch {
-    // Full or unavailable storage: the sandbox lasts for this page only.
+    store = null;
   }
+  const r = tryWrite(store, STORAGE_KEY, engine.serializeSession(s));
+  // Unavailable storage: the sandbox lasts for this page only, as the user chose. A full one is
+  // said once (until a save succeeds again): what was saved before is kept, the changes are not.
+  if (r === 'full' && !storageFullSaid) {
+    storageFullSaid = true;
+    notify(
+      'warning',
+      "This browser's storage for this site is full: your latest changes to the sandbox were not saved (the copy saved before is kept). Free some storage for this site to save again.",
+    );
+  } else if (r === 'ok') storageFullSaid = false;
 }
+
+let storageFullSaid = false;
 
 /** Creates the session once the engine chunk has arrived: a shared link, the saved sandbox, or a new one. */
 export async function start(engine: EngineModule): Promise<void> {
@@ -435,15 +451,16 @@ export async function restoreOwn(): Promise<void> {
   if (saved === null) return;
   const parsed = engine.parseSavedSession(saved);
   if (!parsed.ok) {
+    let kept: ReturnType<typeof setAside>;
     try {
-      localStorage.setItem(CORRUPT_KEY, saved);
-      localStorage.removeItem(STORAGE_KEY);
+      kept = setAside(localStorage, STORAGE_KEY, CORRUPT_KEY, saved);
     } catch {
-      // Nothing more to do: the fresh sandbox below replaces it at the next save.
+      kept = 'refused';
     }
     notify(
       'warning',
-      `Your saved sandbox could not be restored (${parsed.errors[0]}). A fresh sandbox was opened; the damaged copy is kept in this browser's storage under "${CORRUPT_KEY}".`,
+      `Your saved sandbox could not be restored (${parsed.errors[0]}). A fresh sandbox was opened. ${damagedCopyText(kept, CORRUPT_KEY)}`,
+      { label: 'Download the damaged copy', name: 'cnisim-sandbox-damaged.json', text: saved },
     );
     return;
   }

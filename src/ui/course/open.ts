@@ -19,9 +19,20 @@ async function engine() {
   if (!useCourse.getState().engine) useCourse.setState({ engine: e });
   if (!progressLoaded) {
     progressLoaded = true;
-    const { progress, problem } = loadProgress(storage());
+    const { progress, problem, damaged } = loadProgress(storage());
     useCourse.setState({ progress });
-    if (problem) notify('warning', problem);
+    if (problem)
+      notify(
+        'warning',
+        problem,
+        damaged === undefined
+          ? undefined
+          : {
+              label: 'Download the damaged copy',
+              name: 'cnisim-course-progress-damaged.json',
+              text: damaged,
+            },
+      );
   }
   return e;
 }

@@ -49,6 +49,21 @@ describe('course progress', () => {
     expect(s.data[PROGRESS_KEY]).toBeUndefined();
   });
 
+  it('storage full: the notice says the damaged copy was not kept, and offers it', () => {
+    const bad = '{"app":"cnisim-course","version":1,"lessons":';
+    const s = memory({ [PROGRESS_KEY]: bad });
+    s.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const r = loadProgress(s);
+    expect(r.progress).toEqual(emptyProgress());
+    expect(r.problem).not.toMatch(/set aside under|is kept/);
+    expect(r.problem).toMatch(/could not be kept \(this browser's storage for this site is full\)/);
+    expect(r.damaged).toBe(bad);
+    // Nothing was copied, so nothing was deleted.
+    expect(s.data).toEqual({ [PROGRESS_KEY]: bad });
+  });
+
   it('refuses a file of the wrong shape, naming where', () => {
     const bad = { ...some, challenges: { x: { attempts: -1, solved: true } } };
     const r = parseProgress(JSON.stringify(bad));

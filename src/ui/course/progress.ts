@@ -5,6 +5,7 @@
  * notice, never a blank page, and a bad import replaces nothing.
  */
 import * as z from 'zod/mini';
+import { damagedCopyText, setAside } from '../storage';
 
 z.config({ jitless: true });
 
@@ -86,8 +87,10 @@ export interface Store {
 
 export interface Loaded {
   progress: Progress;
-  /** Set when saved progress was unreadable and was set aside. */
+  /** Set when saved progress was unreadable: what happened to it. */
   problem: string | null;
+  /** The unreadable text, for the notice to offer as a download (kept aside or not). */
+  damaged?: string;
 }
 
 /** Loads saved progress; unreadable progress is moved to PROGRESS_DAMAGED_KEY. */
@@ -101,15 +104,12 @@ export function loadProgress(store: Store | null): Loaded {
   if (text === null) return { progress: emptyProgress(), problem: null };
   const r = parseProgress(text);
   if (r.ok) return { progress: r.progress, problem: null };
-  try {
-    store?.setItem(PROGRESS_DAMAGED_KEY, text);
-    store?.removeItem(PROGRESS_KEY);
-  } catch {
-    // Storage refused: the fresh progress is saved over it at the next change.
-  }
+  // Storage that refuses the copy keeps the original until the fresh progress is saved over it.
+  const kept = setAside(store, PROGRESS_KEY, PROGRESS_DAMAGED_KEY, text);
   return {
     progress: emptyProgress(),
-    problem: `Your saved course progress could not be read (${r.error}). It was set aside under "${PROGRESS_DAMAGED_KEY}" in this browser's storage, and you start afresh.`,
+    problem: `Your saved course progress could not be read (${r.error}). You start afresh. ${damagedCopyText(kept, PROGRESS_DAMAGED_KEY)}`,
+    damaged: text,
   };
 }
 

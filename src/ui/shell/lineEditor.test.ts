@@ -100,4 +100,33 @@ describe('the terminal line editor', () => {
     expect(big).toContain(`a paste of ${MAX_INPUT + 1} characters was ignored`);
     expect(f.line).toBe('ls');
   });
+
+  it('never draws a control character of a pasted text or a file name (C1 CSI, ESC)', () => {
+    const names = ['evil\x1b[2J\x1b]8;;x\x07', 'evil\x9b31m'];
+    const e = new LineEditor(() => ({
+      from: 0,
+      candidates: names,
+      common: 'evil',
+    }));
+    e.start('# ', []);
+    // A paste with a C1 CSI: the controls are dropped from the line.
+    e.input('echo \x9b2Jhi\x9d8;;x');
+    expect(e.line).toBe('echo 2Jhi8;;x');
+    e.input('\x15ev');
+    const first = e.input('\t');
+    expect(e.line).toBe('evil');
+    const listed = written(e.input('\t'));
+    // eslint-disable-next-line no-control-regex -- the names' controls are shown, not sent
+    const raw = /[\x00-\x1f\x7f-\x9f]/;
+    // eslint-disable-next-line no-control-regex -- the editor's own cursor moves are allowed
+    expect(listed.replace(/\x1b\[(\d*[A-DJK])/g, '').replace(/[\r\n]/g, '')).not.toMatch(raw);
+    expect(listed).toContain('evil^[[2J^[]8;;x^G');
+    expect(listed).toContain('evilM-^[31m');
+    // A single candidate with controls is listed, never typed into the line.
+    const one = new LineEditor(() => ({ from: 0, candidates: [names[0]!], common: names[0]! }));
+    one.start('# ', []);
+    one.input('ev\t');
+    expect(one.line).toBe('ev');
+    expect(written(first)).not.toContain('\x1b]');
+  });
 });

@@ -4,6 +4,11 @@
  * new line and the escape sequences that redraw it; the caller writes them and runs lines.
  */
 
+import { hasControl, visible } from './visible';
+
+/** A character the line may not hold: C0 and C1 controls, DEL (typed keys arrive as those). */
+const isControl = (ch: string) => ch < ' ' || (ch >= '\x7f' && ch <= '\x9f');
+
 export interface Completer {
   (line: string, pos: number): { from: number; candidates: string[]; common: string };
 }
@@ -153,10 +158,10 @@ export class LineEditor {
           break;
         }
         default: {
-          if (ch < ' ') continue;
+          if (isControl(ch)) continue;
           // A run of printable characters (typed fast or pasted) is inserted, and drawn, at once.
           let j = i;
-          while (j < data.length && data[j]! >= ' ' && data[j] !== '\x7f') j++;
+          while (j < data.length && !isControl(data[j]!)) j++;
           const text = ch + data.slice(i, j);
           i = j;
           this.line = this.line.slice(0, this.pos) + text + this.line.slice(this.pos);
@@ -191,14 +196,17 @@ export class LineEditor {
     const word = this.line.slice(c.from, this.pos);
     let insert = c.common.length > word.length ? c.common.slice(word.length) : '';
     if (c.candidates.length === 1 && !c.common.endsWith('/')) insert += ' ';
+    // A name with control characters (a file a share link made) is never typed into the line,
+    // where it would be drawn raw: it is only listed, made visible.
+    if (hasControl(insert)) insert = '';
     if (insert !== '') {
       this.line = this.line.slice(0, this.pos) + insert + this.line.slice(this.pos);
       this.pos += insert.length;
       return null;
     }
     if (!second) return null;
-    const names = c.candidates.map(
-      (n) => n.replace(/\/$/, '').split('/').pop()! + (n.endsWith('/') ? '/' : ''),
+    const names = c.candidates.map((n) =>
+      visible(n.replace(/\/$/, '').split('/').pop()! + (n.endsWith('/') ? '/' : '')),
     );
     const w = Math.max(...names.map((n) => n.length)) + 2;
     const per = Math.max(1, Math.floor(this.cols / w));

@@ -13,6 +13,7 @@ import '@xterm/xterm/css/xterm.css';
 import { loadTerminal, type TermState } from '../../engine';
 import { cancelJob, cmd, useApp } from '../store';
 import { LineEditor } from './lineEditor';
+import { shellOutput, terminalText, visible } from './visible';
 
 /** The root font size in px (the app's zoom: rem-based sizes and the browser's zoom follow it). */
 function appFontSize(): number {
@@ -20,7 +21,9 @@ function appFontSize(): number {
   return Number.isFinite(px) && px > 0 ? Math.round(px) : 15;
 }
 
-const toTerminal = (s: string) => s.replace(/\r?\n/g, '\r\n');
+// Everything from the session (file contents, command output, messages) is written through
+// visible.ts: its escape sequences show as ^[… instead of acting on the terminal.
+const toTerminal = terminalText;
 
 export class NodeTerminal {
   readonly term: Terminal;
@@ -43,6 +46,9 @@ export class NodeTerminal {
       theme: { background: '#111418', foreground: '#e6e8eb', cursor: '#e6e8eb' },
     });
     this.term.loadAddon(this.fit);
+    // No OSC 8 hyperlinks, whatever reaches the terminal (session text never carries ESC: see
+    // visible.ts): the sequence is swallowed, its text shown plain.
+    this.term.parser.registerOscHandler(8, () => true);
     this.editor = new LineEditor((line, pos) => {
       const s = useApp.getState().session;
       const n = s?.stateAt(s.cursor).nodes[this.node];
@@ -61,7 +67,7 @@ export class NodeTerminal {
       this.opened = true;
       this.resize();
       this.term.write(
-        `\x1b[2mcnisim: a shell on ${this.node}. Type help for the commands.\x1b[0m\r\n`,
+        `\x1b[2m${toTerminal(`cnisim: a shell on ${this.node}. Type help for the commands.`)}\x1b[0m\r\n`,
       );
       this.term.write(this.editor.start(this.prompt(), this.state.history));
     } else if (this.term.element && this.term.element.parentElement !== container) {
@@ -91,7 +97,7 @@ export class NodeTerminal {
     const home = this.state.shell.env['HOME'] ?? '/root';
     const shown =
       cwd === home ? '~' : cwd.startsWith(home + '/') ? '~' + cwd.slice(home.length) : cwd;
-    return `root@${this.node}:${shown}# `;
+    return visible(`root@${this.node}:${shown}# `);
   }
 
   private onKey(e: KeyboardEvent): boolean {
@@ -155,12 +161,12 @@ export class NodeTerminal {
       return;
     }
     if (!session.nodeNames.includes(this.node)) {
-      this.term.write(`cnisim: this sandbox has no node ${this.node}\r\n`);
+      this.term.write(toTerminal(`cnisim: this sandbox has no node ${this.node}\n`));
       return;
     }
     const o = loadTerminal.now().tryLine(session, this.node, line, this.state);
     if (o.kind === 'read') {
-      this.term.write(toTerminal(o.result.output));
+      this.term.write(shellOutput(line, o.result.output));
       this.state = o.state;
       if (o.result.exited) this.term.write('\x1b[2m(a new shell session starts)\x1b[0m\r\n');
       return;
@@ -172,7 +178,7 @@ export class NodeTerminal {
       return;
     }
     const out = r.output?.shell;
-    if (out) this.term.write(toTerminal(out.output));
+    if (out) this.term.write(shellOutput(line, out.output));
     else if (r.error) this.term.write(toTerminal(`cnisim: ${r.error}\n`));
     this.state = loadTerminal.now().afterAction(this.state, line, out);
     if (out?.exited) this.term.write('\x1b[2m(a new shell session starts)\x1b[0m\r\n');
