@@ -65,7 +65,7 @@ export const loadScenarioSession = late(() => import('./course/session'));
 export type EngineModule = Awaited<ReturnType<typeof loadEngine>>;
 export type CourseEngine = Awaited<ReturnType<typeof loadCourseEngine>>;
 
-export type { PodObj } from './apiserver/types';
+export type { PodObj } from './state/api';
 export type { PodRow } from './apiserver/apiserver';
 export type { ClusterSpec } from './cluster/cluster';
 export type { HintLevel, GoalResult, CheckContext, ChallengeRun, Verdict } from './course';
@@ -75,7 +75,7 @@ export type { FaultDef } from './faults';
 export type { FsFile, FsState } from './fs/vfs';
 export type { KernelState, Link, LinkLife, Netns, Route } from './kernel/types';
 export type { Unit } from './node/journal';
-export type { ContainerdState } from './runtime/types';
+export type { ContainerdState } from './state/containerd';
 export type { SavedSession } from './session/serialize';
 export type { Job, PerformResult, Session } from './session/session';
 export type { SessionAction } from './session/actions';

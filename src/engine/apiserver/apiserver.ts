@@ -6,7 +6,7 @@ import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
 import { emptyTable, tdel, tget, tset, tvalues } from '../state/table';
 import { apiEvent, type ApiPayload } from '../trace/trace';
-import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from './types';
+import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from '../state/api';
 
 export function emptyApi(): ApiState {
   return { pods: emptyTable(), events: emptyTable(), nodes: {} };

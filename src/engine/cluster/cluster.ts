@@ -24,7 +24,7 @@ import {
   newKubeletState,
   podWorkerId,
 } from '../kubelet/kubelet';
-import type { KubeletSettings } from '../kubelet/types';
+import type { KubeletSettings } from '../state/kubelet';
 import * as inspect from '../node/inspect';
 import { addNode, installPluginFiles } from '../node/setup';
 import type { Gen } from '../os/sys';
@@ -37,7 +37,7 @@ import {
   newContainerdState,
 } from '../runtime/containerd';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
-import type { ContainerdSettings } from '../runtime/types';
+import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
@@ -45,7 +45,7 @@ import { Simulation, newWorld, type WorldState } from '../sim/world';
 import { tentries, tget, tvalues } from '../state/table';
 import { envEvent, type TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from '../apiserver/apiserver';
-import type { HostPort } from '../apiserver/types';
+import type { HostPort } from '../state/api';
 
 export interface NodeSpec {
   name: string;

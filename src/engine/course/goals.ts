@@ -8,7 +8,7 @@
  */
 import { podStatusText } from '../apiserver/apiserver';
 import type { NodeAudit } from '../cluster/cluster';
-import type { PodObj } from '../apiserver/types';
+import type { PodObj } from '../state/api';
 import * as vfs from '../fs/vfs';
 import { linkByName, linksOf } from '../kernel/kernel';
 import type { KernelState, Link, Netns } from '../kernel/types';
@@ -16,7 +16,7 @@ import { netContains, parseIP } from '../net/ip';
 import * as inspect from '../node/inspect';
 import { journalLine } from '../node/journal';
 import { usesHostLocal } from '../plugins/host-local';
-import type { SandboxRec } from '../runtime/types';
+import type { SandboxRec } from '../state/containerd';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';

@@ -11,7 +11,7 @@
  * the Session's trace equals the headless one).
  */
 import { podKey } from '../apiserver/apiserver';
-import type { HostPort } from '../apiserver/types';
+import type { HostPort } from '../state/api';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import { clusterSpec, runScenario } from '../scenario/run';
 import type { Scenario, ScenarioAction } from '../scenario/schema';

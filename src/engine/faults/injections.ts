@@ -12,7 +12,7 @@ import type { Cluster } from '../cluster/cluster';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import * as vfs from '../fs/vfs';
 import { ipString } from '../net/ip';
-import type { CniNetwork } from '../runtime/types';
+import type { CniNetwork } from '../state/containerd';
 import type { InjectSpec, ShellPlaceholder } from './catalogue';
 import {
   binDir,

@@ -6,7 +6,7 @@ import { type IP, ipEqual, ipString } from '../net/ip';
 import * as inspect from '../node/inspect';
 import { type IPAMConfig, hostLocalConfOf } from '../plugins/host-local';
 import { lastReservedIP, networkDir } from '../plugins/host-local-disk';
-import type { CniNetwork, ContainerdState, SandboxRec } from '../runtime/types';
+import type { CniNetwork, ContainerdState, SandboxRec } from '../state/containerd';
 import type { NodeState } from '../sim/world';
 import { type FaultView, fail, type Resolved } from './params';
 

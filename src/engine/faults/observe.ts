@@ -6,7 +6,7 @@
  */
 import { eventList, podKey, podStatusText } from '../apiserver/apiserver';
 import type { Cluster } from '../cluster/cluster';
-import type { K8sEvent, PodObj } from '../apiserver/types';
+import type { K8sEvent, PodObj } from '../state/api';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import * as K from '../kernel/kernel';
 import * as inspect from '../node/inspect';

@@ -4,7 +4,7 @@
  */
 import { podKey } from '../apiserver/apiserver';
 import type { Cluster, ClusterSpec } from '../cluster/cluster';
-import type { PodObj } from '../apiserver/types';
+import type { PodObj } from '../state/api';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import type { WorldState } from '../sim/world';

@@ -15,7 +15,7 @@ import {
   setNodeReady,
   updatePod,
 } from '../apiserver/apiserver';
-import type { K8sEvent, PodObj } from '../apiserver/types';
+import type { K8sEvent, PodObj } from '../state/api';
 import { kubeletLine, writeLog } from '../node/journal';
 import type { Gen } from '../os/sys';
 import {
@@ -32,7 +32,7 @@ import { tentries, tget } from '../state/table';
 import { rfc3339Nano } from '../trace/time';
 import { criEvent, stateEvent } from '../trace/trace';
 import type { PodWorkerContext } from './machines';
-import type { KubeletSettings, KubeletState } from './types';
+import type { KubeletSettings, KubeletState } from '../state/kubelet';
 
 void _createPod;
 

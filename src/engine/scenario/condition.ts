@@ -9,7 +9,7 @@
  * something happening (`error`, `plugin:bridge`, `event:FailedKillPod`, `fault`, `log:...`) hold
  * once a matching event was recorded after the watch started. docs/scenarios.md lists them all.
  */
-import type { ApiState, PodObj } from '../apiserver/types';
+import type { ApiState, PodObj } from '../state/api';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { podStatusText } from '../apiserver/apiserver';

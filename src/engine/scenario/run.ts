@@ -10,7 +10,7 @@ import { podKey } from '../apiserver/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
 import { FAULTS } from '../faults/catalogue';
 import { injectFault } from '../faults/inject';
-import type { KubeletSettings } from '../kubelet/types';
+import type { KubeletSettings } from '../state/kubelet';
 import type { Task } from '../sched/scheduler';
 import { type Condition, parseCondition, podsMatching, parsePodPattern, Watch } from './condition';
 import { formatDuration, parseDuration } from './duration';

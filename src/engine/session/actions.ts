@@ -5,7 +5,7 @@
  * action carries the step it was performed at instead (see session.ts).
  */
 import type { Cluster } from '../cluster/cluster';
-import type { HostPort } from '../apiserver/types';
+import type { HostPort } from '../state/api';
 import type { RunResult, ShellSnapshot } from '../shell';
 
 export type SessionAction =

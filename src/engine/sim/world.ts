@@ -8,9 +8,9 @@ import type { KernelState } from '../kernel/types';
 import { emptyKernel } from '../kernel/kernel';
 import { Rng, rngSeed, type RngState } from '../rng';
 import type { EventInit, TraceEvent } from '../trace/trace';
-import type { ApiState } from '../apiserver/types';
-import type { ContainerdState } from '../runtime/types';
-import type { KubeletState } from '../kubelet/types';
+import type { ApiState } from '../state/api';
+import type { ContainerdState } from '../state/containerd';
+import type { KubeletState } from '../state/kubelet';
 import { emptyTable, type Table } from '../state/table';
 
 /**

@@ -1,5 +1,5 @@
 /** crictl (cri-tools 1.28) against containerd 1.7's CRI: pods, inspectp, ps, version. */
-import type { SandboxRec } from '../../runtime/types';
+import type { SandboxRec } from '../../state/containerd';
 import { rfc3339Nano } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
 import type { CommandContext } from '../types';

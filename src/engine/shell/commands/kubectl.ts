@@ -2,7 +2,7 @@
  * kubectl (1.32): get pods / nodes / events, describe pod and delete pod, from the API server's
  * objects.
  */
-import type { ApiState, PodObj } from '../../apiserver/types';
+import type { ApiState, PodObj } from '../../state/api';
 import { BASE_TIME_MS, klogTime } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
 import type { CommandContext } from '../types';

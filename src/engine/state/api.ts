@@ -1,4 +1,4 @@
-import type { Table } from '../state/table';
+import type { Table } from './table';
 
 /**
  * The API server's objects, as `kubectl get` and `kubectl describe` show them: pods with their
