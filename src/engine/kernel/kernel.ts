@@ -31,7 +31,8 @@ import type {
   OperState,
   Route,
 } from './types';
-import { emptyTable, tdel, tget, tset } from '../state/table';
+import { emptyTable, tableOf, tdel, tget, tset, tsetAt, tvalues, type Table } from '../state/table';
+import { linkAt } from './types';
 
 export type KErrno =
   | 'EACCES'
@@ -120,8 +121,8 @@ export function createNetns(k: KernelState): string {
   const ns: Netns = {
     id,
     inode,
-    links: { 1: lo },
-    names: { lo: 1 },
+    links: linkTable([lo]),
+    names: tableOf([['lo', 1]]),
     nextIfindex: 2,
     routes: [],
     sysctl: {},
@@ -147,10 +148,10 @@ export function destroyNetns(k: KernelState, id: string): void {
   if (!ns) return;
   const touched: Touched = [];
   for (const l of linksOf(ns)) {
-    if (!ns.links[l.ifindex] || l.kind === 'loopback') continue;
+    if (!linkAt(ns.links, l.ifindex) || l.kind === 'loopback') continue;
     if (l.peer) {
       const pns = tget(k.netns, l.peer.ns);
-      const pl = pns?.links[l.peer.ifindex];
+      const pl = linkAt(pns?.links, l.peer.ifindex);
       if (pns && pl?.master != null) touched.push([pns.id, pl.master]);
     }
     deleteLinkRaw(k, ns, l);
@@ -204,16 +205,23 @@ function newLink(ifindex: number, name: string, kind: LinkKind, mac: string, mtu
 
 /** The links of a namespace in ifindex order. */
 export function linksOf(ns: Netns): Link[] {
-  return Object.values(ns.links);
+  return tvalues(ns.links);
 }
 
 export function linkByName(ns: Netns, name: string): Link | undefined {
-  const i = ns.names[name];
-  return i === undefined ? undefined : ns.links[i];
+  const i = tget(ns.names, name);
+  return i === undefined ? undefined : linkAt(ns.links, i);
 }
 
 export function linkByIndex(ns: Netns, ifindex: number): Link | undefined {
-  return ns.links[ifindex];
+  return linkAt(ns.links, ifindex);
+}
+
+/** A link table holding `links`, in ifindex order. */
+function linkTable(links: Link[]): Table<Link> {
+  const t = emptyTable<Link>();
+  for (const l of links) tsetAt(t, String(l.ifindex), l, l.ifindex);
+  return t;
 }
 
 function validIfName(name: string): boolean {
@@ -227,21 +235,21 @@ function validIfName(name: string): boolean {
 }
 
 function allocIfindex(ns: Netns, wanted?: number): number {
-  if (wanted !== undefined && wanted > 0 && !ns.links[wanted]) return wanted;
+  if (wanted !== undefined && wanted > 0 && !linkAt(ns.links, wanted)) return wanted;
   let i = ns.nextIfindex;
-  while (ns.links[i]) i++;
+  while (linkAt(ns.links, i)) i++;
   ns.nextIfindex = i + 1;
   return i;
 }
 
 function insertLink(ns: Netns, l: Link): void {
-  ns.links[l.ifindex] = l;
-  ns.names[l.name] = l.ifindex;
+  tsetAt(ns.links, String(l.ifindex), l, l.ifindex);
+  tset(ns.names, l.name, l.ifindex);
 }
 
 function unlinkLink(ns: Netns, l: Link): void {
-  delete ns.links[l.ifindex];
-  if (ns.names[l.name] === l.ifindex) delete ns.names[l.name];
+  tdel(ns.links, String(l.ifindex));
+  if (tget(ns.names, l.name) === l.ifindex) tdel(ns.names, l.name);
 }
 
 export type LinkSpec =
@@ -310,7 +318,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
 function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
   if (!l.peer) return null;
   const ns = tget(k.netns, l.peer.ns);
-  const link = ns?.links[l.peer.ifindex];
+  const link = linkAt(ns?.links, l.peer.ifindex);
   return ns && link ? { ns, link } : null;
 }
 
@@ -325,7 +333,7 @@ function removeRoutesOfDev(ns: Netns, ifindex: number, family?: Family): void {
 /** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
 function detachPort(ns: Netns, port: Link): Link | undefined {
   if (port.master === null) return undefined;
-  const br = ns.links[port.master];
+  const br = linkAt(ns.links, port.master);
   port.master = null;
   port.brport = null;
   port.promisc = Math.max(0, port.promisc - 1);
@@ -339,7 +347,7 @@ function detachPort(ns: Netns, port: Link): Link | undefined {
 function deleteOne(k: KernelState, ns: Netns, l: Link): void {
   if (l.kind === 'bridge' && l.bridge) {
     for (const i of [...l.bridge.ports]) {
-      const p = ns.links[i];
+      const p = linkAt(ns.links, i);
       if (p) detachPort(ns, p);
     }
   }
@@ -371,7 +379,7 @@ function around(k: KernelState, ns: Netns, l: Link): Touched {
 
 export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
   const ns = nsById(k, nsId);
-  const l = ns.links[ifindex];
+  const l = linkAt(ns.links, ifindex);
   if (!l) throw new KernelError('ENODEV');
   if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
   const touched = around(k, ns, l);
@@ -381,7 +389,7 @@ export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
 
 function getLink(k: KernelState, nsId: string, ifindex: number): { ns: Netns; l: Link } {
   const ns = nsById(k, nsId);
-  const l = ns.links[ifindex];
+  const l = linkAt(ns.links, ifindex);
   if (!l) throw new KernelError('ENODEV');
   return { ns, l };
 }
@@ -447,7 +455,7 @@ export function linkSetMaster(
     ]);
     return;
   }
-  const m = ns.links[masterIfindex];
+  const m = linkAt(ns.links, masterIfindex);
   if (!m) throw new KernelError('ENODEV');
   if (m.kind !== 'bridge' || !m.bridge) throw new KernelError('EOPNOTSUPP');
   if (m.ifindex === l.ifindex || l.kind === 'bridge' || l.kind === 'loopback') {
@@ -474,7 +482,7 @@ function recalcBridgeMtu(ns: Netns, br: Link): void {
   if (!br.bridge || br.sysctl['__mtu_user'] === '1') return;
   let min = 0;
   for (const i of br.bridge.ports) {
-    const p = ns.links[i];
+    const p = linkAt(ns.links, i);
     if (p && (min === 0 || p.mtu < min)) min = p.mtu;
   }
   br.mtu = min || 1500;
@@ -486,7 +494,7 @@ function recalcBridgeMac(ns: Netns, br: Link): void {
   if (!br.bridge || br.macAssign === 'set') return;
   let lowest: string | null = null;
   for (const i of br.bridge.ports) {
-    const p = ns.links[i];
+    const p = linkAt(ns.links, i);
     if (p && (lowest === null || p.mac < lowest)) lowest = p.mac;
   }
   br.mac = lowest ?? ZERO_MAC;
@@ -516,7 +524,7 @@ export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: s
   l.mac = text;
   l.macAssign = 'set';
   if (l.master !== null) {
-    const m = ns.links[l.master];
+    const m = linkAt(ns.links, l.master);
     if (m) recalcBridgeMac(ns, m);
   }
 }
@@ -527,7 +535,7 @@ export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: n
   l.mtu = mtu;
   if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
   if (l.master !== null) {
-    const m = ns.links[l.master];
+    const m = linkAt(ns.links, l.master);
     if (m) recalcBridgeMtu(ns, m);
   }
 }
@@ -565,9 +573,9 @@ export function linkSetName(k: KernelState, nsId: string, ifindex: number, name:
   if (!validIfName(name)) throw new KernelError('EINVAL');
   if (l.name === name) return;
   if (linkByName(ns, name)) throw new KernelError('EEXIST');
-  delete ns.names[l.name];
+  tdel(ns.names, l.name);
   l.name = name;
-  ns.names[name] = l.ifindex;
+  tset(ns.names, name, l.ifindex);
 }
 
 /** RTM_NEWLINK with IFLA_NET_NS_FD: moves a link to another namespace (it goes down, loses addresses). */
@@ -617,7 +625,7 @@ export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
       if (!l.bridge?.hadPorts) return true;
       if (!l.adminUp) return false;
       return l.bridge.ports.some((i) => {
-        const p = ns.links[i];
+        const p = linkAt(ns.links, i);
         return !!p && p.adminUp && portCarrier(p);
       });
     }
@@ -651,7 +659,7 @@ function operFromCarrier(ns: Netns, l: Link, carrier: boolean): OperState {
   if (carrier) return 'UP';
   const iflink = l.peer ? l.peer.ifindex : l.ifindex;
   if (iflink === l.ifindex) return 'DOWN';
-  const lower = ns.links[iflink];
+  const lower = linkAt(ns.links, iflink);
   if (!lower) return 'DOWN';
   const o = displayedOperstate(lower);
   return o === 'UP' || o === 'UNKNOWN' ? 'DOWN' : 'LOWERLAYERDOWN';
@@ -678,7 +686,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
     if (seen.has(key)) continue;
     seen.add(key);
     const ns = tget(k.netns, nsId);
-    const l = ns?.links[idx];
+    const l = linkAt(ns?.links, idx);
     if (ns && l) items.push({ ns, l });
   }
   let urgentRun = false;
@@ -705,7 +713,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = ns?.links[Number(idx)];
+    const l = linkAt(ns?.links, Number(idx));
     if (!ns || !l || l.lwPendingSince === null) continue;
     if (urgentRun || now - l.lwPendingSince >= LINKWATCH_DELAY_US) {
       processEvent(k, ns, l);
@@ -727,7 +735,7 @@ export function settleKernel(k: KernelState): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = ns?.links[Number(idx)];
+    const l = linkAt(ns?.links, Number(idx));
     if (ns && l && l.lwPendingSince !== null) {
       processEvent(k, ns, l);
       addrconf(ns, l);
@@ -745,7 +753,7 @@ export function settleInconsistent(k: KernelState): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = ns?.links[Number(idx)];
+    const l = linkAt(ns?.links, Number(idx));
     if (!ns || !l || l.lwPendingSince === null) continue;
     const c = carrierOf(k, ns, l);
     if (l.adminUp && l.operstate !== 'UNKNOWN' && (l.operstate === 'UP') !== c) {
@@ -1081,7 +1089,7 @@ export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: R
   const ns = nsById(k, nsId);
   let dev: Link | undefined;
   if (spec.dev !== undefined && spec.dev !== null) {
-    dev = ns.links[spec.dev];
+    dev = linkAt(ns.links, spec.dev);
     if (!dev) throw new KernelError('ENODEV');
   }
   const gw = spec.gateway ?? null;
@@ -1143,7 +1151,7 @@ function nexthop4(ns: Netns, dev: Link | undefined, gw: IP | null, scope: Route[
   const res = localTable4(ns, gw, oif, minScope) ?? mainTable4(ns, gw, oif, minScope);
   if (!res) throw new KernelError('ENETUNREACH', 'Nexthop has invalid gateway');
   if (res.type === 'broadcast') throw new KernelError('EINVAL', 'Nexthop has invalid gateway');
-  const out = ns.links[res.dev]!;
+  const out = linkAt(ns.links, res.dev)!;
   if (!out.adminUp) throw new KernelError('ENETDOWN');
   return out;
 }
@@ -1243,7 +1251,7 @@ function nexthop6(ns: Netns, dev: Link | undefined, gw: IP | null): Link {
           best = r;
       }
       if (!best || best.gateway) throw new KernelError('EHOSTUNREACH');
-      dev = ns.links[best.dev];
+      dev = linkAt(ns.links, best.dev);
     }
     if (!dev) throw new KernelError('EINVAL', 'Egress device not specified');
     if (dev.kind === 'loopback')

@@ -9,6 +9,7 @@ import {
   structureOf,
 } from './model';
 import { tget } from '../../../engine/state/table';
+import { linkAt } from '../../../engine/kernel/types';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -30,10 +31,10 @@ describe('topology model', () => {
     const n = s.nodes[0]!;
     expect(n.pods.map((p) => p.pod)).toEqual(['default/web-0', 'default/web-1']);
     const root = tget(last.nodes['node-1']!.kernel.netns, n.root)!;
-    expect(n.hostLinks.map((i) => root.links[i]!.name)).toEqual(['lo', 'cni0']);
+    expect(n.hostLinks.map((i) => linkAt(root.links, i)!.name)).toEqual(['lo', 'cni0']);
     for (const p of n.pods) {
       expect(p.hostPeers).toHaveLength(1);
-      const veth = root.links[p.hostPeers[0]!]!;
+      const veth = linkAt(root.links, p.hostPeers[0]!)!;
       expect(veth.kind).toBe('veth');
       expect(veth.peer!.ns).toBe(p.id);
       expect(p.mounts[0]).toMatch(/^\/var\/run\/netns\/cni-/);
