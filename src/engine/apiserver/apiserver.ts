@@ -9,7 +9,7 @@ import { apiEvent, type ApiPayload } from '../trace/trace';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from '../state/api';
 
 export function emptyApi(): ApiState {
-  return { pods: emptyTable(), events: emptyTable(), nodes: {} };
+  return { pods: emptyTable(), events: emptyTable(), eventIds: emptyTable(), nodes: {} };
 }
 
 /** What the event recorder aggregates on: the same object instance, type, reason, message and source. */
@@ -150,14 +150,15 @@ export function recordEvent(
     (d) => {
       const api = d.api as ApiState;
       const k = eventKey(e);
-      const same = tget(api.events, k);
-      tset(
-        api.events,
-        k,
-        same
-          ? { ...same, count: same.count + 1, lastTime: now }
-          : { ...e, count: 1, firstTime: now, lastTime: now },
-      );
+      const id = tget(api.eventIds, k);
+      const same = id === undefined ? undefined : tget(api.events, id);
+      if (id !== undefined && same) {
+        tset(api.events, id, { ...same, count: same.count + 1, lastTime: now });
+      } else {
+        const next = String(api.events.seq);
+        tset(api.events, next, { ...e, count: 1, firstTime: now, lastTime: now });
+        tset(api.eventIds, k, next);
+      }
     },
   );
 }

@@ -72,10 +72,12 @@ export interface NodeObj {
 export interface ApiState {
   /** Pods by namespace/name, in creation order. */
   pods: Table<PodObj>;
-  /**
-   * Events in the order they were first recorded, keyed by what the recorder aggregates on
-   * (`eventKey`), so that counting one up finds it at once.
-   */
+  /** Events in the order they were first recorded, by a number given in that order. */
   events: Table<K8sEvent>;
+  /**
+   * The number of each event by what the recorder aggregates on (`eventKey` in apiserver.ts), so
+   * that counting one up finds it at once.
+   */
+  eventIds: Table<string>;
   nodes: Record<string, NodeObj>;
 }

@@ -8,7 +8,7 @@ import {
   routesText,
   structureOf,
 } from './model';
-import { tget } from '../../../engine/state/table';
+import { tget, tvalues } from '../../../engine/state/table';
 import { linkAt } from '../../../engine/kernel/types';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
@@ -64,9 +64,9 @@ describe('topology model', () => {
     const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
     const n = structureOf(states[addr.seq]!).nodes[0]!;
     const podNs = n.pods[0]!.id;
-    const eth0 = Object.values(
-      tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links,
-    ).find((l) => l.name === 'eth0')!;
+    const eth0 = tvalues(tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links).find(
+      (l) => l.name === 'eth0',
+    )!;
     expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
     // Bringing eth0 up adds its prefix route: the namespace changed too.
     const up = c.events.find(
