@@ -298,7 +298,7 @@ function Changes({ e, before, after }: { e: TraceEvent; before: WorldState; afte
     case 'api':
       return (
         <BeforeAfter
-          changes={diff(before.api, after.api, { depth: 2 })}
+          changes={diff(before.api, after.api, { depth: 2, skip: ['eventIds'] })}
           empty="No API object changed."
         />
       );
