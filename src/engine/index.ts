@@ -17,7 +17,6 @@
 export { LEVELS } from './session/view';
 export { isTable, tchangedKeys, tentries, tget, tkeys, tvalues, type Table } from './state/table';
 export { dirChildren, entriesIn, entryIn, namesIn, stat } from './fs/vfs';
-export { linkAt } from './kernel/types';
 export { resultsDir } from './libcni/cache';
 export { DEFAULT_DATA_DIR } from './plugins/host-local-disk';
 export { ipamCapacity } from './plugins/host-local';

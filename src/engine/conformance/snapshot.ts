@@ -11,7 +11,6 @@ import { tcShowLines } from '../kernel/tc';
 import type { NodeState } from '../sim/world';
 import { goParseLoose } from './json';
 import { tget } from '../state/table';
-import { linkAt } from '../kernel/types';
 
 export interface SnapshotShape {
   /** Logical namespace names -> path of their bind mount ("node" is the host namespace). */
@@ -109,7 +108,7 @@ function nsJson(
   if (bridges.length) {
     o['bridges'] = bridges.map((b) => ({
       name: b.name,
-      ports: (b.bridge?.ports ?? []).map((i) => linkAt(ns.links, i)?.name ?? ''),
+      ports: (b.bridge?.ports ?? []).map((i) => ns.links[i]?.name ?? ''),
     }));
   }
   const isNode = logical === 'node';

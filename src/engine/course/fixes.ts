@@ -189,9 +189,9 @@ const LIST: Fix[] = [
     plan: (ctx) => {
       const k = ctx.state.nodes[ctx.node]!.kernel;
       const host = tget(k.netns, k.root)!;
-      const br = tvalues(host.links).find((l) => l.name === 'cni0' && l.kind === 'bridge');
+      const br = Object.values(host.links).find((l) => l.name === 'cni0' && l.kind === 'bridge');
       if (!br) return [];
-      const ports = tvalues(host.links).filter((l) => l.master === br.ifindex);
+      const ports = Object.values(host.links).filter((l) => l.master === br.ifindex);
       if (ports.length) return [];
       return [{ action: { do: 'shell', node: ctx.node, line: 'ip link del cni0' } }];
     },

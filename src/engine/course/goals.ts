@@ -23,7 +23,6 @@ import type { TraceEvent } from '../trace/trace';
 import { describeMatcher, matches } from './match';
 import type { Goal } from './schema';
 import { tget } from '../state/table';
-import { linkAt } from '../kernel/types';
 
 /** What a goal is checked against: the world at one step and the trace up to it. */
 export interface CheckContext {
@@ -156,7 +155,7 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
 const addrText = (l: Link): string[] => inspect.addrTexts(l, 4);
 
 function routeText(ns: Netns, r: Netns['routes'][number]): string {
-  const dev = linkAt(ns.links, r.dev)?.name ?? `if${r.dev}`;
+  const dev = ns.links[r.dev]?.name ?? `if${r.dev}`;
   const dst =
     r.prefix === 0 && (r.dst === '0.0.0.0' || r.dst === '::') ? 'default' : `${r.dst}/${r.prefix}`;
   return `${dst}${r.gateway ? ` via ${r.gateway}` : ''} dev ${dev}`;
@@ -317,15 +316,14 @@ const checkLink: Check<'link'> = (g, ctx) => {
   const re = globRe(g.name);
   const named = linksOf(ns).filter((l) => re.test(l.name) && (!g.kind || l.kind === g.kind));
   const ok = named.filter((l) => {
-    if (g.master && (l.master === null || linkAt(ns.links, l.master)?.name !== g.master))
-      return false;
+    if (g.master && (l.master === null || ns.links[l.master]?.name !== g.master)) return false;
     if (g.up !== undefined && l.adminUp !== g.up) return false;
     return true;
   });
   if (countOk(ok.length, g)) return { expected, found: null };
   if (!named.length) return { expected, found: 'there is none' };
   const desc = named.map((l) => {
-    const m = l.master !== null ? linkAt(ns.links, l.master)?.name : null;
+    const m = l.master !== null ? ns.links[l.master]?.name : null;
     return `${l.name} (${l.kind}${m ? `, master ${m}` : ', no master'}, ${l.adminUp ? 'up' : 'down'})`;
   });
   return { expected, found: `found ${listText(desc, 4)}` };
@@ -370,7 +368,7 @@ const checkRoute: Check<'route'> = (g, ctx) => {
       r.dst === dst &&
       r.prefix === p &&
       (!g.via || r.gateway === g.via) &&
-      (!g.dev || linkAt(ns.links, r.dev)?.name === g.dev),
+      (!g.dev || ns.links[r.dev]?.name === g.dev),
   );
   if (present && !hit.length)
     return {

@@ -29,7 +29,6 @@ import {
   sh,
 } from './node';
 import { type FaultView, fail, type Resolved, viewOf } from './params';
-import { linkAt } from '../kernel/types';
 
 interface Injection<S extends InjectSpec> {
   check?(v: FaultView, spec: S, r: Resolved): void;
@@ -73,7 +72,7 @@ const PLACEHOLDERS: Record<ShellPlaceholder, (v: FaultView, r: Resolved) => stri
   'pod-bridge': (v, r) => {
     const w = podWiring(v, r);
     if (!w.host) fail(`params.pod: the host end of ${r.podKey}'s veth was not found`);
-    const br = w.host.master === null ? undefined : linkAt(w.root.links, w.host.master);
+    const br = w.host.master === null ? undefined : w.root.links[w.host.master];
     if (!br) fail(`params.pod: the bridge of ${r.podKey}'s veth was not found`);
     return br.name;
   },

@@ -31,8 +31,7 @@ import type {
   OperState,
   Route,
 } from './types';
-import { emptyTable, tableOf, tdel, tget, tset, tsetAt, tvalues, type Table } from '../state/table';
-import { linkAt } from './types';
+import { emptyTable, tdel, tget, tset } from '../state/table';
 
 export type KErrno =
   | 'EACCES'
@@ -121,8 +120,8 @@ export function createNetns(k: KernelState): string {
   const ns: Netns = {
     id,
     inode,
-    links: linkTable([lo]),
-    names: tableOf([['lo', 1]]),
+    links: { 1: lo },
+    names: { lo: 1 },
     nextIfindex: 2,
     routes: [],
     sysctl: {},
@@ -148,10 +147,10 @@ export function destroyNetns(k: KernelState, id: string): void {
   if (!ns) return;
   const touched: Touched = [];
   for (const l of linksOf(ns)) {
-    if (!linkAt(ns.links, l.ifindex) || l.kind === 'loopback') continue;
+    if (!ns.links[l.ifindex] || l.kind === 'loopback') continue;
     if (l.peer) {
       const pns = tget(k.netns, l.peer.ns);
-      const pl = linkAt(pns?.links, l.peer.ifindex);
+      const pl = pns?.links[l.peer.ifindex];
       if (pns && pl?.master != null) touched.push([pns.id, pl.master]);
     }
     deleteLinkRaw(k, ns, l);
@@ -205,23 +204,16 @@ function newLink(ifindex: number, name: string, kind: LinkKind, mac: string, mtu
 
 /** The links of a namespace in ifindex order. */
 export function linksOf(ns: Netns): Link[] {
-  return tvalues(ns.links);
+  return Object.values(ns.links);
 }
 
 export function linkByName(ns: Netns, name: string): Link | undefined {
-  const i = tget(ns.names, name);
-  return i === undefined ? undefined : linkAt(ns.links, i);
+  const i = ns.names[name];
+  return i === undefined ? undefined : ns.links[i];
 }
 
 export function linkByIndex(ns: Netns, ifindex: number): Link | undefined {
-  return linkAt(ns.links, ifindex);
-}
-
-/** A link table holding `links`, in ifindex order. */
-function linkTable(links: Link[]): Table<Link> {
-  const t = emptyTable<Link>();
-  for (const l of links) tsetAt(t, String(l.ifindex), l, l.ifindex);
-  return t;
+  return ns.links[ifindex];
 }
 
 function validIfName(name: string): boolean {
@@ -235,21 +227,21 @@ function validIfName(name: string): boolean {
 }
 
 function allocIfindex(ns: Netns, wanted?: number): number {
-  if (wanted !== undefined && wanted > 0 && !linkAt(ns.links, wanted)) return wanted;
+  if (wanted !== undefined && wanted > 0 && !ns.links[wanted]) return wanted;
   let i = ns.nextIfindex;
-  while (linkAt(ns.links, i)) i++;
+  while (ns.links[i]) i++;
   ns.nextIfindex = i + 1;
   return i;
 }
 
 function insertLink(ns: Netns, l: Link): void {
-  tsetAt(ns.links, String(l.ifindex), l, l.ifindex);
-  tset(ns.names, l.name, l.ifindex);
+  ns.links[l.ifindex] = l;
+  ns.names[l.name] = l.ifindex;
 }
 
 function unlinkLink(ns: Netns, l: Link): void {
-  tdel(ns.links, String(l.ifindex));
-  if (tget(ns.names, l.name) === l.ifindex) tdel(ns.names, l.name);
+  delete ns.links[l.ifindex];
+  if (ns.names[l.name] === l.ifindex) delete ns.names[l.name];
 }
 
 export type LinkSpec =
@@ -318,7 +310,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
 function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
   if (!l.peer) return null;
   const ns = tget(k.netns, l.peer.ns);
-  const link = linkAt(ns?.links, l.peer.ifindex);
+  const link = ns?.links[l.peer.ifindex];
   return ns && link ? { ns, link } : null;
 }
 
@@ -333,7 +325,7 @@ function removeRoutesOfDev(ns: Netns, ifindex: number, family?: Family): void {
 /** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
 function detachPort(ns: Netns, port: Link): Link | undefined {
   if (port.master === null) return undefined;
-  const br = linkAt(ns.links, port.master);
+  const br = ns.links[port.master];
   port.master = null;
   port.brport = null;
   port.promisc = Math.max(0, port.promisc - 1);
@@ -347,7 +339,7 @@ function detachPort(ns: Netns, port: Link): Link | undefined {
 function deleteOne(k: KernelState, ns: Netns, l: Link): void {
   if (l.kind === 'bridge' && l.bridge) {
     for (const i of [...l.bridge.ports]) {
-      const p = linkAt(ns.links, i);
+      const p = ns.links[i];
       if (p) detachPort(ns, p);
     }
   }
@@ -379,7 +371,7 @@ function around(k: KernelState, ns: Netns, l: Link): Touched {
 
 export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
   const ns = nsById(k, nsId);
-  const l = linkAt(ns.links, ifindex);
+  const l = ns.links[ifindex];
   if (!l) throw new KernelError('ENODEV');
   if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
   const touched = around(k, ns, l);
@@ -389,7 +381,7 @@ export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
 
 function getLink(k: KernelState, nsId: string, ifindex: number): { ns: Netns; l: Link } {
   const ns = nsById(k, nsId);
-  const l = linkAt(ns.links, ifindex);
+  const l = ns.links[ifindex];
   if (!l) throw new KernelError('ENODEV');
   return { ns, l };
 }
@@ -455,7 +447,7 @@ export function linkSetMaster(
     ]);
     return;
   }
-  const m = linkAt(ns.links, masterIfindex);
+  const m = ns.links[masterIfindex];
   if (!m) throw new KernelError('ENODEV');
   if (m.kind !== 'bridge' || !m.bridge) throw new KernelError('EOPNOTSUPP');
   if (m.ifindex === l.ifindex || l.kind === 'bridge' || l.kind === 'loopback') {
@@ -482,7 +474,7 @@ function recalcBridgeMtu(ns: Netns, br: Link): void {
   if (!br.bridge || br.sysctl['__mtu_user'] === '1') return;
   let min = 0;
   for (const i of br.bridge.ports) {
-    const p = linkAt(ns.links, i);
+    const p = ns.links[i];
     if (p && (min === 0 || p.mtu < min)) min = p.mtu;
   }
   br.mtu = min || 1500;
@@ -494,7 +486,7 @@ function recalcBridgeMac(ns: Netns, br: Link): void {
   if (!br.bridge || br.macAssign === 'set') return;
   let lowest: string | null = null;
   for (const i of br.bridge.ports) {
-    const p = linkAt(ns.links, i);
+    const p = ns.links[i];
     if (p && (lowest === null || p.mac < lowest)) lowest = p.mac;
   }
   br.mac = lowest ?? ZERO_MAC;
@@ -524,7 +516,7 @@ export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: s
   l.mac = text;
   l.macAssign = 'set';
   if (l.master !== null) {
-    const m = linkAt(ns.links, l.master);
+    const m = ns.links[l.master];
     if (m) recalcBridgeMac(ns, m);
   }
 }
@@ -535,7 +527,7 @@ export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: n
   l.mtu = mtu;
   if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
   if (l.master !== null) {
-    const m = linkAt(ns.links, l.master);
+    const m = ns.links[l.master];
     if (m) recalcBridgeMtu(ns, m);
   }
 }
@@ -573,9 +565,9 @@ export function linkSetName(k: KernelState, nsId: string, ifindex: number, name:
   if (!validIfName(name)) throw new KernelError('EINVAL');
   if (l.name === name) return;
   if (linkByName(ns, name)) throw new KernelError('EEXIST');
-  tdel(ns.names, l.name);
+  delete ns.names[l.name];
   l.name = name;
-  tset(ns.names, name, l.ifindex);
+  ns.names[name] = l.ifindex;
 }
 
 /** RTM_NEWLINK with IFLA_NET_NS_FD: moves a link to another namespace (it goes down, loses addresses). */
@@ -625,7 +617,7 @@ export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
       if (!l.bridge?.hadPorts) return true;
       if (!l.adminUp) return false;
       return l.bridge.ports.some((i) => {
-        const p = linkAt(ns.links, i);
+        const p = ns.links[i];
         return !!p && p.adminUp && portCarrier(p);
       });
     }
@@ -659,7 +651,7 @@ function operFromCarrier(ns: Netns, l: Link, carrier: boolean): OperState {
   if (carrier) return 'UP';
   const iflink = l.peer ? l.peer.ifindex : l.ifindex;
   if (iflink === l.ifindex) return 'DOWN';
-  const lower = linkAt(ns.links, iflink);
+  const lower = ns.links[iflink];
   if (!lower) return 'DOWN';
   const o = displayedOperstate(lower);
   return o === 'UP' || o === 'UNKNOWN' ? 'DOWN' : 'LOWERLAYERDOWN';
@@ -686,7 +678,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
     if (seen.has(key)) continue;
     seen.add(key);
     const ns = tget(k.netns, nsId);
-    const l = linkAt(ns?.links, idx);
+    const l = ns?.links[idx];
     if (ns && l) items.push({ ns, l });
   }
   let urgentRun = false;
@@ -713,7 +705,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = linkAt(ns?.links, Number(idx));
+    const l = ns?.links[Number(idx)];
     if (!ns || !l || l.lwPendingSince === null) continue;
     if (urgentRun || now - l.lwPendingSince >= LINKWATCH_DELAY_US) {
       processEvent(k, ns, l);
@@ -735,7 +727,7 @@ export function settleKernel(k: KernelState): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = linkAt(ns?.links, Number(idx));
+    const l = ns?.links[Number(idx)];
     if (ns && l && l.lwPendingSince !== null) {
       processEvent(k, ns, l);
       addrconf(ns, l);
@@ -753,7 +745,7 @@ export function settleInconsistent(k: KernelState): void {
   for (const key of k.lwPending) {
     const [nsId, idx] = key.split('/') as [string, string];
     const ns = tget(k.netns, nsId);
-    const l = linkAt(ns?.links, Number(idx));
+    const l = ns?.links[Number(idx)];
     if (!ns || !l || l.lwPendingSince === null) continue;
     const c = carrierOf(k, ns, l);
     if (l.adminUp && l.operstate !== 'UNKNOWN' && (l.operstate === 'UP') !== c) {
@@ -1089,7 +1081,7 @@ export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: R
   const ns = nsById(k, nsId);
   let dev: Link | undefined;
   if (spec.dev !== undefined && spec.dev !== null) {
-    dev = linkAt(ns.links, spec.dev);
+    dev = ns.links[spec.dev];
     if (!dev) throw new KernelError('ENODEV');
   }
   const gw = spec.gateway ?? null;
@@ -1151,7 +1143,7 @@ function nexthop4(ns: Netns, dev: Link | undefined, gw: IP | null, scope: Route[
   const res = localTable4(ns, gw, oif, minScope) ?? mainTable4(ns, gw, oif, minScope);
   if (!res) throw new KernelError('ENETUNREACH', 'Nexthop has invalid gateway');
   if (res.type === 'broadcast') throw new KernelError('EINVAL', 'Nexthop has invalid gateway');
-  const out = linkAt(ns.links, res.dev)!;
+  const out = ns.links[res.dev]!;
   if (!out.adminUp) throw new KernelError('ENETDOWN');
   return out;
 }
@@ -1251,7 +1243,7 @@ function nexthop6(ns: Netns, dev: Link | undefined, gw: IP | null): Link {
           best = r;
       }
       if (!best || best.gateway) throw new KernelError('EHOSTUNREACH');
-      dev = linkAt(ns.links, best.dev);
+      dev = ns.links[best.dev];
     }
     if (!dev) throw new KernelError('EINVAL', 'Egress device not specified');
     if (dev.kind === 'loopback')

@@ -10,7 +10,6 @@ import * as K from './kernel';
 import { routeJson, routesInDumpOrder } from './view';
 import type { KernelState, Link } from './types';
 import { tget } from '../state/table';
-import { linkAt } from './types';
 
 let macs = 0;
 const rnd: K.RandomSource = {
@@ -118,7 +117,7 @@ function routes4(k: KernelState, ns: string): string[] {
     .filter((r) => r.family === 4)
     .map(
       (r) =>
-        `${r.dst}/${r.prefix}${r.gateway ? ` via ${r.gateway}` : ''} dev ${linkAt(n.links, r.dev)!.name}` +
+        `${r.dst}/${r.prefix}${r.gateway ? ` via ${r.gateway}` : ''} dev ${n.links[r.dev]!.name}` +
         `${r.scope !== 'universe' ? ` scope ${r.scope}` : ''}${r.prefsrc ? ` src ${r.prefsrc}` : ''}`,
     )
     .sort();

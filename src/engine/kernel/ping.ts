@@ -7,7 +7,6 @@ import { type IP, ipString, isLoopback, netContains, parseIP } from '../net/ip';
 import { carrierOf, linkByIndex, linksOf, sysctlGet } from './kernel';
 import type { KernelState, Link, Netns, Route } from './types';
 import { tget } from '../state/table';
-import { linkAt } from './types';
 
 export interface PingResult {
   ok: boolean;
@@ -70,7 +69,7 @@ function l2Domain(k: KernelState, start: Endpoint): Endpoint[] {
     }
     if (e.link.kind === 'bridge') {
       for (const i of e.link.bridge?.ports ?? []) {
-        const p = linkAt(e.ns.links, i);
+        const p = e.ns.links[i];
         if (p) queue.push({ ns: e.ns, link: p });
       }
     }
@@ -94,7 +93,7 @@ function deliver(
   if (depth > 8) return LOSS;
   if (ownsAddress(from, dst)) {
     // A namespace talking to one of its own addresses goes through its loopback device.
-    return linkAt(from.links, 1)?.adminUp ? { ok: true, ns: from } : LOSS;
+    return from.links[1]?.adminUp ? { ok: true, ns: from } : LOSS;
   }
   const r = routeLookup(k, from, dst);
   if (!r)

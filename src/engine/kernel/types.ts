@@ -5,7 +5,7 @@
  */
 import type { Family } from '../net/ip';
 import type { IptablesState } from './iptables';
-import { tget, type Table } from '../state/table';
+import type { Table } from '../state/table';
 
 export type OperState = 'UP' | 'DOWN' | 'UNKNOWN' | 'LOWERLAYERDOWN';
 export type LinkKind = 'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb';
@@ -141,10 +141,10 @@ export interface Netns {
   id: string;
   /** nsfs inode number, as `ls -i` / `ip netns identify` would show. */
   inode: number;
-  /** Links by ifindex (a table iterated in ifindex order: `linkAt`, `linksOf`). */
-  links: Table<Link>;
+  /** Links by ifindex (integer keys: iteration is in ifindex order). */
+  links: Record<number, Link>;
   /** ifindex by name. */
-  names: Table<number>;
+  names: Record<string, number>;
   /** Next ifindex to try (the kernel allocates them cyclically per namespace). */
   nextIfindex: number;
   routes: Route[];
@@ -169,9 +169,4 @@ export interface KernelState {
   now: number;
   /** Links with a deferred linkwatch event ("<netns id>/<ifindex>"). */
   lwPending: string[];
-}
-
-/** The link with `ifindex` in a namespace's link table (`ns?.links`), if there is one. */
-export function linkAt(links: Table<Link> | undefined, ifindex: number): Link | undefined {
-  return tget(links, String(ifindex));
 }

@@ -5,7 +5,6 @@
 import { type IP, ipString, parseIP, bits } from '../net/ip';
 import { carrierOf, linkByIndex } from './kernel';
 import type { KernelState, Link, Netns, Route } from './types';
-import { linkAt } from './types';
 
 /** Flags as `ip link` prints them, in its order (NO-CARRIER first when up without carrier). */
 export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
@@ -22,8 +21,7 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
   if (l.adminUp) out.push('UP');
   if (lowerUp) out.push('LOWER_UP');
   // iproute2 looks the link's peer up by index in the same namespace: M-DOWN when it is down.
-  if (l.peer && l.peer.ns === ns.id && !linkAt(ns.links, l.peer.ifindex)?.adminUp)
-    out.push('M-DOWN');
+  if (l.peer && l.peer.ns === ns.id && !ns.links[l.peer.ifindex]?.adminUp) out.push('M-DOWN');
   return out;
 }
 

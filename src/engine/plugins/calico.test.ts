@@ -35,7 +35,7 @@ import {
   vethNameForWorkload,
 } from './calico';
 import { ptNode, runPlugin } from './pt-harness';
-import { tget, tvalues } from '../state/table';
+import { tget } from '../state/table';
 
 const CONFLIST = `{
   "cniVersion": "1.0.0",
@@ -407,7 +407,7 @@ describe('calico outside Kubernetes and CHECK (plugin.go)', () => {
     const h = ptNode({ plugins: ['calico', 'calico-ipam'] });
     const r = runPlugin(h, 'calico', 'ADD', { cid: '0123456789abcdef' }, STDIN);
     expect(r.exitCode).toBe(0);
-    const names = tvalues(h.ns('node').links).map((l) => l.name);
+    const names = Object.values(h.ns('node').links).map((l) => l.name);
     expect(names).toContain('cali0123456789a');
   });
 

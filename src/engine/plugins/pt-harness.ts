@@ -20,7 +20,7 @@ import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { installPluginFiles } from '../node/setup';
 import type { ExecResult } from '../os/process';
 import { Harness, PLUGIN_DIR, cniEnv } from './harness';
-import { tget, tvalues } from '../state/table';
+import { tget } from '../state/table';
 
 export const NODE_PLUGINS = ['ptp', 'static', 'portmap', 'tuning'];
 export const DATA = '/tmp/cnisim-pt-data';
@@ -151,7 +151,7 @@ function nsOf(h: Harness, name: string) {
 export function nsView(h: Harness, name: string): string[] {
   const ns = nsOf(h, name);
   const out: string[] = [];
-  const links = tvalues(ns.links).sort((a, b) => a.ifindex - b.ifindex);
+  const links = Object.values(ns.links).sort((a, b) => a.ifindex - b.ifindex);
   for (const l of links)
     out.push(`link ${l.name} ${l.kind === 'loopback' ? '-' : l.kind} mtu ${l.mtu}`);
   for (const l of links) {

@@ -10,7 +10,7 @@ import type { KernelState } from '../kernel/types';
 import type { NodeState } from '../sim/world';
 import { resolvePath } from './paths';
 import { defaultCommands } from './registry';
-import { tget, tkeys } from '../state/table';
+import { tget } from '../state/table';
 
 export interface Completion {
   /** Where the word being completed starts in the line. */
@@ -89,7 +89,7 @@ function namespaces(k: KernelState): string[] {
 function interfaces(k: KernelState, nsName: string | undefined): string[] {
   const id = nsName === undefined ? k.root : k.mounts[`/var/run/netns/${nsName}`];
   const ns = id === undefined ? undefined : tget(k.netns, id);
-  return ns ? tkeys(ns.names) : [];
+  return ns ? Object.keys(ns.names) : [];
 }
 
 function paths(node: NodeState, cwd: string, word: string): string[] {

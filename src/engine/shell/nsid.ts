@@ -51,7 +51,7 @@ function advance(table: NsidTable, prev: KernelState | null, k: KernelState): vo
   // New references to other namespaces, in namespace then ifindex order.
   for (const ns of tvalues(k.netns)) {
     if (prev && tget(prev.netns, ns.id) === ns) continue;
-    for (const l of tvalues(ns.links)) {
+    for (const l of Object.values(ns.links)) {
       const other = l.peer?.ns;
       if (!other || other === ns.id || !tget(k.netns, other)) continue;
       let ids = table.get(ns.id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../demo';
 import { TestNode } from '../testkit';
-import { tget, tvalues } from '../state/table';
+import { tget } from '../state/table';
 
 function traceOf(seed: number): string {
   const n = new TestNode({ seed });
@@ -37,6 +37,6 @@ describe('determinism', () => {
     const addCall = n.sim.events.findIndex((e) => e.kind === 'libcni.call');
     const before = n.sim.states[addCall]!.nodes[n.node]!.kernel;
     const podNs = tget(before.netns, before.mounts[n.netnsPath('p')]!)!;
-    expect(tvalues(podNs.links).map((l) => l.name)).toEqual(['lo']);
+    expect(Object.values(podNs.links).map((l) => l.name)).toEqual(['lo']);
   });
 });

@@ -96,14 +96,6 @@ type Mut<V> = {
 
 /** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
 export function tset<V>(t: Table<V>, key: string, v: V): void {
-  tsetAt(t, key, v, undefined);
-}
-
-/**
- * Sets `key` at the place `order` (in place), for a table iterated in an order of its own (a
- * namespace's links, by ifindex) instead of insertion order.
- */
-export function tsetAt<V>(t: Table<V>, key: string, v: V, order: number | undefined): void {
   const m = t as Mut<V>;
   const h = hashOf(key);
   const hi = h & 15;
@@ -116,10 +108,10 @@ export function tsetAt<V>(t: Table<V>, key: string, v: V, order: number | undefi
   const slot = '#' + key;
   const old = own(b, slot);
   if (old) {
-    b[slot] = { o: order ?? old.o, v };
+    b[slot] = { o: old.o, v };
     return;
   }
-  b[slot] = { o: order ?? m.seq, v };
+  b[slot] = { o: m.seq, v };
   m.seq += 1;
   m.size += 1;
 }

@@ -34,7 +34,6 @@ import {
   nsOf,
 } from './ip-common';
 import { type JsonValue, jsonOutput } from './jsonw';
-import { linkAt } from '../../kernel/types';
 
 /** Display options of `ip` (global flags). */
 export interface ShowFlags {
@@ -98,7 +97,7 @@ interface LinkRef {
 function linkRef(ip: IpRun, ns: Netns, l: Link, reduced: boolean, table: NsidTable): LinkRef {
   if (!l.peer) return { at: '', json: {} };
   const idx = l.peer.ifindex;
-  const local = (): string => linkAt(ns.links, idx)?.name ?? `if${idx}`;
+  const local = (): string => ns.links[idx]?.name ?? `if${idx}`;
   if (reduced || l.peer.ns === ns.id) {
     const name = local();
     return { at: `@${name}`, json: { link: name } };
@@ -118,7 +117,7 @@ function qdiscName(l: Link): string {
 }
 
 function masterName(ns: Netns, l: Link): string | undefined {
-  return l.master !== null ? linkAt(ns.links, l.master)?.name : undefined;
+  return l.master !== null ? ns.links[l.master]?.name : undefined;
 }
 
 function linkType(l: Link): string {

@@ -24,7 +24,6 @@ import type { CommandContext, CommandSpec } from '../types';
 import { lookupNetnsByName, matches } from './ip-common';
 import { type JsonValue, jsonOutput } from './jsonw';
 import { tget } from '../../state/table';
-import { linkAt } from '../../kernel/types';
 
 function nsOfCtx(ctx: CommandContext, id: string): Netns {
   return tget(ctx.kernel().netns, id)!;
@@ -146,9 +145,9 @@ function bridge(ctx: CommandContext): number {
   const items: JsonValue[] = [];
   for (const l of linksOf(ns)) {
     if (dev && l !== dev) continue;
-    const br = l.master !== null ? linkAt(ns.links, l.master) : undefined;
+    const br = l.master !== null ? ns.links[l.master] : undefined;
     if (!br || !br.bridge || !l.brport) continue;
-    const at = l.peer ? (linkAt(ns.links, l.peer.ifindex)?.name ?? `if${l.peer.ifindex}`) : null;
+    const at = l.peer ? (ns.links[l.peer.ifindex]?.name ?? `if${l.peer.ifindex}`) : null;
     const flags = linkFlags(k, ns, l);
     const state = portForwarding(k, ns, l, br) ? 'forwarding' : 'disabled';
     const cost = portCost(l);

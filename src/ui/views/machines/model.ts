@@ -7,14 +7,13 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import {
-  type ActorRecord,
-  type KernelState,
-  linkAt,
-  type LinkLife,
   tentries,
   tget,
-  type TraceEvent,
   tvalues,
+  type ActorRecord,
+  type KernelState,
+  type LinkLife,
+  type TraceEvent,
   type WorldState,
 } from '../../../engine';
 
@@ -255,7 +254,7 @@ export const LINK_LIVES: readonly LinkLife[] = ['created', 'moved', 'up', 'down'
 export function linkLives(k: KernelState): Map<LinkLife, number> {
   const m = new Map<LinkLife, number>(LINK_LIVES.map((l) => [l, 0]));
   for (const ns of tvalues(k.netns)) {
-    for (const l of tvalues(ns.links)) m.set(l.life, (m.get(l.life) ?? 0) + 1);
+    for (const l of Object.values(ns.links)) m.set(l.life, (m.get(l.life) ?? 0) + 1);
   }
   return m;
 }
@@ -282,16 +281,16 @@ export function lifeMoves(prev: KernelState | undefined, k: KernelState): LifeMo
   for (const ns of tvalues(prev.netns)) {
     const now = tget(k.netns, ns.id);
     if (now === ns) continue;
-    for (const l of tvalues(ns.links)) {
-      if (linkAt(now?.links, l.ifindex)?.mac !== l.mac)
+    for (const l of Object.values(ns.links)) {
+      if (!now?.links[l.ifindex] || now.links[l.ifindex]!.mac !== l.mac)
         gone.set(macKey(ns.id, l), { name: l.name, ns: ns.id, from: l.life, to: 'deleted' });
     }
   }
   for (const ns of tvalues(k.netns)) {
     const pns = tget(prev.netns, ns.id);
     if (pns === ns) continue;
-    for (const l of tvalues(ns.links)) {
-      const b = linkAt(pns?.links, l.ifindex);
+    for (const l of Object.values(ns.links)) {
+      const b = pns?.links[l.ifindex];
       if (b && b.mac === l.mac) {
         if (b.life !== l.life) out.push({ name: l.name, ns: ns.id, from: b.life, to: l.life });
         continue;

@@ -10,15 +10,7 @@
 import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
-import {
-  type Level,
-  type Link,
-  linkAt,
-  type Netns,
-  type SessionView,
-  tget,
-  tvalues,
-} from '../../../engine';
+import { tget, type Level, type Link, type Netns, type SessionView } from '../../../engine';
 import {
   StructureCache,
   addrText,
@@ -120,7 +112,7 @@ const PodCell = memo(
     const changedSet = new Set(changed ? changed.split(' ') : []);
     const nsKey = `${node}/${ns.id}`;
     const label = cell.ns.pod ?? cell.ns.mounts[0]?.split('/').pop() ?? `${ns.id} (no mount)`;
-    const links = tvalues(ns.links);
+    const links = Object.values(ns.links);
     const lines: Array<{ x1: number; y1: number; x2: number; y2: number }> = [];
     cell.peers.forEach((p, i) => {
       const l = hostLinks[i];
@@ -297,7 +289,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
       const root = tget(state.nodes[nl.node.name]!.kernel.netns, nl.node.root)!;
       const parts: string[] = [];
       for (const i of nl.node.hostLinks) {
-        const l = linkAt(root.links, i);
+        const l = root.links[i];
         if (l?.kind === 'bridge') parts.push(`${i}=${l.name}`);
       }
       hostNamesByNode.set(nl.node.name, parts.join(','));
@@ -392,7 +384,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
                   </text>
                 </g>
                 {nl.hostChips.map((c) => {
-                  const l = linkAt(root.links, c.ifindex);
+                  const l = root.links[c.ifindex];
                   return l ? (
                     <LinkChip
                       key={c.ifindex}
@@ -409,7 +401,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
                     key={c.ns.id}
                     cell={c}
                     ns={tget(kernel.netns, c.ns.id)}
-                    hostLinks={c.peers.map((p) => linkAt(root.links, p.ifindex))}
+                    hostLinks={c.peers.map((p) => root.links[p.ifindex])}
                     hostNames={hostNames}
                     changed={perCell.get(`${nl.node.name}/${c.ns.id}`) ?? ''}
                     node={nl.node.name}

@@ -8,8 +8,7 @@ import {
   routesText,
   structureOf,
 } from './model';
-import { tget, tvalues } from '../../../engine/state/table';
-import { linkAt } from '../../../engine/kernel/types';
+import { tget } from '../../../engine/state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -31,10 +30,10 @@ describe('topology model', () => {
     const n = s.nodes[0]!;
     expect(n.pods.map((p) => p.pod)).toEqual(['default/web-0', 'default/web-1']);
     const root = tget(last.nodes['node-1']!.kernel.netns, n.root)!;
-    expect(n.hostLinks.map((i) => linkAt(root.links, i)!.name)).toEqual(['lo', 'cni0']);
+    expect(n.hostLinks.map((i) => root.links[i]!.name)).toEqual(['lo', 'cni0']);
     for (const p of n.pods) {
       expect(p.hostPeers).toHaveLength(1);
-      const veth = linkAt(root.links, p.hostPeers[0]!)!;
+      const veth = root.links[p.hostPeers[0]!]!;
       expect(veth.kind).toBe('veth');
       expect(veth.peer!.ns).toBe(p.id);
       expect(p.mounts[0]).toMatch(/^\/var\/run\/netns\/cni-/);
@@ -64,9 +63,9 @@ describe('topology model', () => {
     const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
     const n = structureOf(states[addr.seq]!).nodes[0]!;
     const podNs = n.pods[0]!.id;
-    const eth0 = tvalues(tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links).find(
-      (l) => l.name === 'eth0',
-    )!;
+    const eth0 = Object.values(
+      tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links,
+    ).find((l) => l.name === 'eth0')!;
     expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
     // Bringing eth0 up adds its prefix route: the namespace changed too.
     const up = c.events.find(

@@ -11,14 +11,13 @@
  */
 import {
   addrTexts,
+  tget,
+  tvalues,
   type KernelState,
   type Link,
-  linkAt,
   type Netns,
   type NodeState,
   type Route,
-  tget,
-  tvalues,
   type WorldState,
 } from '../../../engine';
 
@@ -106,13 +105,13 @@ export function nodeStructure(node: NodeState, owners?: Map<string, string>): No
     return p;
   });
   const hostLinks: number[] = [];
-  for (const l of tvalues(root.links)) {
+  for (const l of Object.values(root.links)) {
     const target = l.peer && l.peer.ns !== k.root ? index.get(l.peer.ns) : undefined;
     if (target) target.hostPeers.push(l.ifindex);
     else hostLinks.push(l.ifindex);
   }
   let podLinks = 1;
-  for (const n of others) podLinks = Math.max(podLinks, n.links.size);
+  for (const n of others) podLinks = Math.max(podLinks, Object.keys(n.links).length);
   return { name: node.name, root: k.root, hostLinks, pods: podNs, podLinks };
 }
 
@@ -225,7 +224,7 @@ function linkSetsOf(nss: Netns[]): unknown[] {
 
 function linkSig(n: Netns): string {
   let s = '';
-  for (const l of tvalues(n.links)) s += `${l.ifindex}${l.peer ? `>${l.peer.ns}` : ''},`;
+  for (const l of Object.values(n.links)) s += `${l.ifindex}${l.peer ? `>${l.peer.ns}` : ''},`;
   return s;
 }
 
@@ -256,12 +255,12 @@ function diffNs(node: string, a: Netns | undefined, b: Netns, out: Changes): voi
     out.changed.add(nsKey);
   if (!a) out.changed.add(nsKey);
   if (a?.links === b.links) return;
-  for (const l of tvalues(b.links)) {
-    if (linkAt(a?.links, l.ifindex) !== l) out.changed.add(`${nsKey}/${l.ifindex}`);
+  for (const l of Object.values(b.links)) {
+    if (a?.links[l.ifindex] !== l) out.changed.add(`${nsKey}/${l.ifindex}`);
   }
   if (a) {
-    for (const l of tvalues(a.links)) {
-      if (!linkAt(b.links, l.ifindex)) out.removed.push(`${l.name} (${node}, ${a.id})`);
+    for (const l of Object.values(a.links)) {
+      if (!b.links[l.ifindex]) out.removed.push(`${l.name} (${node}, ${a.id})`);
     }
   }
 }
@@ -304,7 +303,7 @@ export function routeText(ns: Netns, r: Route): string {
       : r.prefix === (r.family === 4 ? 32 : 128)
         ? r.dst
         : `${r.dst}/${r.prefix}`;
-  const dev = linkAt(ns.links, r.dev)?.name ?? `if${r.dev}`;
+  const dev = ns.links[r.dev]?.name ?? `if${r.dev}`;
   const parts = [dst];
   if (r.gateway) parts.push(`via ${r.gateway}`);
   parts.push(`dev ${dev}`);
