@@ -39,7 +39,13 @@ import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { NodeState, Simulation } from '../sim/world';
 import { tentries, tvalues } from '../state/table';
 import { kernelEvent, stateEvent, type KernelPayload } from '../trace/trace';
-import type { CniNetwork, ContainerdSettings, ContainerdState, PodRef, SandboxRec } from '../state/containerd';
+import type {
+  CniNetwork,
+  ContainerdSettings,
+  ContainerdState,
+  PodRef,
+  SandboxRec,
+} from '../state/containerd';
 
 export const LOOPBACK_NETWORK =
   '{"cniVersion":"0.3.1","name":"cni-loopback","plugins":[{"type":"loopback"}]}';
