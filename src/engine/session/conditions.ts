@@ -3,7 +3,7 @@
  * turning Running, faults. Each is a function of the trace and the states, so a saved session's
  * markers are recomputed, never stored.
  */
-import { isErrorEvent, isFaultEvent } from '../scenario/condition';
+import { isErrorEvent } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { tget, tkeys } from '../state/table';
@@ -25,7 +25,7 @@ export type StopCondition =
  * request (the scenario runner's definition: a kernel call a plugin expects to fail, such as
  * `iptables -N` of an existing chain, is not one).
  */
-export { isErrorEvent, isFaultEvent };
+export { isErrorEvent };
 
 /** A plugin process starting (`exec` of a binary, delegated IPAM included). */
 export function isPluginExec(e: TraceEvent, name?: string): boolean {
@@ -71,7 +71,7 @@ export function meets(
     case 'pod-running':
       return podsTurnedRunning(e, before, after).some((k) => podMatches(k, c.pod));
     case 'fault':
-      return faultSteps.has(i) || isFaultEvent(e, null);
+      return faultSteps.has(i);
     case 'idle':
       return false;
     case 'predicate':

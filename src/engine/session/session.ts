@@ -39,13 +39,7 @@ import {
   type FaultInjector,
   type SessionAction,
 } from './actions';
-import {
-  isErrorEvent,
-  isFaultEvent,
-  meets,
-  podsTurnedRunning,
-  type StopCondition,
-} from './conditions';
+import { isErrorEvent, meets, podsTurnedRunning, type StopCondition } from './conditions';
 import { levelShows, type Marker, type SessionView } from './view';
 
 /** An action of the log: performed when the trace had `step` events. */
@@ -318,8 +312,6 @@ export class Session implements SessionView {
         });
       }
       const e = events[i]!;
-      if (!byStep.has(i) && isFaultEvent(e, null))
-        list.push({ step: i, kind: 'fault', label: e.summary });
       if (isErrorEvent(e)) list.push({ step: i, kind: 'error', label: e.summary });
       for (const pod of podsTurnedRunning(e, this.stateAt(i - 1), this.stateAt(i)))
         list.push({ step: i, kind: 'pod-running', label: `${pod} Running` });
