@@ -6,7 +6,22 @@
 /** 2025-03-03T10:15:00Z, the moment every simulation starts. */
 export const BASE_TIME_MS = Date.UTC(2025, 2, 3, 10, 15, 0);
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** English day and month abbreviations, as C's and Go's time formats print them. */
+export const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+export const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
 
 function parts(us: number) {
   const ms = BASE_TIME_MS + Math.floor(us / 1000);

@@ -7,6 +7,7 @@ import { findMatch, findTarget } from './ext';
 import { ip4ToAnyName } from './inet';
 import { getProtoByNumber } from './netdb';
 import type { AddrSpec, Counters, Family, Rule } from './types';
+import { DAYS, MONTHS } from '../../trace/time';
 
 const CHAIN_PROTOS: { readonly [n: number]: string } = {
   6: 'tcp',
@@ -189,24 +190,9 @@ export function listHeader(
 /** ctime(3)-style date of the iptables-save header, in UTC. */
 export function ctimeUtc(d: Date): string {
   if (Number.isNaN(d.getTime())) return 'Thu Jan  1 00:00:00 1970';
-  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
   const p2 = (n: number): string => String(n).padStart(2, '0');
   return (
-    `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ` +
+    `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${String(d.getUTCDate()).padStart(2)} ` +
     `${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())} ${d.getUTCFullYear()}`
   );
 }

@@ -3,28 +3,14 @@
  * versions and paths, the wall clock of the trace and the duration formats of their Go libraries.
  */
 import type { Unit } from '../../node/journal';
-import { BASE_TIME_MS } from '../../trace/time';
+import { BASE_TIME_MS, DAYS, MONTHS } from '../../trace/time';
 import type { CommandContext } from '../types';
 
 export const KUBELET_VERSION = 'v1.32.4';
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.9';
 export const CONTAINERD_SOCK = '/run/containerd/containerd.sock';
 
-export const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-export const MONTHS = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-];
+export { DAYS, MONTHS };
 export const p2 = (n: number) => String(n).padStart(2, '0');
 
 export function wall(us: number): Date {

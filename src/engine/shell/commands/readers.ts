@@ -20,6 +20,7 @@ import { FsView, type ViewEntry } from '../fsview';
 import type { CommandContext, CommandSpec } from '../types';
 import { parseOpts, quoteAlways } from './files';
 import { toUtf8Bytes, fromUtf8Bytes } from './text';
+import { MONTHS } from '../../trace/time';
 
 function tryHelp(ctx: CommandContext, prog: string, msg: string): number {
   ctx.err(`${prog}: ${msg}\nTry '${prog} --help' for more information.\n`);
@@ -33,8 +34,6 @@ function q(s: string): string {
 
 // -----------------------------------------------------------------------------------------------
 // ls
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** ls -l's time column: "%b %e %H:%M", or "%b %e  %Y" when over six months from now. */
 function lsTime(us: number, nowUs: number): string {
