@@ -25,3 +25,15 @@ export { BUILDS } from './plugins/lib/build';
 export { describeEvents, podRows } from './apiserver/apiserver';
 export { journalLines } from './node/journal';
 export { SCAN_END, Scanner } from './gojson/scanner';
+// What the views read of a node beyond its tables: node/inspect pulls in the kernel, and
+// host-local's config reader the plugin, so they come with the engine, not the first screen.
+export { ipamCapacity } from './plugins/host-local';
+export { DEFAULT_DATA_DIR } from './plugins/host-local-disk';
+export { resultsDir } from './libcni/cache';
+export {
+  NO_INFLIGHT,
+  addrTexts,
+  inflightSandboxes,
+  orphanVeths as inspectOrphanVeths,
+  reservations,
+} from './node/inspect';

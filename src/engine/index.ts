@@ -17,17 +17,7 @@
 export { LEVELS } from './session/view';
 export { isTable, tchangedKeys, tentries, tget, tkeys, tvalues, type Table } from './state/table';
 export { dirChildren, entriesIn, entryIn, namesIn, stat } from './fs/vfs';
-export { resultsDir } from './libcni/cache';
-export { DEFAULT_DATA_DIR } from './plugins/host-local-disk';
-export { ipamCapacity } from './plugins/host-local';
-export {
-  NO_INFLIGHT,
-  addrTexts,
-  inflightSandboxes,
-  orphanVeths as inspectOrphanVeths,
-  reservations,
-  type Inflight,
-} from './node/inspect';
+export type { Inflight } from './node/inspect';
 
 /**
  * A part of the engine that loads late: calling it fetches the part (once) and resolves to it; `now()` returns it synchronously once fetched, and throws before.

@@ -1,17 +1,15 @@
-import {
-  DEFAULT_DATA_DIR,
-  dirChildren,
-  entryIn,
-  namesIn,
-  resultsDir,
-  stat,
-  type FsState,
-} from '../../engine';
+import { dirChildren, entryIn, namesIn, stat, type FsState, loadEngine } from '../../engine';
 import { useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
 
-const ROOTS = ['/etc/cni/net.d', '/opt/cni/bin', resultsDir(), DEFAULT_DATA_DIR];
+/** The directories the panel opens at: CNI's own, and where libcni and host-local keep state. */
+const roots = () => [
+  '/etc/cni/net.d',
+  '/opt/cni/bin',
+  loadEngine.now().resultsDir(),
+  loadEngine.now().DEFAULT_DATA_DIR,
+];
 
 function Tree({
   fs,
@@ -85,7 +83,7 @@ export function FilesView({ session, step }: PanelProps) {
       <div className="files-body">
         <nav className="file-tree" aria-label={`Files of ${node}`}>
           {fs ? (
-            ROOTS.map((r) => (
+            roots().map((r) => (
               <section key={r}>
                 <h3 className="mono">{r}</h3>
                 <Tree fs={fs} dir={r} node={node} selected={path} />

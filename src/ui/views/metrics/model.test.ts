@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../../../engine/cluster/cluster';
 import type { WorldState } from '../../../engine/sim/world';
+import { loadEngine } from '../../../engine';
 import { MetricsIndex, metricsOf } from './model';
+
+// The model reads a node through the engine's inspect readers, which load with the engine.
+await loadEngine();
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 

@@ -10,14 +10,8 @@
  * (the series are step functions) and extends itself as the trace grows.
  */
 import {
-  DEFAULT_DATA_DIR,
-  NO_INFLIGHT,
   dirChildren,
   entriesIn,
-  inflightSandboxes,
-  inspectOrphanVeths,
-  ipamCapacity,
-  reservations,
   tget,
   tvalues,
   type ContainerdState,
@@ -25,6 +19,7 @@ import {
   type Inflight,
   type KernelState,
   type WorldState,
+  loadEngine,
 } from '../../../engine';
 
 export interface NodeMetrics {
@@ -64,11 +59,12 @@ export function podsPerNode(state: WorldState): Map<string, number> {
 export function orphanVeths(k: KernelState, c: ContainerdState, inflight: Inflight): number {
   const netns = [...Object.values(c.sandboxes).map((s) => s.netns), ...inflight.netns];
   const ids = new Set([...Object.keys(c.sandboxes), ...inflight.ids]);
-  return inspectOrphanVeths(k, netns, ids).length;
+  return loadEngine.now().inspectOrphanVeths(k, netns, ids).length;
 }
 
 /** The network directories' listings (their identities tell whether a reservation changed). */
 function netDirs(fs: FsState): unknown[] {
+  const DEFAULT_DATA_DIR = loadEngine.now().DEFAULT_DATA_DIR;
   const top = dirChildren(fs, DEFAULT_DATA_DIR);
   if (!top) return [];
   const out: unknown[] = [top];
@@ -83,7 +79,7 @@ export function reservationsOf(
   c: ContainerdState,
   inflight: Inflight,
 ): { reservations: number; leakedIps: number } {
-  const all = reservations(fs);
+  const all = loadEngine.now().reservations(fs);
   let leakedIps = 0;
   for (const r of all)
     if (!c.sandboxes[r.containerId] && !inflight.ids.has(r.containerId)) leakedIps++;
@@ -92,18 +88,18 @@ export function reservationsOf(
 
 export function capacityOf(c: ContainerdState): number | null {
   const net = c.cni.networks.find((n) => n.ifName === 'eth0');
-  return net ? ipamCapacity(net.bytes) : null;
+  return net ? loadEngine.now().ipamCapacity(net.bytes) : null;
 }
 
 /** The metrics of every node of one state, computed from scratch (the reference for the index). */
 export function metricsOf(state: WorldState): Map<string, NodeMetrics> {
   const out = new Map<string, NodeMetrics>();
   const pods = podsPerNode(state);
-  const inflight = inflightSandboxes(state.actors);
+  const inflight = loadEngine.now().inflightSandboxes(state.actors);
   for (const [name, n] of Object.entries(state.nodes)) {
     const c = n.containerd;
     if (!c) continue;
-    const f = inflight.get(name) ?? NO_INFLIGHT;
+    const f = inflight.get(name) ?? loadEngine.now().NO_INFLIGHT;
     const k = n.kernel;
     out.set(name, {
       pods: pods.get(name) ?? 0,
@@ -185,12 +181,12 @@ export class MetricsIndex {
     }
     if (s.actors !== this.actorsRef) {
       this.actorsRef = s.actors;
-      this.inflight = inflightSandboxes(s.actors);
+      this.inflight = loadEngine.now().inflightSandboxes(s.actors);
     }
     for (const [name, node] of Object.entries(s.nodes)) {
       const c = node.containerd;
       if (!c) continue;
-      const f = this.inflight.get(name) ?? NO_INFLIGHT;
+      const f = this.inflight.get(name) ?? loadEngine.now().NO_INFLIGHT;
       const k = node.kernel;
       let m = this.memo.get(name);
       const resInputs = [c.sandboxes, f.key, ...netDirs(node.fs)];

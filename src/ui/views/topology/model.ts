@@ -10,7 +10,6 @@
  * identity comparisons.
  */
 import {
-  addrTexts,
   tget,
   tvalues,
   type KernelState,
@@ -19,6 +18,7 @@ import {
   type NodeState,
   type Route,
   type WorldState,
+  loadEngine,
 } from '../../../engine';
 
 export interface PodNs {
@@ -292,7 +292,7 @@ export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Ch
 // Texts
 
 export function addrText(l: Link): string[] {
-  return addrTexts(l);
+  return loadEngine.now().addrTexts(l);
 }
 
 /** A route as `ip route` prints it (without the table's dump order). */
