@@ -1416,6 +1416,7 @@ export function sysctlSet(k: KernelState, nsId: string, key: string, value: stri
   }
   if (GLOBAL_SYSCTL_DEFAULTS[key] === undefined) throw new KernelError('ENOENT');
   if (!validSysctlValue(GLOBAL_SYSCTL_DEFAULTS[key]!, v)) throw new KernelError('EINVAL');
+  const before = ns.sysctl[key] ?? GLOBAL_SYSCTL_DEFAULTS[key];
   ns.sysctl[key] = v;
   // Forwarding switched for "all" switches it for every interface and the default (as
   // inet_forward_change / addrconf_forward_change do).
@@ -1425,7 +1426,9 @@ export function sysctlSet(k: KernelState, nsId: string, key: string, value: stri
       : key === 'net.ipv6.conf.all.forwarding'
         ? 'ipv6'
         : null;
-  if (fam) {
+  // devinet_sysctl_forward / addrconf_sysctl_forward act only when the value changes: writing
+  // the current value (as every bridge ADD does with ip_forward=1) leaves the devices alone.
+  if (fam && before !== v) {
     if (fam === 'ipv4') {
       ns.sysctl['net.ipv4.ip_forward'] = v;
       ns.sysctl['net.ipv4.conf.all.forwarding'] = v;
