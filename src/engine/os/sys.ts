@@ -138,9 +138,10 @@ export class Sys {
         ...(this.owner.parentSeq !== undefined ? { parent: this.owner.parentSeq } : {}),
       }),
       (d: Draft<WorldState>) => {
-        const n = d.nodes[node]!;
-        const r = change(n.fs as FsState);
-        n.fs = r.fs as Draft<FsState>;
+        // The file system's operations are persistent (they return a new FsState): run them on
+        // the frozen state, which this draft has not changed, not through the draft's proxies.
+        const r = change(this.fs);
+        d.nodes[node]!.fs = r.fs as Draft<FsState>;
         return r.out;
       },
     );
