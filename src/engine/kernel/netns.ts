@@ -4,7 +4,7 @@
  * on, with its links, until the pod's pause process exits.
  */
 import * as vfs from '../fs/vfs';
-import { destroyNetns } from './kernel';
+import { destroyNetns } from './namespaces';
 import type { KernelState } from './types';
 import { tget } from '../state/table';
 

@@ -1,9 +1,10 @@
 /**
  * What the device core asks of traffic control (net/sched/sch_generic.c's dev_activate and the
- * NETDEV_UNREGISTER clean-up of mirred actions): kernel.ts calls these when a link comes up or
- * goes away. They need only the link types, so kernel.ts and tc.ts both import this file and not
- * each other in a circle.
+ * NETDEV_UNREGISTER clean-up of mirred actions), registered on the netdev notifier chain: a
+ * device that comes up gets its default qdisc; one that goes away is no longer a mirred target.
  */
+import { linksOf } from './device';
+import { netdevChain } from './notifier';
 import type { Link, Qdisc } from './types';
 
 /** IFF_NO_QUEUE: the default qdisc is noqueue. */
@@ -38,3 +39,8 @@ export function tcLinkGone(links: Iterable<Link>, ifindex: number): void {
     }
   }
 }
+
+netdevChain.register('up', 10, 'dev_activate', ({ link }) => tcActivate(link));
+netdevChain.register('unregister', 0, 'mirred', ({ ns, link }) =>
+  tcLinkGone(linksOf(ns), link.ifindex),
+);

@@ -1,0 +1,133 @@
+/**
+ * The device core's lookups: namespaces by id, links by name and ifindex, ifindex allocation, a
+ * veth's peer. Every other part of the kernel builds on these.
+ */
+import type { IP } from '../net/ip';
+import { tget } from '../state/table';
+import { KernelError } from './errors';
+import type { AddrScope, KernelState, Link, LinkKind, Netns } from './types';
+
+export const ZERO_MAC = '00:00:00:00:00:00';
+
+export const IFNAMSIZ_MAX = 15;
+
+export interface RandomSource {
+  mac(): string;
+}
+
+// Namespaces
+
+export function nsById(k: KernelState, id: string): Netns {
+  const ns = tget(k.netns, id);
+  if (!ns) throw new KernelError('EINVAL');
+  return ns;
+}
+
+// Links
+
+export function newLink(
+  ifindex: number,
+  name: string,
+  kind: LinkKind,
+  mac: string,
+  mtu: number,
+): Link {
+  return {
+    ifindex,
+    name,
+    kind,
+    mac,
+    macAssign: 'random',
+    adminUp: false,
+    mtu,
+    // tx_queue_len: DEFAULT_TX_QUEUE_LEN (1000) from ether_setup / loopback_setup, a bridge
+    // included (`ip -d link` shows qlen 1000 for a new bridge on 6.18); ifb sets 32.
+    txqlen: kind === 'ifb' ? 32 : 1000,
+    promisc: 0,
+    allmulti: false,
+    master: null,
+    peer: null,
+    peerUp: false,
+    addrs: [],
+    operstate: kind === 'veth' ? 'DOWN' : 'UNKNOWN',
+    // What linkwatch last processed. Every device registers with carrier on; a veth then turns
+    // its carrier off at once, which linkwatch processes as an event of its own (computing
+    // its operstate from its iflink then).
+    lwCarrier: true,
+    lwPendingSince: null,
+    ip6Configured: false,
+    bridge: null,
+    brport: null,
+    sysctl: {},
+    life: 'created',
+  };
+}
+
+/** The links of a namespace in ifindex order. */
+export function linksOf(ns: Netns): Link[] {
+  return Object.values(ns.links);
+}
+
+export function linkByName(ns: Netns, name: string): Link | undefined {
+  const i = ns.names[name];
+  return i === undefined ? undefined : ns.links[i];
+}
+
+export function linkByIndex(ns: Netns, ifindex: number): Link | undefined {
+  return ns.links[ifindex];
+}
+
+export function validIfName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= IFNAMSIZ_MAX &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/:\s]/.test(name)
+  );
+}
+
+export function allocIfindex(ns: Netns, wanted?: number): number {
+  if (wanted !== undefined && wanted > 0 && !ns.links[wanted]) return wanted;
+  let i = ns.nextIfindex;
+  while (ns.links[i]) i++;
+  ns.nextIfindex = i + 1;
+  return i;
+}
+
+export function insertLink(ns: Netns, l: Link): void {
+  ns.links[l.ifindex] = l;
+  ns.names[l.name] = l.ifindex;
+}
+
+export function unlinkLink(ns: Netns, l: Link): void {
+  delete ns.links[l.ifindex];
+  if (ns.names[l.name] === l.ifindex) delete ns.names[l.name];
+}
+
+/** Links whose carrier or state a change may have affected: [netns id, ifindex]. */
+export type Touched = Array<[string, number]>;
+
+export function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
+  if (!l.peer) return null;
+  const ns = tget(k.netns, l.peer.ns);
+  const link = ns?.links[l.peer.ifindex];
+  return ns && link ? { ns, link } : null;
+}
+
+export function getLink(k: KernelState, nsId: string, ifindex: number): { ns: Netns; l: Link } {
+  const ns = nsById(k, nsId);
+  const l = ns.links[ifindex];
+  if (!l) throw new KernelError('ENODEV');
+  return { ns, l };
+}
+
+export function scopeOfV6(ip: IP): AddrScope {
+  if (ip.n === 1n) return 'host';
+  if (ip.n >> 118n === 0x3fan) return 'link'; // fe80::/10
+  return 'global';
+}
+
+export function macBytes(mac: string): number[] {
+  return mac.split(':').map((x) => parseInt(x, 16));
+}

@@ -1,0 +1,343 @@
+/**
+ * Links (rtnetlink's RTM_NEWLINK / RTM_DELLINK / RTM_SETLINK): creating veths, bridges and
+ * dummies, setting them up and down, attaching ports to bridges, renaming, moving between
+ * namespaces, deleting. What the rest of the kernel does about it (routes, addresses, qdiscs)
+ * runs from the netdev notifier chain.
+ */
+import { KernelError } from './errors';
+import {
+  allocIfindex,
+  getLink,
+  insertLink,
+  linkByName,
+  newLink,
+  nsById,
+  peerOf,
+  unlinkLink,
+  validIfName,
+  ZERO_MAC,
+  type RandomSource,
+  type Touched,
+} from './device';
+import { linkwatch } from './linkwatch';
+import { netdevChain } from './notifier';
+import type { KernelState, Link, Netns } from './types';
+
+export type LinkSpec =
+  | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
+  | { kind: 'dummy' | 'ifb'; name: string; mtu?: number; txqlen?: number }
+  | {
+      kind: 'veth';
+      name: string;
+      peerName: string;
+      /** Namespace of the peer (defaults to the same one). */
+      peerNs?: string;
+      mtu?: number;
+      mac?: string;
+    };
+
+/** RTM_NEWLINK with NLM_F_CREATE|NLM_F_EXCL. Returns the new link's ifindex. */
+export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: RandomSource): number {
+  const ns = nsById(k, nsId);
+  if (!validIfName(spec.name)) throw new KernelError('EINVAL');
+  const mtu = spec.mtu && spec.mtu > 0 ? spec.mtu : 1500;
+  // veth_validate (the link type's ops->validate) refuses a bad IFLA_MTU before
+  // __rtnl_newlink looks the name up; other kinds check the MTU when creating the device.
+  if (spec.kind === 'veth' && (mtu < 68 || mtu > 65535)) throw new KernelError('EINVAL');
+  if (linkByName(ns, spec.name)) throw new KernelError('EEXIST');
+  if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
+  let created: Link;
+  const touched: Touched = [];
+  if (spec.kind === 'veth') {
+    const peerNs = nsById(k, spec.peerNs ?? nsId);
+    if (!validIfName(spec.peerName)) throw new KernelError('EINVAL');
+    if (linkByName(peerNs, spec.peerName)) throw new KernelError('EEXIST');
+    if (peerNs === ns && spec.peerName === spec.name) throw new KernelError('EEXIST');
+    // veth_newlink registers the peer first.
+    const peerIdx = allocIfindex(peerNs);
+    const peer = newLink(peerIdx, spec.peerName, 'veth', rnd.mac(), mtu);
+    insertLink(peerNs, peer);
+    const idx = allocIfindex(ns);
+    created = newLink(idx, spec.name, 'veth', spec.mac ?? rnd.mac(), mtu);
+    if (spec.mac) created.macAssign = 'set';
+    created.peer = { ns: peerNs.id, ifindex: peerIdx };
+    peer.peer = { ns: ns.id, ifindex: idx };
+    insertLink(ns, created);
+    touched.push([peerNs.id, peerIdx]);
+  } else {
+    const idx = allocIfindex(ns);
+    created = newLink(idx, spec.name, spec.kind, rnd.mac(), mtu);
+    if (spec.kind === 'bridge') {
+      created.bridge = {
+        stp: false,
+        vlanFiltering: !!spec.vlanFiltering,
+        hadPorts: false,
+        ports: [],
+      };
+    }
+    if (spec.kind !== 'bridge' && spec.txqlen !== undefined) created.txqlen = spec.txqlen;
+    insertLink(ns, created);
+  }
+  touched.push([ns.id, created.ifindex]);
+  linkwatch(k, touched);
+  return created.ifindex;
+}
+
+/** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
+function detachPort(ns: Netns, port: Link): Link | undefined {
+  if (port.master === null) return undefined;
+  const br = ns.links[port.master];
+  port.master = null;
+  port.brport = null;
+  port.promisc = Math.max(0, port.promisc - 1);
+  if (br?.bridge) {
+    br.bridge.ports = br.bridge.ports.filter((i) => i !== port.ifindex);
+    recalcBridgeMac(ns, br);
+  }
+  return br;
+}
+
+function deleteOne(k: KernelState, ns: Netns, l: Link): void {
+  if (l.kind === 'bridge' && l.bridge) {
+    for (const i of [...l.bridge.ports]) {
+      const p = ns.links[i];
+      if (p) detachPort(ns, p);
+    }
+  }
+  detachPort(ns, l);
+  unlinkLink(ns, l);
+  netdevChain.call('unregister', { k, ns, link: l });
+  if (l.lwPendingSince !== null)
+    k.lwPending = k.lwPending.filter((x) => x !== `${ns.id}/${l.ifindex}`);
+}
+
+export function deleteLinkRaw(k: KernelState, ns: Netns, l: Link): void {
+  const p = peerOf(k, l);
+  deleteOne(k, ns, l);
+  if (p) deleteOne(k, p.ns, p.link);
+}
+
+/** The links a change to `l` can affect: itself, its veth peer, and the bridges of both. */
+function around(k: KernelState, ns: Netns, l: Link): Touched {
+  const t: Touched = [[ns.id, l.ifindex]];
+  if (l.master !== null) t.push([ns.id, l.master]);
+  const p = peerOf(k, l);
+  if (p) {
+    t.push([p.ns.id, p.link.ifindex]);
+    if (p.link.master !== null) t.push([p.ns.id, p.link.master]);
+  }
+  return t;
+}
+
+export function linkDel(k: KernelState, nsId: string, ifindex: number): void {
+  const ns = nsById(k, nsId);
+  const l = ns.links[ifindex];
+  if (!l) throw new KernelError('ENODEV');
+  if (l.kind === 'loopback') throw new KernelError('EOPNOTSUPP');
+  const touched = around(k, ns, l);
+  deleteLinkRaw(k, ns, l);
+  linkwatch(k, touched);
+}
+
+function setPeerUp(k: KernelState, l: Link): void {
+  const p = peerOf(k, l);
+  if (p) p.link.peerUp = l.adminUp;
+}
+
+export function linkSetUp(k: KernelState, nsId: string, ifindex: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (l.adminUp) return;
+  l.adminUp = true;
+  l.life = 'up';
+  setPeerUp(k, l);
+  netdevChain.call('up', { k, ns, link: l });
+  const touched = around(k, ns, l);
+  if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
+  linkwatch(k, touched);
+}
+
+export function linkSetDown(k: KernelState, nsId: string, ifindex: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (!l.adminUp) return;
+  l.adminUp = false;
+  l.life = 'down';
+  setPeerUp(k, l);
+  netdevChain.call('down', { k, ns, link: l });
+  const touched = around(k, ns, l);
+  if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
+  linkwatch(k, touched);
+}
+
+export function linkSetMaster(
+  k: KernelState,
+  nsId: string,
+  ifindex: number,
+  masterIfindex: number | null,
+): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (masterIfindex === null) {
+    const old = detachPort(ns, l);
+    if (!old) return;
+    linkwatch(k, [
+      [ns.id, l.ifindex],
+      [ns.id, old.ifindex],
+    ]);
+    return;
+  }
+  const m = ns.links[masterIfindex];
+  if (!m) throw new KernelError('ENODEV');
+  if (m.kind !== 'bridge' || !m.bridge) throw new KernelError('EOPNOTSUPP');
+  if (m.ifindex === l.ifindex || l.kind === 'bridge' || l.kind === 'loopback') {
+    throw new KernelError('EINVAL');
+  }
+  if (l.master === m.ifindex) return;
+  const old = detachPort(ns, l);
+  l.master = m.ifindex;
+  l.brport = { hairpin: false, learning: true, flood: true, isolated: false };
+  l.promisc += 1;
+  m.bridge.hadPorts = true;
+  m.bridge.ports.push(l.ifindex);
+  recalcBridgeMac(ns, m);
+  const touched: Touched = [
+    [ns.id, l.ifindex],
+    [ns.id, m.ifindex],
+  ];
+  if (old) touched.push([ns.id, old.ifindex]);
+  linkwatch(k, touched);
+}
+
+/** br_mtu_auto_adjust: the smallest port MTU (1500 without ports), unless the MTU was set by the user. */
+function recalcBridgeMtu(ns: Netns, br: Link): void {
+  if (!br.bridge || br.sysctl['__mtu_user'] === '1') return;
+  let min = 0;
+  for (const i of br.bridge.ports) {
+    const p = ns.links[i];
+    if (p && (min === 0 || p.mtu < min)) min = p.mtu;
+  }
+  br.mtu = min || 1500;
+}
+
+/** br_stp_recalculate_bridge_id: the lowest port MAC, unless the MAC was set explicitly. */
+function recalcBridgeMac(ns: Netns, br: Link): void {
+  recalcBridgeMtu(ns, br);
+  if (!br.bridge || br.macAssign === 'set') return;
+  let lowest: string | null = null;
+  for (const i of br.bridge.ports) {
+    const p = ns.links[i];
+    if (p && (lowest === null || p.mac < lowest)) lowest = p.mac;
+  }
+  br.mac = lowest ?? ZERO_MAC;
+}
+
+export function linkSetHairpin(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  if (!l.brport) throw new KernelError('EOPNOTSUPP');
+  l.brport.hairpin = on;
+}
+
+/**
+ * dev_set_mac_address(): an address equal to the current one is not handed to the driver (so
+ * even an all-zero one is accepted); otherwise the driver's eth_mac_addr() / br_set_mac_address()
+ * refuses a multicast or zero address. Either way the address now counts as set by the user.
+ */
+export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  const bytes = mac.split(':').map((x) => parseInt(x, 16));
+  if (bytes.length !== 6 || bytes.some((b) => Number.isNaN(b) || b < 0 || b > 255)) {
+    throw new KernelError('EINVAL');
+  }
+  const text = bytes.map((b) => b.toString(16).padStart(2, '0')).join(':');
+  if (text !== l.mac && ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0))) {
+    throw new KernelError('EADDRNOTAVAIL');
+  }
+  l.mac = text;
+  l.macAssign = 'set';
+  if (l.master !== null) {
+    const m = ns.links[l.master];
+    if (m) recalcBridgeMac(ns, m);
+  }
+}
+
+export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: number): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
+  l.mtu = mtu;
+  if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
+  if (l.master !== null) {
+    const m = ns.links[l.master];
+    if (m) recalcBridgeMtu(ns, m);
+  }
+}
+
+export function linkSetTxqlen(k: KernelState, nsId: string, ifindex: number, q: number): void {
+  const { l } = getLink(k, nsId, ifindex);
+  if (q < 0) throw new KernelError('EINVAL');
+  l.txqlen = q;
+}
+
+export function linkSetPromisc(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  // IFF_PROMISC set by the user counts once on top of what masters add.
+  const userBit = l.sysctl['__promisc_user'] === '1';
+  if (on && !userBit) {
+    l.promisc += 1;
+    l.sysctl['__promisc_user'] = '1';
+  } else if (!on && userBit) {
+    l.promisc = Math.max(0, l.promisc - 1);
+    delete l.sysctl['__promisc_user'];
+  }
+}
+
+export function linkSetAllmulti(k: KernelState, nsId: string, ifindex: number, on: boolean): void {
+  const { l } = getLink(k, nsId, ifindex);
+  l.allmulti = on;
+}
+
+/**
+ * dev_change_name. Since Linux 6.2 a device that is up can be renamed too (veth, bridge, ifb and
+ * lo checked on 6.18), so there is no EBUSY any more.
+ */
+export function linkSetName(k: KernelState, nsId: string, ifindex: number, name: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  if (!validIfName(name)) throw new KernelError('EINVAL');
+  if (l.name === name) return;
+  if (linkByName(ns, name)) throw new KernelError('EEXIST');
+  delete ns.names[l.name];
+  l.name = name;
+  ns.names[name] = l.ifindex;
+}
+
+/** RTM_NEWLINK with IFLA_NET_NS_FD: moves a link to another namespace (it goes down, loses addresses). */
+export function linkSetNs(k: KernelState, nsId: string, ifindex: number, targetNsId: string): void {
+  const { ns, l } = getLink(k, nsId, ifindex);
+  const target = nsById(k, targetNsId);
+  if (target === ns) return;
+  if (l.kind === 'loopback' || l.kind === 'bridge') throw new KernelError('EINVAL');
+  if (linkByName(target, l.name)) throw new KernelError('EEXIST');
+  const touched = around(k, ns, l);
+  detachPort(ns, l);
+  unlinkLink(ns, l);
+  netdevChain.call('unregister', { k, ns, link: l });
+  const newIdx = allocIfindex(target, l.ifindex);
+  const moved: Link = {
+    ...l,
+    ifindex: newIdx,
+    adminUp: false,
+    addrs: [],
+    ip6Configured: false,
+    sysctl: {},
+    life: 'moved',
+  };
+  // The device is unregistered from its namespace: its qdiscs and filters go.
+  delete moved.tc;
+  insertLink(target, moved);
+  const p = peerOf(k, moved);
+  if (p) {
+    p.link.peer = { ns: target.id, ifindex: newIdx };
+    p.link.peerUp = false;
+  }
+  touched.push([target.id, newIdx]);
+  linkwatch(k, touched);
+}
+
+// Carrier, operstate, addrconf

@@ -1,0 +1,167 @@
+/**
+ * Carrier and operational state (netif_carrier_ok, linkwatch's rfc2863 policy): what a change to a
+ * link does to its own state and its neighbours', announced as NETDEV_CHANGE so that addrconf
+ * configures a device that came up.
+ */
+import { tget } from '../state/table';
+import type { Touched } from './device';
+import { netdevChain } from './notifier';
+import type { KernelState, Link, Netns, OperState } from './types';
+
+/** netif_carrier_ok: the carrier the (virtual) driver reports right now, whatever the admin state. */
+export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
+  switch (l.kind) {
+    case 'veth':
+      return l.adminUp && l.peerUp;
+    case 'bridge': {
+      // A bridge has carrier from birth; once it had ports, only while a port forwards.
+      if (!l.bridge?.hadPorts) return true;
+      if (!l.adminUp) return false;
+      return l.bridge.ports.some((i) => {
+        const p = ns.links[i];
+        return !!p && p.adminUp && portCarrier(p);
+      });
+    }
+    default:
+      return true;
+  }
+}
+
+function portCarrier(p: Link): boolean {
+  return p.kind === 'veth' ? p.adminUp && p.peerUp : true;
+}
+
+/** A bridge port forwards (STP off) when it and its bridge are up and it has carrier. */
+export function portForwarding(k: KernelState, ns: Netns, port: Link, br: Link): boolean {
+  return br.adminUp && port.adminUp && carrierOf(k, ns, port);
+}
+
+/** How long linkwatch may hold back an event of a non-urgent device (a bridge), in µs of virtual time. */
+export const LINKWATCH_DELAY_US = 1000;
+
+/**
+ * What linkwatch's rfc2863 policy (default_operstate, Linux 6.12+) computes for a device from its
+ * carrier. Without carrier: DOWN when the device is its own iflink; otherwise the device whose
+ * ifindex is the iflink *in this device's namespace* is looked up (for a veth the iflink is its
+ * peer's ifindex, so this is often an unrelated device such as cni0), and the result is
+ * LOWERLAYERDOWN only if that device is not operationally up ("only report LOWERLAYERDOWN if
+ * iflink is actually down"). Checked on a 6.18 kernel: a host veth whose pod end goes down
+ * shows DOWN while cni0 (ifindex 2) is up, LOWERLAYERDOWN when cni0 is already down.
+ */
+function operFromCarrier(ns: Netns, l: Link, carrier: boolean): OperState {
+  if (carrier) return 'UP';
+  const iflink = l.peer ? l.peer.ifindex : l.ifindex;
+  if (iflink === l.ifindex) return 'DOWN';
+  const lower = ns.links[iflink];
+  if (!lower) return 'DOWN';
+  const o = displayedOperstate(lower);
+  return o === 'UP' || o === 'UNKNOWN' ? 'DOWN' : 'LOWERLAYERDOWN';
+}
+
+/** Non-urgent devices (ifindex == iflink): their events wait for the next linkwatch run. */
+function urgent(l: Link): boolean {
+  return l.kind !== 'bridge';
+}
+
+/**
+ * linkwatch: carrier changes become operational state. Events of veths (urgent devices) are
+ * processed at once, and that run also handles the events deferred so far; a bridge's event
+ * otherwise waits until LINKWATCH_DELAY_US of virtual time has passed (or `settleKernel`), so a
+ * snapshot taken right after a bridge lost its carrier can still show the previous operstate, as
+ * on a real node. Routes show "linkdown" from the processed carrier.
+ */
+export function linkwatch(k: KernelState, touched: Touched): void {
+  const now = k.now ?? 0;
+  const seen = new Set<string>();
+  const items: Array<{ ns: Netns; l: Link }> = [];
+  for (const [nsId, idx] of touched) {
+    const key = `${nsId}/${idx}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const ns = tget(k.netns, nsId);
+    const l = ns?.links[idx];
+    if (ns && l) items.push({ ns, l });
+  }
+  let urgentRun = false;
+  for (const { ns, l } of items) {
+    if (!urgent(l)) continue;
+    const c = carrierOf(k, ns, l);
+    if (c !== l.lwCarrier) {
+      l.lwCarrier = c;
+      if (l.kind === 'veth') {
+        l.operstate = operFromCarrier(ns, l, c);
+        urgentRun = true;
+      }
+    }
+  }
+  for (const { ns, l } of items) {
+    if (!urgent(l) && l.lwPendingSince === null && carrierOf(k, ns, l) !== l.lwCarrier) {
+      l.lwPendingSince = now;
+      k.lwPending.push(`${ns.id}/${l.ifindex}`);
+    }
+    netdevChain.call('change', { k, ns, link: l });
+  }
+  if (k.lwPending.length === 0) return;
+  const keep: string[] = [];
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = tget(k.netns, nsId);
+    const l = ns?.links[Number(idx)];
+    if (!ns || !l || l.lwPendingSince === null) continue;
+    if (urgentRun || now - l.lwPendingSince >= LINKWATCH_DELAY_US) {
+      processEvent(k, ns, l);
+      netdevChain.call('change', { k, ns, link: l });
+    } else keep.push(key);
+  }
+  k.lwPending = keep;
+}
+
+function processEvent(k: KernelState, ns: Netns, l: Link): void {
+  const c = carrierOf(k, ns, l);
+  l.lwPendingSince = null;
+  l.lwCarrier = c;
+  l.operstate = operFromCarrier(ns, l, c);
+}
+
+/** Time passed: linkwatch has run for every deferred event. */
+export function settleKernel(k: KernelState): void {
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = tget(k.netns, nsId);
+    const l = ns?.links[Number(idx)];
+    if (ns && l && l.lwPendingSince !== null) {
+      processEvent(k, ns, l);
+      netdevChain.call('change', { k, ns, link: l });
+    }
+  }
+  k.lwPending = [];
+}
+
+/**
+ * Processes the deferred events whose display would contradict the carrier (operstate UP
+ * without carrier, DOWN with it): what an observer who waits for consistency sees.
+ */
+export function settleInconsistent(k: KernelState): void {
+  const keep: string[] = [];
+  for (const key of k.lwPending) {
+    const [nsId, idx] = key.split('/') as [string, string];
+    const ns = tget(k.netns, nsId);
+    const l = ns?.links[Number(idx)];
+    if (!ns || !l || l.lwPendingSince === null) continue;
+    const c = carrierOf(k, ns, l);
+    if (l.adminUp && l.operstate !== 'UNKNOWN' && (l.operstate === 'UP') !== c) {
+      processEvent(k, ns, l);
+      netdevChain.call('change', { k, ns, link: l });
+    } else keep.push(key);
+  }
+  k.lwPending = keep;
+}
+
+/** The operational state `ip link` shows. */
+export function displayedOperstate(l: Link): OperState {
+  return l.adminUp ? l.operstate : 'DOWN';
+}
+
+export function operUp(l: Link): boolean {
+  return l.adminUp && (l.operstate === 'UP' || l.operstate === 'UNKNOWN');
+}
