@@ -16,7 +16,7 @@
 import * as vfs from '../../fs/vfs';
 import { POSIX_CLASSES } from '../expand';
 import type { CommandContext, CommandSpec } from '../types';
-import { quoteIfNeeded } from './files';
+import { quoteIfNeeded } from './coreutils';
 import { SED_USAGE } from './usage';
 
 class SedError extends Error {

@@ -1,0 +1,135 @@
+/**
+ * `bridge [-n NS] [-j] [-p] link [show] [dev DEV]` (iproute2 6.1): the bridge ports (state
+ * forwarding or disabled, priority 32, cost 2 for a veth — its 10 Gb/s — else 100). Not modelled:
+ * bridge fdb/vlan/mdb and `bridge -d` / `-s`.
+ */
+import { linkByName, linksOf, portForwarding } from '../../kernel/kernel';
+import type { Link } from '../../kernel/types';
+import { linkFlags } from '../../kernel/view';
+import type { CommandContext } from '../types';
+import { matches } from './ip-common';
+import { type JsonValue, jsonOutput } from './jsonw';
+import { nsOfCtx, netnsOption, notSimulated } from './netcommon';
+
+const BRIDGE_USAGE =
+  'Usage: bridge [ OPTIONS ] OBJECT { COMMAND | help }\n       bridge [ -force ] -batch filename\nwhere  OBJECT := { link | fdb | mdb | vlan | monitor }\n       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] |\n                    -o[neline] | -t[imestamp] | -n[etns] name |\n                    -c[ompressvlans] -color -p[retty] -j[son] }\n';
+
+/** br_if.c port_cost: from the device's speed (a veth says 10000 Mb/s), else 100. */
+function portCost(l: Link): number {
+  return l.kind === 'veth' ? 2 : 100;
+}
+
+export function bridge(ctx: CommandContext): number {
+  const args = ctx.argv.slice(1);
+  let nsId = ctx.netns;
+  let json = false;
+  let pretty = false;
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    let o = args[i]!;
+    if (o === '--') {
+      i++;
+      break;
+    }
+    if (o.startsWith('--')) o = o.slice(1);
+    if (matches(o, '-json')) json = true;
+    else if (matches(o, '-pretty')) pretty = true;
+    else if (matches(o, '-netns')) {
+      const r = netnsOption(ctx, args[++i]);
+      if (typeof r === 'string') {
+        ctx.err(r);
+        return 255;
+      }
+      nsId = r.id;
+    } else if (matches(o, '-Version')) {
+      ctx.out('bridge utility, 6.1.0\n');
+      return 0;
+    } else if (matches(o, '-help')) {
+      ctx.err(BRIDGE_USAGE);
+      return 255;
+    } else if (matches(o, '-statistics') || matches(o, '-details'))
+      return notSimulated(ctx, 'bridge', `option ${args[i]}`);
+    else if (
+      matches(o, '-oneline') ||
+      matches(o, '-timestamp') ||
+      matches(o, '-compressvlans') ||
+      /^-c(olor|olour)?(=.*)?$/.test(o)
+    )
+      continue;
+    else {
+      ctx.err(`Option "${args[i]}" is unknown, try "bridge help".\n`);
+      return 255;
+    }
+  }
+  const [obj, ...rest] = args.slice(i);
+  if (obj === undefined || matches(obj, 'help')) {
+    ctx.err(BRIDGE_USAGE);
+    return 255;
+  }
+  if (!matches(obj, 'link')) {
+    if (['fdb', 'mdb', 'vlan', 'monitor'].some((o) => matches(obj, o)))
+      return notSimulated(ctx, 'bridge', obj);
+    ctx.err(`Object "${obj}" is unknown, try "bridge help".\n`);
+    return 255;
+  }
+  let a = rest;
+  if (a.length > 0) {
+    const c = a[0]!;
+    if (matches(c, 'show') || matches(c, 'list') || matches(c, 'lst')) a = a.slice(1);
+    else if (matches(c, 'set') || matches(c, 'add') || matches(c, 'delete'))
+      return notSimulated(ctx, 'bridge', `link ${c}`);
+    else if (matches(c, 'help')) return notSimulated(ctx, 'bridge', 'link help');
+    else {
+      ctx.err(`Command "${c}" is unknown, try "bridge link help".\n`);
+      return 255;
+    }
+  }
+  const ns = nsOfCtx(ctx, nsId);
+  let dev: Link | null = null;
+  for (let j = 0; j < a.length; j++) {
+    let name = a[j]!;
+    if (name === 'dev') {
+      name = a[++j] ?? '';
+      if (name === '') {
+        ctx.err('Command line is not complete. Try option "help"\n');
+        return 255;
+      }
+    }
+    const l = linkByName(ns, name);
+    if (!l) {
+      ctx.err(`Cannot find device "${name}"\n`);
+      return 255;
+    }
+    dev = l;
+  }
+  const k = ctx.kernel();
+  const out: string[] = [];
+  const items: JsonValue[] = [];
+  for (const l of linksOf(ns)) {
+    if (dev && l !== dev) continue;
+    const br = l.master !== null ? ns.links[l.master] : undefined;
+    if (!br || !br.bridge || !l.brport) continue;
+    const at = l.peer ? (ns.links[l.peer.ifindex]?.name ?? `if${l.peer.ifindex}`) : null;
+    const flags = linkFlags(k, ns, l);
+    const state = portForwarding(k, ns, l, br) ? 'forwarding' : 'disabled';
+    const cost = portCost(l);
+    out.push(
+      `${l.ifindex}: ${l.name}${at !== null ? `@${at}` : ''}: <${flags.join(',')}> mtu ${l.mtu} master ${br.name} state ${state} priority 32 cost ${cost} \n`,
+    );
+    items.push({
+      ifindex: l.ifindex,
+      ...(at !== null ? { link: at } : {}),
+      ifname: l.name,
+      flags,
+      mtu: l.mtu,
+      master: br.name,
+      state,
+      priority: 32,
+      cost,
+    });
+  }
+  ctx.out(json ? jsonOutput(items, pretty) : out.join(''));
+  return 0;
+}
+
+// tc
