@@ -189,7 +189,31 @@ const CACHED_INFO: GoType = struct('libcni.cachedInfo', [
   field('RawResult', map(goAny), 'result,omitempty', { prop: 'result' }),
 ]);
 
-export class CNIConfig {
+/**
+ * libcni's `type CNI interface` (api.go): what a runtime may ask of libcni. CNIConfig implements
+ * it (Go's `var _ CNI = &CNIConfig{}`); runtimes hold a CNI, built by the node's wiring, so that
+ * they depend on the interface and not on how it is built.
+ */
+export interface CNI {
+  readonly version: '1.1' | '1.2';
+  /** AddNetworkList: ADD to every plugin, the result cached. */
+  addNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome>;
+  /** CheckNetworkList: CHECK with the cached result as prevResult. */
+  checkNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome>;
+  /** DelNetworkList: DEL in reverse order, then the cache entry goes. */
+  delNetworkList(list: NetworkConfigList, rt: RuntimeConf): Gen<LibcniOutcome>;
+  /** GCNetworkList (v1.2+). */
+  gcNetworkList(
+    list: NetworkConfigList,
+    valid: Array<{ containerID: string; ifname: string }> | null,
+  ): Gen<LibcniOutcome>;
+  /** GetStatusNetworkList (v1.2+). */
+  getStatusNetworkList(list: NetworkConfigList): Gen<LibcniOutcome>;
+  /** GetVersionInfo: VERSION of one plugin. */
+  getVersionInfo(pluginType: string): Gen<LibcniOutcome>;
+}
+
+export class CNIConfig implements CNI {
   readonly sys: Sys;
   readonly lib: ResultLib;
   readonly version: '1.1' | '1.2';
