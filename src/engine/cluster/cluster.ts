@@ -14,7 +14,12 @@ import * as vfs from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
 import { iptablesSaveLines } from '../kernel/iptables/save';
 import { unmountNetnsPath } from '../kernel/netns';
-import { CNIConfig, type LibcniOutcome, RUNTIME_PATH_ENV } from '../libcni/api';
+import {
+  CNIConfig,
+  type CNIConfigOptions,
+  type LibcniOutcome,
+  RUNTIME_PATH_ENV,
+} from '../libcni/api';
 import { confListFromBytes } from '../libcni/conf';
 import { podWorkerMachine, kubeletMachine } from '../kubelet/machines';
 import {
@@ -163,7 +168,13 @@ export class Cluster implements ClusterHooks {
     this.sim = new Simulation(world);
     this.sched = new Scheduler(this.sim);
     this.host = new MachineHost(this.sim, this.sched);
-    const deps = { sim: this.sim, sched: this.sched, host: this.host, programs: PROGRAMS };
+    const deps = {
+      sim: this.sim,
+      sched: this.sched,
+      host: this.host,
+      programs: PROGRAMS,
+      cni: (o: CNIConfigOptions) => new CNIConfig(o),
+    };
     for (const n of spec.nodes) {
       const containerd = new Containerd(deps, n.name);
       const kubelet = new Kubelet(deps, n.name, containerd);

@@ -22,7 +22,13 @@ import { q } from '../gofmt';
 import * as K from '../kernel/kernel';
 import { holdNetns, releaseNetns, unmountNetnsPath } from '../kernel/netns';
 import type { KernelState } from '../kernel/types';
-import { CNIConfig, type LibcniOutcome, type RuntimeConf, RUNTIME_PATH_ENV } from '../libcni/api';
+import {
+  type CNI,
+  type CNIConfigOptions,
+  type LibcniOutcome,
+  type RuntimeConf,
+  RUNTIME_PATH_ENV,
+} from '../libcni/api';
 import {
   confFiles,
   confFromBytes,
@@ -105,6 +111,8 @@ export interface ContainerdDeps {
   sched: Scheduler;
   host: MachineHost;
   programs: ProgramRegistry;
+  /** libcni for a call (go-cni's `cniConfig`): containerd holds the CNI interface, not its make. */
+  cni: (o: CNIConfigOptions) => CNI;
 }
 
 export function sandboxActorId(node: string, id: string): string {
@@ -384,9 +392,9 @@ export class Containerd {
     return task;
   }
 
-  private libcni(ctx: Ctx | undefined, parentSeq: number | undefined): CNIConfig {
+  private libcni(ctx: Ctx | undefined, parentSeq: number | undefined): CNI {
     const s = this.state.settings;
-    return new CNIConfig({
+    return this.deps.cni({
       sim: this.sim,
       node: this.node,
       programs: this.deps.programs,
