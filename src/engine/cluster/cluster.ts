@@ -151,6 +151,9 @@ interface NodeRuntime {
   kubelet: Kubelet;
 }
 
+/** The trace's name for the caller of the cluster's CHECK, GC and STATUS actions. */
+export const LIBCNI_CALLER = 'libcni-caller';
+
 export class Cluster implements ClusterHooks {
   readonly sim: Simulation;
   readonly sched: Scheduler;
@@ -599,7 +602,10 @@ export class Cluster implements ClusterHooks {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // The operator's CNI actions (cnitool-style, with containerd's network and a pod's sandbox)
+  // CHECK, GC and STATUS of a node's pod network, called the way a runtime calls libcni (with
+  // containerd's network and the sandboxes' ids). No tool on a containerd node makes these calls:
+  // cnitool names its own container id after the netns path and its gc passes no valid list. The
+  // trace calls their caller `libcni-caller`, not cnitool.
 
   private opLibcni(node: string): CNIConfig {
     const s = this.rt(node).containerd.state.settings;
@@ -610,7 +616,7 @@ export class Cluster implements ClusterHooks {
       path: s.binDirs,
       version: s.libcni,
       env: { PATH: RUNTIME_PATH_ENV },
-      caller: 'cnitool',
+      caller: LIBCNI_CALLER,
       sched: this.sched,
     });
   }
@@ -623,10 +629,10 @@ export class Cluster implements ClusterHooks {
   }
 
   private runOp<T>(node: string, name: string, gen: Gen<T>): Task<T> {
-    return this.sched.spawn(gen, { name: `cnitool ${name}`, node });
+    return this.sched.spawn(gen, { name: `${LIBCNI_CALLER} ${name}`, node });
   }
 
-  /** CHECK of a pod's attachment, as `cnitool check` with its sandbox's id and netns. */
+  /** CHECK of a pod's attachment with its sandbox's id, netns and interface, as a runtime calls it. */
   cniCheck(podName: string): Task<LibcniOutcome> {
     const key = podName.includes('/') ? podName : podKey('default', podName);
     const p = tget(this.sim.state.api!.pods, key);

@@ -77,13 +77,13 @@ export const MYTHS = {
   'netns-path':
     'CNI_NETNS is /var/run/netns/<sandbox-id>. Real nodes: containerd uses /var/run/netns/cni-<random uuid>.',
   'kubelet-runs-check':
-    'The kubelet runs CHECK when it queries pod status. Real nodes: neither the kubelet nor containerd calls CHECK or GC; operators run them.',
+    "The kubelet runs CHECK when it queries pod status. Real nodes: the kubelet never calls CNI. containerd calls neither CHECK nor GC (2.0.1+ calls STATUS on every status poll); CRI-O runs CHECK right after ADD and, from 1.32, one GC at start. An operator cannot stand in: cnitool check cannot name a runtime's attachment, and cnitool gc deletes every attachment.",
   'corrupted-cache-blocks-del':
     'A corrupted cache blocks every future DEL. True for libcni before v1.2 only; from v1.2 libcni discards an unreadable cache file and runs DEL without prevResult.',
   'kubelet-logs-plugin':
     'The kubelet logs "Successfully added network". Real nodes: the kubelet logs CRI errors only; plugin errors reach the runtime journal.',
   'failed-del-leaks-ip':
-    'A failed DEL lets the pod go and leaks the IP. Real nodes: a failed DEL with a recorded result fails StopPodSandbox (FailedKillPod, pod stuck Terminating, retried, IP still held); the silent leak is a failed ADD whose clean-up DEL also fails.',
+    'A failed DEL lets the pod go and leaks the IP. Real nodes: a failed DEL with a recorded result fails StopPodSandbox (FailedKillPod, pod stuck Terminating, retried, IP still held); the silent leak is a failed ADD whose clean-up DEL also fails, on containerd up to 1.6.8, from 1.6.37 and in 2.x (1.6.9 to 1.6.36 and 1.7 keep that sandbox as SANDBOX_UNKNOWN and tear it down again).',
 } as const;
 export type MythId = keyof typeof MYTHS;
 export const MYTH_IDS = Object.keys(MYTHS) as MythId[];

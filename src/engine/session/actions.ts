@@ -168,11 +168,11 @@ export function describeAction(a: SessionAction): string {
         ? `${a.plugin} hangs on ${a.commands.join(', ')} on ${a.node}`
         : `${a.plugin} no longer hangs on ${a.node}`;
     case 'cniCheck':
-      return `cnitool check ${a.pod}`;
+      return `CHECK of ${a.pod} (libcni, as a runtime calls it)`;
     case 'cniGc':
-      return `cnitool gc on ${a.node}`;
+      return `GC on ${a.node} (libcni, live sandboxes valid)`;
     case 'cniStatus':
-      return `cnitool status on ${a.node}`;
+      return `STATUS on ${a.node} (libcni)`;
     case 'injectFault':
       return `fault ${a.fault}`;
   }

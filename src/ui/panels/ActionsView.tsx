@@ -214,7 +214,7 @@ export function ActionsView({ session, step }: PanelProps) {
           </button>
         </div>
         <div className="row-form">
-          <span className="muted">{`cnitool on ${opNode}:`}</span>
+          <span className="muted">{`libcni on ${opNode}, as a runtime calls it:`}</span>
           <button
             type="button"
             disabled={busy}

@@ -96,6 +96,7 @@ const RANK: Record<string, number> = {
   kubelet: 4,
   containerd: 5,
   cnitool: 5,
+  'libcni-caller': 5,
   libcni: 6,
   // plugins: 7
   kernel: 8,
