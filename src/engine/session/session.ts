@@ -11,7 +11,9 @@
  * - Performing an action when the cursor is at the end of the trace applies it there. After
  *   stepping back, it rewrites the future: the session replays the spec with the same seed and
  *   the actions logged up to the cursor, then applies the new action; the old trace after the
- *   cursor, and the actions logged after it, are dropped (the `revision` changes).
+ *   cursor, and the actions logged after it, are dropped (the `revision` changes). Actions
+ *   the session planned (the landing's pod) are not the user's: one planned at or before the
+ *   cursor stays, whether the trace had reached it or not.
  * - An action takes effect between two units of work of the scheduler (a process's turn, a
  *   timer). One unit may record several events; an action performed in the middle of those
  *   takes effect after the unit's last event, as a real node cannot be interrupted there either.
@@ -46,6 +48,15 @@ import { levelShows, type Marker, type SessionView } from './view';
 export interface LoggedAction {
   step: number;
   action: SessionAction;
+  /**
+   * Set when it was performed after the cluster was found to have nothing left to do. Finding
+   * that out runs the last timers, which may record nothing and still move the clock (a
+   * kubelet's status timer): such an action must be replayed after them too, not right after
+   * the `step`th event, or it happens earlier in virtual time and the replay differs.
+   */
+  idle?: true;
+  /** Set when the session planned it (`plan`: the landing's pod), not the user. */
+  planned?: true;
 }
 
 /** A logged action and what became of it in the current trace. */
@@ -147,6 +158,8 @@ class Run {
     this.entries = actions.map((a) => ({
       step: Math.max(a.step, this.bootLength),
       action: a.action,
+      ...(a.idle ? { idle: true as const } : {}),
+      ...(a.planned ? { planned: true as const } : {}),
       applied: false,
       appliedAt: -1,
       first: null,
@@ -160,10 +173,14 @@ class Run {
     return this.cluster.events.length;
   }
 
-  /** The next logged action, if the trace has reached its step. */
+  /**
+   * The next logged action, if the trace has reached its step (an action performed when the
+   * cluster was idle: once the cluster is idle there, or the trace went past its step).
+   */
   due(): Entry | null {
     const e = this.entries[this.applied];
-    return e && e.step <= this.length ? e : null;
+    if (!e || e.step > this.length) return null;
+    return e.idle && e.step === this.length && !this.idle ? null : e;
   }
 
   /** One unit of work: a due action, or one step of the cluster. False when nothing is left. */
@@ -187,6 +204,8 @@ class Run {
   apply(e: Entry): void {
     const before = this.length;
     e.appliedAt = before;
+    if (this.idle) e.idle = true;
+    else delete e.idle;
     try {
       e.output = applyAction(this.cluster, e.action, this.faults);
     } catch (err) {
@@ -203,9 +222,14 @@ class Run {
     this.idle = false;
   }
 
-  /** Computes until the trace has `n` events and every action due by then is applied. */
+  /**
+   * Computes until the trace has `n` events and every action logged at a step up to then is
+   * applied (one performed when the cluster was idle finds out first that it is).
+   */
   *computeTo(n: number): Job<void> {
-    while (this.length < n || this.due()) {
+    for (;;) {
+      const next = this.entries[this.applied];
+      if (this.length >= n && !(next && next.step <= this.length)) return;
       if (!this.advance()) return;
       yield this.length;
     }
@@ -462,6 +486,11 @@ export class Session implements SessionView {
     // Actions planned after the cursor are dropped: the future is the user's now.
     const planned = rewrite ? [] : dropPlannedAfter(run, pos);
     yield* run.computeTo(pos);
+    // Every action kept stays before the new one (one applied early, at an idle cluster, too).
+    while (run.applied < run.entries.length) {
+      if (!run.advance()) break;
+      yield run.length;
+    }
     const before = run.cluster.sim.state;
     const entry: Entry = {
       step: run.length,
@@ -502,6 +531,7 @@ export class Session implements SessionView {
     run.entries.push({
       step: run.length,
       action,
+      planned: true,
       applied: false,
       appliedAt: -1,
       first: null,
@@ -513,7 +543,12 @@ export class Session implements SessionView {
 
   /** The log as data (what a saved session keeps). */
   loggedActions(): LoggedAction[] {
-    return this.run.entries.map((e) => ({ step: e.step, action: e.action }));
+    return this.run.entries.map((e) => ({
+      step: e.step,
+      action: e.action,
+      ...(e.idle ? { idle: true as const } : {}),
+      ...(e.planned ? { planned: true as const } : {}),
+    }));
   }
 
   /**
@@ -544,10 +579,11 @@ export class Session implements SessionView {
 /**
  * Whether a logged action stays when the future after `pos` is rewritten: it is in the past if
  * its first event is before `pos` (or, recording none, it was applied by then); a planned one
- * stays if it was due by then.
+ * stays if it was due by then, whether it was computed yet or not (the landing's pod stays after
+ * → then ←, as it does without them).
  */
 function keptBefore(e: Entry, pos: number): boolean {
-  if (!e.applied) return e.step <= pos;
+  if (!e.applied || e.planned) return e.step <= pos;
   return e.first !== null ? e.first < pos : e.appliedAt <= pos;
 }
 
