@@ -37,6 +37,11 @@ export interface Notice {
   text: string;
   /** A file the notice offers to download (a damaged save that could not be read). */
   download?: { label: string; name: string; text: string };
+  /**
+   * The trace the notice is about (a restored sandbox that replays differently): it goes away
+   * once that trace is gone, when another session opens or an action rewrites it.
+   */
+  about?: { session: Session; revision: number };
 }
 
 export interface Busy {
@@ -132,10 +137,36 @@ export function publish(): void {
 }
 
 let noticeId = 0;
-export function notify(kind: Notice['kind'], text: string, download?: Notice['download']): void {
-  const n: Notice = { id: ++noticeId, kind, text, ...(download ? { download } : {}) };
+export function notify(
+  kind: Notice['kind'],
+  text: string,
+  download?: Notice['download'],
+  about?: Session,
+): void {
+  const n: Notice = {
+    id: ++noticeId,
+    kind,
+    text,
+    ...(download ? { download } : {}),
+    ...(about ? { about: { session: about, revision: about.revision } } : {}),
+  };
   set((st) => ({ notices: [...st.notices.slice(-3), n] }));
 }
+
+/** Notices about a trace that is no longer the session's (see Notice.about). */
+export function obsoleteNotices(st: Pick<AppState, 'notices' | 'session'>): Notice[] {
+  return st.notices.filter(
+    (n) =>
+      n.about !== undefined &&
+      (n.about.session !== st.session || n.about.revision !== st.session?.revision),
+  );
+}
+
+useApp.subscribe((st, prev) => {
+  if (st.session === prev.session && st.revision === prev.revision) return;
+  const gone = obsoleteNotices(st);
+  if (gone.length) set({ notices: st.notices.filter((n) => !gone.includes(n)) });
+});
 
 export function dismissNotice(id: number): void {
   set((st) => ({ notices: st.notices.filter((n) => n.id !== id) }));
@@ -467,7 +498,8 @@ export async function restoreOwn(): Promise<void> {
   try {
     const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
     const report = job ? await job : { warnings: [] };
-    for (const w of report.warnings.slice(0, 3)) notify('warning', `Restored sandbox: ${w}`);
+    for (const w of report.warnings.slice(0, 3))
+      notify('warning', `Restored sandbox: ${w}`, undefined, session);
   } catch (e) {
     notify(
       'warning',
