@@ -284,7 +284,10 @@ export const cmd = {
     pause();
     quietly(
       runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
-        if (found === null) notify('info', `Ran to the end without reaching "${label}".`);
+        const end = s.lastRun;
+        if (found !== null || !end) return;
+        const text = get().engine?.runEndText(end, label);
+        if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
       }) ?? null,
     );
   },

@@ -42,6 +42,7 @@ import {
   type SessionAction,
 } from './actions';
 import { isErrorEvent, meets, podsTurnedRunning, type StopCondition } from './conditions';
+import { RepeatWatch, type Repetition } from './repeats';
 import { levelShows, type Marker, type SessionView } from './view';
 
 /** An action of the log: performed when the trace had `step` events. */
@@ -94,7 +95,23 @@ export interface PerformResult {
 export interface RunUntilOptions {
   /** Give up after looking at this many events (default 200,000). */
   maxEvents?: number;
+  /**
+   * Stop when the run only repeats the same failure (repeats.ts; default true): the cursor stays
+   * on the failure's last event and `lastRun` says so.
+   */
+  stopOnRepeat?: boolean;
 }
+
+/** How the last "run until" ended. */
+export type RunEnd =
+  /** An event met the condition. */
+  | { kind: 'met'; step: number }
+  /** Nothing was left to happen (the trace ends; for `idle`, that is the condition met). */
+  | { kind: 'idle'; step: number }
+  /** `maxEvents` events were looked at. */
+  | { kind: 'limit'; step: number; events: number }
+  /** The run only repeated the same failure. */
+  | { kind: 'repeating'; step: number; repetition: Repetition };
 
 /** A long computation: yields after each unit of work (the trace's length), returns its result. */
 export type Job<T> = Generator<number, T, void>;
@@ -241,6 +258,7 @@ export class Session implements SessionView {
   private _cursor: number;
   private _level: Level;
   private _revision = 0;
+  private _lastRun: RunEnd | null = null;
   private readonly faults: FaultInjector | null;
   private markerCache: { run: Run; scanned: number; list: Marker[]; actionsSeen: number } | null =
     null;
@@ -430,8 +448,9 @@ export class Session implements SessionView {
 
   /**
    * Runs from the cursor until an event meets the condition and moves the cursor there; returns
-   * its step, or null (nothing left to happen, or `maxEvents` looked at) with the cursor on the
-   * last event looked at. `idle` returns the last step once nothing is left.
+   * its step, or null (nothing left to happen, `maxEvents` looked at, or the run only repeats a
+   * failure: see `lastRun`) with the cursor on the last event looked at. `idle` returns the last
+   * step once nothing is left.
    */
   runUntil(cond: StopCondition, opts: RunUntilOptions = {}): number | null {
     return drain(this.runUntilJob(cond, opts));
@@ -439,26 +458,32 @@ export class Session implements SessionView {
 
   *runUntilJob(cond: StopCondition, opts: RunUntilOptions = {}): Job<number | null> {
     const max = opts.maxEvents ?? 200_000;
+    const watch = opts.stopOnRepeat === false ? null : new RepeatWatch();
     const run = this.run;
     const events = run.cluster.events;
     const from = this._cursor + 1;
+    const end = (e: RunEnd): number | null => {
+      this._lastRun = e;
+      this._cursor = e.step;
+      return e.kind === 'met' || (e.kind === 'idle' && cond.kind === 'idle') ? e.step : null;
+    };
     for (let i = from; ; i++) {
       while (i >= events.length) {
-        if (!run.advance()) {
-          this._cursor = events.length - 1;
-          return cond.kind === 'idle' ? this._cursor : null;
-        }
+        if (!run.advance()) return end({ kind: 'idle', step: events.length - 1 });
         yield events.length;
       }
-      if (i - from >= max) {
-        this._cursor = i;
-        return null;
-      }
-      if (meets(cond, events[i]!, i, this.stateAt(i - 1), this.stateAt(i), run.faultSteps)) {
-        this._cursor = i;
-        return i;
-      }
+      if (i - from >= max) return end({ kind: 'limit', step: i, events: max });
+      const e = events[i]!;
+      if (meets(cond, e, i, this.stateAt(i - 1), this.stateAt(i), run.faultSteps))
+        return end({ kind: 'met', step: i });
+      const repetition = watch?.feed(e, i);
+      if (repetition) return end({ kind: 'repeating', step: i, repetition });
     }
+  }
+
+  /** How the last "run until" ended (null before the first, or after the trace was replaced). */
+  get lastRun(): RunEnd | null {
+    return this._lastRun;
   }
 
   /**
@@ -572,6 +597,7 @@ export class Session implements SessionView {
   private swap(run: Run): void {
     this.run = run;
     this._revision++;
+    this._lastRun = null;
     this.markerCache = null;
   }
 }
