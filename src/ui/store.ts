@@ -286,7 +286,13 @@ export const cmd = {
       runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
         const end = s.lastRun;
         if (found !== null || !end) return;
-        const text = get().engine?.runEndText(end, label);
+        // A node-scoped fault (injected with its node) shows only in that node's new pods.
+        let faultNode: string | null = null;
+        for (const a of s.actions)
+          if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
+            faultNode =
+              typeof a.action.params?.['node'] === 'string' ? (a.output?.faultNode ?? null) : null;
+        const text = get().engine?.runEndText(end, label, faultNode);
         if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
       }) ?? null,
     );

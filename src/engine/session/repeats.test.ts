@@ -70,6 +70,9 @@ describe('a run that only repeats the same failure', () => {
     const ok = newSandbox();
     expect(ok.runUntil({ kind: 'error' })).toBeNull();
     expect(ok.lastRun!.kind).toBe('idle');
+    expect(runEndText(ok.lastRun!, 'next error', 'node-1')).toMatch(
+      /the cluster is idle\. The fault on node-1 shows only in pods created on node-1: create one there\.$/,
+    );
     expect(runEndText(ok.lastRun!, 'next error')).toMatch(
       /^Nothing is left to happen after step \d+, and "next error" did not come/,
     );

@@ -159,7 +159,9 @@ export function repetitionText(r: Repetition): string {
 
 /**
  * What the app says when "run until `label`" stopped without meeting its condition (null when it
- * met it): nothing left to happen, the limit of events looked at, or a repetition.
+ * met it): nothing left to happen, the limit of events looked at, or a repetition. `faultNode`:
+ * the node of a node-scoped fault injected before, whose pods show it (said when the run ended
+ * idle: the fault shows only when that node creates a pod).
  */
 export function runEndText(
   end: {
@@ -169,12 +171,13 @@ export function runEndText(
     repetition?: Repetition;
   },
   label: string,
+  faultNode?: string | null,
 ): string | null {
   switch (end.kind) {
     case 'met':
       return null;
     case 'idle':
-      return `Nothing is left to happen after step ${end.step + 1}, and "${label}" did not come: the cluster is idle. Act on it to go on.`;
+      return `Nothing is left to happen after step ${end.step + 1}, and "${label}" did not come: the cluster is idle.${faultNode ? ` The fault on ${faultNode} shows only in pods created on ${faultNode}: create one there.` : ' Act on it to go on.'}`;
     case 'limit':
       return `Stopped after looking at ${end.events ?? 0} steps without reaching "${label}".`;
     case 'repeating':

@@ -350,7 +350,9 @@ export class Session implements SessionView {
         list.push({
           step: i,
           kind: a.action.do === 'injectFault' ? 'fault' : 'action',
-          label: describeAction(a.action),
+          label: a.output?.faultNode
+            ? `${describeAction(a.action)} on ${a.output.faultNode}`
+            : describeAction(a.action),
         });
       }
       const e = events[i]!;
