@@ -82,6 +82,8 @@ export interface AppState {
   course: Exclude<Route, { kind: 'sandbox' | 'link' | 'scenario' }> | null;
   /** Presenter mode (present/Presenter.tsx). */
   presenter: boolean;
+  /** A line to type into a node's shell (a recovery step's command): the Shell view runs it. */
+  shellLine: { node: string; line: string; id: number } | null;
 }
 
 export const useApp = create<AppState>(() => ({
@@ -108,6 +110,7 @@ export const useApp = create<AppState>(() => ({
   shareOpen: false,
   course: null,
   presenter: false,
+  shellLine: null,
 }));
 
 const set = useApp.setState;
@@ -134,6 +137,13 @@ export function publish(): void {
     version: st.version + 1,
   }));
   scheduleSave();
+}
+
+let shellLineId = 0;
+
+/** Opens the Shell on `node` and runs `line` there, as if typed (see AppState.shellLine). */
+export function runInShell(node: string, line: string): void {
+  set({ rightTab: 'shell', shellLine: { node, line, id: ++shellLineId } });
 }
 
 let noticeId = 0;

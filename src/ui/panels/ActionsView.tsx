@@ -9,6 +9,7 @@ import {
 } from '../../engine';
 import { faultNodeOf, lastFaultNode, uiFaults } from '../faults';
 import { cmd, useApp } from '../store';
+import { Recovery } from './Recovery';
 import type { PanelProps } from './types';
 
 function Field(props: { label: string; children: ReactNode }) {
@@ -321,10 +322,22 @@ export function ActionsView({ session, step }: PanelProps) {
               </Field>
             )}
             <button type="submit" disabled={busy || typeof faultAction === 'string'}>
-              {faultTarget ? `Inject fault on ${faultTarget}` : 'Inject fault'}
+              Inject fault
             </button>
+            {faultTarget && <span className="muted">{`on ${faultTarget}`}</span>}
             {typeof faultAction === 'string' && <p className="muted">{faultAction}</p>}
             {fault && <p className="explanation">{fault.explanation}</p>}
+            {fault && (
+              <Recovery
+                fault={fault.id}
+                node={faultTarget ?? faultedNode ?? null}
+                pod={
+                  typeof faultAction !== 'string' && faultAction.do === 'injectFault'
+                    ? ((faultAction.params?.['pod'] as string | undefined) ?? null)
+                    : null
+                }
+              />
+            )}
           </form>
         )}
       </Section>
