@@ -2,8 +2,9 @@
  * Telling a run that only repeats the same failure: a kubelet retrying a sandbox against a broken
  * conflist does the same thing every back-off, forever, and "run until a pod is Running" would
  * look at 200,000 events (17 virtual hours) before giving up. A `RepeatWatch` is fed the events
- * of a run; it says so once a failure has come back `REPEATS` times in a row with exactly the
- * same events in between, apart from what changes on every retry by itself: ids of sandboxes,
+ * of a run; it says so once a failure has come back `REPEATS` times in a row, over a minute of
+ * virtual time at least, with exactly the same events in between, apart from what changes on
+ * every retry by itself: ids of sandboxes,
  * netns names, veth names and MACs, timestamps and durations. An address, a file name or a
  * count that grows (a reservation leaked on every retry) makes the rounds differ: that run goes
  * on, as it changes something.
@@ -13,6 +14,13 @@ import type { TraceEvent } from '../trace/trace';
 
 /** Identical rounds in a row (the failure seen one time more) before a run is said to repeat. */
 export const REPEATS = 3;
+
+/**
+ * ... spanning at least this much virtual time (µs): longer than the daemons' periodic work (the
+ * kubelet's 5 s network status poll, its 10 s node status), so that a change a timer is about to
+ * bring (a conflist fixed, seen at the next poll) is not mistaken for nothing changing.
+ */
+export const MIN_SPAN_US = 60_000_000;
 
 /** How many different failures are followed at once (the oldest is forgotten). */
 const TRACKED = 32;
@@ -24,7 +32,7 @@ export interface Repetition {
   node: string | null;
   /** Pods whose kubelet pod worker took part in a round (the pods being retried). */
   pods: string[];
-  /** How many times the failure came in this run (`REPEATS` + 1 when detected). */
+  /** How many times the failure came in this run. */
   times: number;
   /** Events in one round. */
   round: number;
@@ -69,6 +77,9 @@ interface Track {
   times: number;
   firstStep: number;
   lastStep: number;
+  /** Virtual time of the failure's last coming, and of the start of the identical rounds. */
+  lastTime: number;
+  since: number;
   pods: Set<string>;
   /** The error of the round that says most (libcni's, then the CRI's, then the first). */
   said: TraceEvent | null;
@@ -118,6 +129,8 @@ export class RepeatWatch {
         times: 1,
         firstStep: i,
         lastStep: i,
+        lastTime: e.time,
+        since: e.time,
         pods: new Set(),
         said: e,
       });
@@ -126,13 +139,15 @@ export class RepeatWatch {
     t.times++;
     const round = hashOf(String(t.count), t.acc);
     t.same = round === t.prev ? t.same + 1 : 1;
+    if (t.same === 1) t.since = t.lastTime;
+    t.lastTime = e.time;
     t.prev = round;
     const length = i - t.lastStep;
     t.lastStep = i;
     t.acc = 0x811c9dc5;
     t.count = 0;
     const said = t.said ?? e;
-    if (t.same < REPEATS) {
+    if (t.same < REPEATS || e.time - t.since < MIN_SPAN_US) {
       t.pods.clear();
       t.said = null;
       return null;

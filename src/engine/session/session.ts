@@ -96,8 +96,9 @@ export interface RunUntilOptions {
   /** Give up after looking at this many events (default 200,000). */
   maxEvents?: number;
   /**
-   * Stop when the run only repeats the same failure (repeats.ts; default true): the cursor stays
-   * on the failure's last event and `lastRun` says so.
+   * Stop when the run only repeats the same failure (repeats.ts): the cursor stays on the
+   * failure's last event and `lastRun` says so. Default: true, but false for a `predicate`
+   * (headless waits, such as a challenge's "until the node recovered or 2 minutes passed").
    */
   stopOnRepeat?: boolean;
 }
@@ -460,7 +461,7 @@ export class Session implements SessionView {
 
   *runUntilJob(cond: StopCondition, opts: RunUntilOptions = {}): Job<number | null> {
     const max = opts.maxEvents ?? 200_000;
-    const watch = opts.stopOnRepeat === false ? null : new RepeatWatch();
+    const watch = (opts.stopOnRepeat ?? cond.kind !== 'predicate') ? new RepeatWatch() : null;
     const run = this.run;
     const events = run.cluster.events;
     const from = this._cursor + 1;
