@@ -124,6 +124,8 @@ test('a candidate solves a challenge; nothing on the page gives the fault away',
   for (const secret of ['conflist-malformed', 'Malformed conflist', 'variant', 'half-written'])
     expect(html).not.toContain(secret);
   await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+  // The hidden fault's recovery comes only once solved.
+  await expect(panel.getByText('How an operator recovers')).toHaveCount(0);
   await expectNoSeriousAxeViolations(page, 'challenge view');
 
   // A wrong cause is refused, without naming the right one.
@@ -144,6 +146,8 @@ test('a candidate solves a challenge; nothing on the page gives the fault away',
   await panel.getByRole('button', { name: 'Submit answer' }).click();
   await expect(panel.getByText('Solved: the node recovered.')).toBeVisible({ timeout: 60_000 });
   await expect(panel.getByText(/Score \d+ \/ 100/)).toBeVisible();
+  await panel.getByText('How an operator recovers').click();
+  await expect(panel.locator('.recovery')).toContainText('conflist');
   const saved = await page.evaluate<string | null>("localStorage.getItem('cnisim.course.v1')");
   expect(JSON.parse(saved ?? '{}').challenges['node-notready']).toMatchObject({
     solved: true,

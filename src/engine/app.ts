@@ -19,6 +19,8 @@ export {
   describeAction,
   describeCondition,
   isErrorEvent,
+  repetitionText,
+  runEndText,
 } from './session';
 export { DEFAULT_CLUSTER, REFERENCE_PACKAGE, defaultConflist } from './cluster/cluster';
 export { BUILDS } from './plugins/lib/build';

@@ -7,7 +7,7 @@ import { FAULTS as CATALOGUE } from '../engine/faults';
 import { newSandbox } from '../engine/session';
 import { loadFaults } from '../engine';
 import { tget } from '../engine/state/table';
-import { uiFaults } from './faults';
+import { faultNodeOf, lastFaultNode, uiFaults } from './faults';
 
 await loadFaults();
 const FAULTS = uiFaults();
@@ -71,5 +71,29 @@ describe('the Actions view faults', () => {
     );
     // Earlier steps are checked as they were.
     expect(typeof byTitle('Malformed conflist').action(s, s.start)).toBe('object');
+  });
+
+  it('say which node a fault is on, and make that node the one new pods are offered (issue 16, item 6)', () => {
+    const s = newSandbox();
+    s.runUntil({ kind: 'pod-running' });
+    const newer = byTitle('Conflist cniVersion newer than a plugin supports');
+    expect(newer.nodeScoped).toBe(true);
+    expect(byTitle('Corrupted result cache').nodeScoped).toBe(false);
+    const on2 = newer.action(s, s.cursor, 'node-2');
+    expect(on2).toMatchObject({ params: { node: 'node-2' } });
+    expect(faultNodeOf(s, s.cursor, on2 as Exclude<typeof on2, string>)).toBe('node-2');
+    expect(lastFaultNode(s, s.cursor)).toBeNull();
+    const r = s.perform(on2 as Exclude<typeof on2, string>);
+    expect(r.output?.faultNode).toBe('node-2');
+    expect(lastFaultNode(s, s.cursor)).toBe('node-2');
+    expect(lastFaultNode(s, r.first! - 1)).toBeNull();
+    expect(s.markers.find((m) => m.kind === 'fault')!.label).toBe(
+      'fault cni-version-unsupported on node-2',
+    );
+    // A pod's fault is on the pod's node, and does not move where new pods go.
+    const cache = byTitle('Corrupted result cache').action(s, s.cursor);
+    expect(faultNodeOf(s, s.cursor, cache as Exclude<typeof cache, string>)).toBe('node-1');
+    s.perform(cache as Exclude<typeof cache, string>);
+    expect(lastFaultNode(s, s.cursor)).toBe('node-2');
   });
 });

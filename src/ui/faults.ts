@@ -19,8 +19,35 @@ export interface UiFault {
   id: string;
   title: string;
   explanation: string;
-  /** The action that injects it at `step`, or a reason why it cannot be injected there. */
-  action(session: Session, step: number): SessionAction | string;
+  /** Whether the fault is made on a node the person chooses (not on a pod's node). */
+  nodeScoped: boolean;
+  /**
+   * The action that injects it at `step` (on `node` when given and the fault is node-scoped),
+   * or a reason why it cannot be injected there.
+   */
+  action(session: Session, step: number, node?: string): SessionAction | string;
+}
+
+/** The node an injection action puts its fault on (its pod's node for a pod's fault). */
+export function faultNodeOf(session: Session, step: number, a: SessionAction): string | null {
+  if (a.do !== 'injectFault') return null;
+  return loadFaults
+    .now()
+    .faultNode({ spec: session.spec, state: session.stateAt(step) }, a.fault, a.params ?? {});
+}
+
+/**
+ * The node of the last node-scoped fault injected at or before `step` (new pods there show it),
+ * or null.
+ */
+export function lastFaultNode(session: Session, step: number): string | null {
+  let node: string | null = null;
+  for (const a of session.actions) {
+    if (a.first === null || a.first > step || a.action.do !== 'injectFault') continue;
+    const f = loadFaults.now().faultById(a.action.fault);
+    if (f && !f.params['pod'] && a.output?.faultNode) node = a.output.faultNode;
+  }
+  return node;
 }
 
 function fits(f: FaultDef, p: PodObj): boolean {
@@ -29,7 +56,12 @@ function fits(f: FaultDef, p: PodObj): boolean {
 }
 
 /** Parameter sets to try, most likely first. */
-function candidates(f: FaultDef, session: Session, step: number): Record<string, unknown>[] {
+function candidates(
+  f: FaultDef,
+  session: Session,
+  step: number,
+  node?: string,
+): Record<string, unknown>[] {
   if (f.params['pod']) {
     const pods = session.stateAt(step).api?.pods;
     return (pods ? tkeys(pods) : [])
@@ -37,7 +69,10 @@ function candidates(f: FaultDef, session: Session, step: number): Record<string,
       .filter((k) => fits(f, tget(pods, k)!))
       .map((pod) => (f.when === 'before-delete' ? { pod, then: 'nothing' } : { pod }));
   }
-  if (f.params['node']) return session.nodeNames.map((node) => ({ node }));
+  if (f.params['node'])
+    return session.nodeNames
+      .filter((n) => node === undefined || n === node)
+      .map((n) => ({ node: n }));
   return [{}];
 }
 
@@ -56,10 +91,11 @@ function toUi(f: FaultDef): UiFault {
     id: f.id,
     title: f.title,
     explanation,
-    action(session, step) {
+    nodeScoped: !f.params['pod'] && !!f.params['node'],
+    action(session, step, node) {
       const view = { spec: session.spec, state: session.stateAt(step) };
       let reason: string | null = null;
-      for (const params of candidates(f, session, step)) {
+      for (const params of candidates(f, session, step, node)) {
         const problem = loadFaults.now().faultProblem(view, f.id, params);
         if (problem === null) return { do: 'injectFault', fault: f.id, params };
         reason ??= problem;

@@ -37,6 +37,11 @@ export interface Notice {
   text: string;
   /** A file the notice offers to download (a damaged save that could not be read). */
   download?: { label: string; name: string; text: string };
+  /**
+   * The trace the notice is about (a restored sandbox that replays differently): it goes away
+   * once that trace is gone, when another session opens or an action rewrites it.
+   */
+  about?: { session: Session; revision: number };
 }
 
 export interface Busy {
@@ -77,6 +82,8 @@ export interface AppState {
   course: Exclude<Route, { kind: 'sandbox' | 'link' | 'scenario' }> | null;
   /** Presenter mode (present/Presenter.tsx). */
   presenter: boolean;
+  /** A line to type into a node's shell (a recovery step's command): the Shell view runs it. */
+  shellLine: { node: string; line: string; id: number } | null;
 }
 
 export const useApp = create<AppState>(() => ({
@@ -103,6 +110,7 @@ export const useApp = create<AppState>(() => ({
   shareOpen: false,
   course: null,
   presenter: false,
+  shellLine: null,
 }));
 
 const set = useApp.setState;
@@ -131,11 +139,44 @@ export function publish(): void {
   scheduleSave();
 }
 
+let shellLineId = 0;
+
+/** Opens the Shell on `node` and runs `line` there, as if typed (see AppState.shellLine). */
+export function runInShell(node: string, line: string): void {
+  set({ rightTab: 'shell', shellLine: { node, line, id: ++shellLineId } });
+}
+
 let noticeId = 0;
-export function notify(kind: Notice['kind'], text: string, download?: Notice['download']): void {
-  const n: Notice = { id: ++noticeId, kind, text, ...(download ? { download } : {}) };
+export function notify(
+  kind: Notice['kind'],
+  text: string,
+  download?: Notice['download'],
+  about?: Session,
+): void {
+  const n: Notice = {
+    id: ++noticeId,
+    kind,
+    text,
+    ...(download ? { download } : {}),
+    ...(about ? { about: { session: about, revision: about.revision } } : {}),
+  };
   set((st) => ({ notices: [...st.notices.slice(-3), n] }));
 }
+
+/** Notices about a trace that is no longer the session's (see Notice.about). */
+export function obsoleteNotices(st: Pick<AppState, 'notices' | 'session'>): Notice[] {
+  return st.notices.filter(
+    (n) =>
+      n.about !== undefined &&
+      (n.about.session !== st.session || n.about.revision !== st.session?.revision),
+  );
+}
+
+useApp.subscribe((st, prev) => {
+  if (st.session === prev.session && st.revision === prev.revision) return;
+  const gone = obsoleteNotices(st);
+  if (gone.length) set({ notices: st.notices.filter((n) => !gone.includes(n)) });
+});
 
 export function dismissNotice(id: number): void {
   set((st) => ({ notices: st.notices.filter((n) => n.id !== id) }));
@@ -253,7 +294,16 @@ export const cmd = {
     pause();
     quietly(
       runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
-        if (found === null) notify('info', `Ran to the end without reaching "${label}".`);
+        const end = s.lastRun;
+        if (found !== null || !end) return;
+        // A node-scoped fault (injected with its node) shows only in that node's new pods.
+        let faultNode: string | null = null;
+        for (const a of s.actions)
+          if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
+            faultNode =
+              typeof a.action.params?.['node'] === 'string' ? (a.output?.faultNode ?? null) : null;
+        const text = get().engine?.runEndText(end, label, faultNode);
+        if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
       }) ?? null,
     );
   },
@@ -467,7 +517,8 @@ export async function restoreOwn(): Promise<void> {
   try {
     const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
     const report = job ? await job : { warnings: [] };
-    for (const w of report.warnings.slice(0, 3)) notify('warning', `Restored sandbox: ${w}`);
+    for (const w of report.warnings.slice(0, 3))
+      notify('warning', `Restored sandbox: ${w}`, undefined, session);
   } catch (e) {
     notify(
       'warning',

@@ -14,6 +14,7 @@ export {
   type When,
 } from './catalogue';
 export {
+  faultNode,
   faultProblem,
   injectFault,
   recoverFault,

@@ -25,6 +25,8 @@ export type InjectResult =
       did: string[];
       /** seq of the trace event the fault was injected at (the first change it made). */
       at: number;
+      /** The node the fault is on (its pod's node for a pod's fault). */
+      node: string;
     }
   | { ok: false; error: string };
 
@@ -73,8 +75,10 @@ export function injectFault(c: Cluster, id: string, params: unknown = {}): Injec
     };
   const did: string[] = [];
   let start: number;
+  let node: string;
   try {
     const r = resolveParams(viewOf(c), f, params);
+    node = r.node;
     if (f.when === 'during-add') runToMoment(c, r);
     start = c.events.length;
     applyInjection(c, f.inject, r, did);
@@ -86,7 +90,18 @@ export function injectFault(c: Cluster, id: string, params: unknown = {}): Injec
     if (e instanceof ParamError) return { ok: false, error: e.message };
     return { ok: false, error: `fault ${id}: ${(e as Error).message}` };
   }
-  return { ok: true, fault: id, did, at: Math.min(start, c.events.length - 1) };
+  return { ok: true, fault: id, did, at: Math.min(start, c.events.length - 1), node };
+}
+
+/** The node fault `id` with these parameters would be on, or null when they do not say. */
+export function faultNode(v: FaultView, id: string, params: unknown = {}): string | null {
+  const f = faultById(id);
+  if (!f) return null;
+  try {
+    return resolveParams(v, { ...f, when: 'any' }, params).node || null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -113,15 +128,17 @@ export function recoverFault(c: Cluster, id: string, params: unknown = {}): Inje
   if (!f) return { ok: false, error: `fault: no fault "${id}"` };
   const did: string[] = [];
   const start = c.events.length;
+  let node = '';
   if (f.recovery.actions.every((a) => a.kind === 'none'))
-    return { ok: true, fault: id, did, at: c.events.length - 1 };
+    return { ok: true, fault: id, did, at: c.events.length - 1, node };
   try {
     // The pod may have moved on (Terminating, recreated): only its identity matters here.
     const r = resolveParams(viewOf(c), { ...f, when: 'any' }, params);
+    node = r.node;
     for (const a of f.recovery.actions) recoverOne(c, a, r, did);
   } catch (e) {
     if (e instanceof ParamError) return { ok: false, error: e.message };
     return { ok: false, error: `recovery of ${id}: ${(e as Error).message}` };
   }
-  return { ok: true, fault: id, did, at: c.events[start]?.seq ?? c.events.length - 1 };
+  return { ok: true, fault: id, did, at: c.events[start]?.seq ?? c.events.length - 1, node };
 }

@@ -61,6 +61,8 @@ export interface ActionOutput {
   shell?: RunResult & { state: ShellSnapshot };
   /** The step an injected fault took effect at (a during-add fault runs to its moment first). */
   faultAt?: number;
+  /** The node an injected fault is on. */
+  faultNode?: string;
 }
 
 /** Carries out an action on a cluster. Throws with the cluster's message when it cannot. */
@@ -133,9 +135,12 @@ export function applyAction(
     case 'injectFault': {
       if (!faults) throw new Error(`fault ${a.fault}: no fault catalogue is loaded`);
       const r = faults(cluster, a.fault, a.params) as
-        { ok?: unknown; error?: unknown; at?: unknown } | undefined;
+        { ok?: unknown; error?: unknown; at?: unknown; node?: unknown } | undefined;
       if (r?.ok === false) throw new Error(String(r.error));
-      return typeof r?.at === 'number' ? { faultAt: r.at } : {};
+      return {
+        ...(typeof r?.at === 'number' ? { faultAt: r.at } : {}),
+        ...(typeof r?.node === 'string' && r.node ? { faultNode: r.node } : {}),
+      };
     }
   }
 }

@@ -10,6 +10,7 @@ export * from './actions';
 export * from './conditions';
 export * from './serialize';
 export * from './session';
+export * from './repeats';
 export * from './view';
 
 /** The pod the sandbox is about to create. */

@@ -8,6 +8,8 @@
  *     "format": "cnisim-session", "version": 1,
  *     "seed": 1, "cluster": { "nodes": [...] },
  *     "actions": [{ "step": 16, "action": { "do": "createPod", "name": "web-0" } }],
+ *     (an action performed once the cluster had nothing left to do also has "idle": true; one
+ *     the sandbox planned, not the user, "planned": true)
  *     "cursor": 80, "level": "kernel",
  *     "trace": { "length": 81, "digest": "9c1d33a0" },
  *     "checksum": "<sha-256 of the rest, 16 hex digits>"
@@ -198,6 +200,8 @@ function buildSchemas() {
         z.strictObject({
           step: z.int().check(z.minimum(0), z.maximum(LIMITS.cursor)),
           action: actionSchema,
+          idle: z.optional(z.literal(true)),
+          planned: z.optional(z.literal(true)),
         }),
       )
       .check(z.maxLength(LIMITS.actions)),

@@ -11,7 +11,9 @@
  * - Performing an action when the cursor is at the end of the trace applies it there. After
  *   stepping back, it rewrites the future: the session replays the spec with the same seed and
  *   the actions logged up to the cursor, then applies the new action; the old trace after the
- *   cursor, and the actions logged after it, are dropped (the `revision` changes).
+ *   cursor, and the actions logged after it, are dropped (the `revision` changes). Actions
+ *   the session planned (the landing's pod) are not the user's: one planned at or before the
+ *   cursor stays, whether the trace had reached it or not.
  * - An action takes effect between two units of work of the scheduler (a process's turn, a
  *   timer). One unit may record several events; an action performed in the middle of those
  *   takes effect after the unit's last event, as a real node cannot be interrupted there either.
@@ -40,12 +42,22 @@ import {
   type SessionAction,
 } from './actions';
 import { isErrorEvent, meets, podsTurnedRunning, type StopCondition } from './conditions';
+import { RepeatWatch, type Repetition } from './repeats';
 import { levelShows, type Marker, type SessionView } from './view';
 
 /** An action of the log: performed when the trace had `step` events. */
 export interface LoggedAction {
   step: number;
   action: SessionAction;
+  /**
+   * Set when it was performed after the cluster was found to have nothing left to do. Finding
+   * that out runs the last timers, which may record nothing and still move the clock (a
+   * kubelet's status timer): such an action must be replayed after them too, not right after
+   * the `step`th event, or it happens earlier in virtual time and the replay differs.
+   */
+  idle?: true;
+  /** Set when the session planned it (`plan`: the landing's pod), not the user. */
+  planned?: true;
 }
 
 /** A logged action and what became of it in the current trace. */
@@ -83,7 +95,24 @@ export interface PerformResult {
 export interface RunUntilOptions {
   /** Give up after looking at this many events (default 200,000). */
   maxEvents?: number;
+  /**
+   * Stop when the run only repeats the same failure (repeats.ts): the cursor stays on the
+   * failure's last event and `lastRun` says so. Default: true, but false for a `predicate`
+   * (headless waits, such as a challenge's "until the node recovered or 2 minutes passed").
+   */
+  stopOnRepeat?: boolean;
 }
+
+/** How the last "run until" ended. */
+export type RunEnd =
+  /** An event met the condition. */
+  | { kind: 'met'; step: number }
+  /** Nothing was left to happen (the trace ends; for `idle`, that is the condition met). */
+  | { kind: 'idle'; step: number }
+  /** `maxEvents` events were looked at. */
+  | { kind: 'limit'; step: number; events: number }
+  /** The run only repeated the same failure. */
+  | { kind: 'repeating'; step: number; repetition: Repetition };
 
 /** A long computation: yields after each unit of work (the trace's length), returns its result. */
 export type Job<T> = Generator<number, T, void>;
@@ -147,6 +176,8 @@ class Run {
     this.entries = actions.map((a) => ({
       step: Math.max(a.step, this.bootLength),
       action: a.action,
+      ...(a.idle ? { idle: true as const } : {}),
+      ...(a.planned ? { planned: true as const } : {}),
       applied: false,
       appliedAt: -1,
       first: null,
@@ -160,10 +191,14 @@ class Run {
     return this.cluster.events.length;
   }
 
-  /** The next logged action, if the trace has reached its step. */
+  /**
+   * The next logged action, if the trace has reached its step (an action performed when the
+   * cluster was idle: once the cluster is idle there, or the trace went past its step).
+   */
   due(): Entry | null {
     const e = this.entries[this.applied];
-    return e && e.step <= this.length ? e : null;
+    if (!e || e.step > this.length) return null;
+    return e.idle && e.step === this.length && !this.idle ? null : e;
   }
 
   /** One unit of work: a due action, or one step of the cluster. False when nothing is left. */
@@ -187,6 +222,8 @@ class Run {
   apply(e: Entry): void {
     const before = this.length;
     e.appliedAt = before;
+    if (this.idle) e.idle = true;
+    else delete e.idle;
     try {
       e.output = applyAction(this.cluster, e.action, this.faults);
     } catch (err) {
@@ -203,9 +240,14 @@ class Run {
     this.idle = false;
   }
 
-  /** Computes until the trace has `n` events and every action due by then is applied. */
+  /**
+   * Computes until the trace has `n` events and every action logged at a step up to then is
+   * applied (one performed when the cluster was idle finds out first that it is).
+   */
   *computeTo(n: number): Job<void> {
-    while (this.length < n || this.due()) {
+    for (;;) {
+      const next = this.entries[this.applied];
+      if (this.length >= n && !(next && next.step <= this.length)) return;
       if (!this.advance()) return;
       yield this.length;
     }
@@ -217,6 +259,7 @@ export class Session implements SessionView {
   private _cursor: number;
   private _level: Level;
   private _revision = 0;
+  private _lastRun: RunEnd | null = null;
   private readonly faults: FaultInjector | null;
   private markerCache: { run: Run; scanned: number; list: Marker[]; actionsSeen: number } | null =
     null;
@@ -308,7 +351,9 @@ export class Session implements SessionView {
         list.push({
           step: i,
           kind: a.action.do === 'injectFault' ? 'fault' : 'action',
-          label: describeAction(a.action),
+          label: a.output?.faultNode
+            ? `${describeAction(a.action)} on ${a.output.faultNode}`
+            : describeAction(a.action),
         });
       }
       const e = events[i]!;
@@ -406,8 +451,9 @@ export class Session implements SessionView {
 
   /**
    * Runs from the cursor until an event meets the condition and moves the cursor there; returns
-   * its step, or null (nothing left to happen, or `maxEvents` looked at) with the cursor on the
-   * last event looked at. `idle` returns the last step once nothing is left.
+   * its step, or null (nothing left to happen, `maxEvents` looked at, or the run only repeats a
+   * failure: see `lastRun`) with the cursor on the last event looked at. `idle` returns the last
+   * step once nothing is left.
    */
   runUntil(cond: StopCondition, opts: RunUntilOptions = {}): number | null {
     return drain(this.runUntilJob(cond, opts));
@@ -415,26 +461,32 @@ export class Session implements SessionView {
 
   *runUntilJob(cond: StopCondition, opts: RunUntilOptions = {}): Job<number | null> {
     const max = opts.maxEvents ?? 200_000;
+    const watch = (opts.stopOnRepeat ?? cond.kind !== 'predicate') ? new RepeatWatch() : null;
     const run = this.run;
     const events = run.cluster.events;
     const from = this._cursor + 1;
+    const end = (e: RunEnd): number | null => {
+      this._lastRun = e;
+      this._cursor = e.step;
+      return e.kind === 'met' || (e.kind === 'idle' && cond.kind === 'idle') ? e.step : null;
+    };
     for (let i = from; ; i++) {
       while (i >= events.length) {
-        if (!run.advance()) {
-          this._cursor = events.length - 1;
-          return cond.kind === 'idle' ? this._cursor : null;
-        }
+        if (!run.advance()) return end({ kind: 'idle', step: events.length - 1 });
         yield events.length;
       }
-      if (i - from >= max) {
-        this._cursor = i;
-        return null;
-      }
-      if (meets(cond, events[i]!, i, this.stateAt(i - 1), this.stateAt(i), run.faultSteps)) {
-        this._cursor = i;
-        return i;
-      }
+      if (i - from >= max) return end({ kind: 'limit', step: i, events: max });
+      const e = events[i]!;
+      if (meets(cond, e, i, this.stateAt(i - 1), this.stateAt(i), run.faultSteps))
+        return end({ kind: 'met', step: i });
+      const repetition = watch?.feed(e, i);
+      if (repetition) return end({ kind: 'repeating', step: i, repetition });
     }
+  }
+
+  /** How the last "run until" ended (null before the first, or after the trace was replaced). */
+  get lastRun(): RunEnd | null {
+    return this._lastRun;
   }
 
   /**
@@ -462,6 +514,11 @@ export class Session implements SessionView {
     // Actions planned after the cursor are dropped: the future is the user's now.
     const planned = rewrite ? [] : dropPlannedAfter(run, pos);
     yield* run.computeTo(pos);
+    // Every action kept stays before the new one (one applied early, at an idle cluster, too).
+    while (run.applied < run.entries.length) {
+      if (!run.advance()) break;
+      yield run.length;
+    }
     const before = run.cluster.sim.state;
     const entry: Entry = {
       step: run.length,
@@ -502,6 +559,7 @@ export class Session implements SessionView {
     run.entries.push({
       step: run.length,
       action,
+      planned: true,
       applied: false,
       appliedAt: -1,
       first: null,
@@ -513,7 +571,12 @@ export class Session implements SessionView {
 
   /** The log as data (what a saved session keeps). */
   loggedActions(): LoggedAction[] {
-    return this.run.entries.map((e) => ({ step: e.step, action: e.action }));
+    return this.run.entries.map((e) => ({
+      step: e.step,
+      action: e.action,
+      ...(e.idle ? { idle: true as const } : {}),
+      ...(e.planned ? { planned: true as const } : {}),
+    }));
   }
 
   /**
@@ -537,6 +600,7 @@ export class Session implements SessionView {
   private swap(run: Run): void {
     this.run = run;
     this._revision++;
+    this._lastRun = null;
     this.markerCache = null;
   }
 }
@@ -544,10 +608,11 @@ export class Session implements SessionView {
 /**
  * Whether a logged action stays when the future after `pos` is rewritten: it is in the past if
  * its first event is before `pos` (or, recording none, it was applied by then); a planned one
- * stays if it was due by then.
+ * stays if it was due by then, whether it was computed yet or not (the landing's pod stays after
+ * → then ←, as it does without them).
  */
 function keptBefore(e: Entry, pos: number): boolean {
-  if (!e.applied) return e.step <= pos;
+  if (!e.applied || e.planned) return e.step <= pos;
   return e.first !== null ? e.first < pos : e.appliedAt <= pos;
 }
 

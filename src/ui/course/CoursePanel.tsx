@@ -7,6 +7,7 @@
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { Recovery } from '../panels/Recovery';
 import { routeHash } from '../route';
 import { lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
@@ -664,6 +665,13 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
                   {open.hintsShown}, steps {open.steps}, refused answers {open.wrongAnswers}).
                 </p>
                 <p>{ch.debrief}</p>
+                <Recovery
+                  fault={run.hidden.variant.fault}
+                  node={run.hidden.node}
+                  pod={
+                    typeof run.hidden.params['pod'] === 'string' ? run.hidden.params['pod'] : null
+                  }
+                />
                 <a href={routeHash({ kind: 'challenge', id: ch.id, seed: null })}>
                   Try another seed
                 </a>

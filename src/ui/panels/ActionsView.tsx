@@ -7,8 +7,9 @@ import {
   type FsState,
   type SessionAction,
 } from '../../engine';
-import { uiFaults } from '../faults';
+import { faultNodeOf, lastFaultNode, uiFaults } from '../faults';
 import { cmd, useApp } from '../store';
+import { Recovery } from './Recovery';
 import type { PanelProps } from './types';
 
 function Field(props: { label: string; children: ReactNode }) {
@@ -46,7 +47,7 @@ function useRunner() {
     if (r) setLast(done ?? `Done at step ${(r.first ?? r.step) + 1}.`);
     return r;
   };
-  return { last, run };
+  return { last, run, setLast };
 }
 
 function Section(props: { title: string; children: ReactNode; intro?: string }) {
@@ -68,10 +69,13 @@ export function ActionsView({ session, step }: PanelProps) {
   const podNames = new Set((state.api ? tvalues(state.api.pods) : []).map((p) => p.spec.name));
   let n = 0;
   while (podNames.has(`web-${n}`)) n++;
-  const { last, run } = useRunner();
+  const { last, run, setLast } = useRunner();
 
   const [podName, setPodName] = useState('');
-  const [podNode, setPodNode] = useState('');
+  // null until the person picks: then the node of the last node-scoped fault, if any.
+  const [podNodePicked, setPodNode] = useState<string | null>(null);
+  const faultedNode = lastFaultNode(session, step);
+  const podNode = podNodePicked ?? faultedNode ?? '';
   const [deployment, setDeployment] = useState('web');
   const [replicas, setReplicas] = useState(3);
   const [depNode, setDepNode] = useState('');
@@ -80,13 +84,18 @@ export function ActionsView({ session, step }: PanelProps) {
   const [build, setBuild] = useState('v1.1.1');
   const FAULTS = uiFaults();
   const [faultId, setFaultId] = useState(FAULTS[0]?.id ?? '');
+  const [faultNodePick, setFaultNodePick] = useState('');
   const [filePath, setFilePath] = useState('/etc/cni/net.d/99-extra.conflist');
   const [fileData, setFileData] = useState('');
   const [confirmNew, setConfirmNew] = useState(false);
 
   const pod = pods.includes(target) ? target : (pods[0] ?? '');
   const fault = FAULTS.find((f) => f.id === faultId);
-  const faultAction = fault ? fault.action(session, step) : 'Choose a fault.';
+  const faultAction = fault
+    ? fault.action(session, step, fault.nodeScoped && faultNodePick ? faultNodePick : undefined)
+    : 'Choose a fault.';
+  const faultTarget =
+    typeof faultAction === 'string' ? null : faultNodeOf(session, step, faultAction);
   const libcni = session.spec.nodes.find((x) => x.name === opNode)?.containerd?.libcni ?? '1.1';
   const submit = (f: () => void) => (e: FormEvent) => {
     e.preventDefault();
@@ -134,6 +143,9 @@ export function ActionsView({ session, step }: PanelProps) {
           <button type="submit" disabled={busy}>
             Create pod
           </button>
+          {faultedNode && podNode !== faultedNode && (
+            <p className="muted">{`The fault injected on ${faultedNode} shows only in pods on ${faultedNode}.`}</p>
+          )}
         </form>
         <form
           className="row-form"
@@ -278,7 +290,16 @@ export function ActionsView({ session, step }: PanelProps) {
             className="row-form"
             onSubmit={submit(() => {
               if (!fault || typeof faultAction === 'string') return;
-              void run(faultAction, `Fault injected: ${fault.title}.`);
+              void run(faultAction).then((r) => {
+                const on = r?.output?.faultNode;
+                if (!r || !on) return;
+                setLast(
+                  fault.nodeScoped
+                    ? `Fault injected on ${on} at step ${(r.first ?? r.step) + 1}: ${fault.title}. It shows in pods on ${on}: "Create pod" now offers ${on}.`
+                    : `Fault injected on ${on} at step ${(r.first ?? r.step) + 1}: ${fault.title}.`,
+                );
+                if (fault.nodeScoped) setPodNode(null);
+              });
             })}
           >
             <Field label="Fault">
@@ -290,11 +311,33 @@ export function ActionsView({ session, step }: PanelProps) {
                 ))}
               </select>
             </Field>
+            {fault?.nodeScoped && (
+              <Field label="Fault's node">
+                <select value={faultNodePick} onChange={(e) => setFaultNodePick(e.target.value)}>
+                  <option value="">first where it can be made</option>
+                  {nodes.map((x) => (
+                    <option key={x}>{x}</option>
+                  ))}
+                </select>
+              </Field>
+            )}
             <button type="submit" disabled={busy || typeof faultAction === 'string'}>
               Inject fault
             </button>
+            {faultTarget && <span className="muted">{`on ${faultTarget}`}</span>}
             {typeof faultAction === 'string' && <p className="muted">{faultAction}</p>}
             {fault && <p className="explanation">{fault.explanation}</p>}
+            {fault && (
+              <Recovery
+                fault={fault.id}
+                node={faultTarget ?? faultedNode ?? null}
+                pod={
+                  typeof faultAction !== 'string' && faultAction.do === 'injectFault'
+                    ? ((faultAction.params?.['pod'] as string | undefined) ?? null)
+                    : null
+                }
+              />
+            )}
           </form>
         )}
       </Section>

@@ -74,7 +74,8 @@ export async function openShared(
   try {
     const job = runJob(label, engine.loadJob(session, saved));
     const report = job ? await job : { warnings: [] };
-    for (const w of report.warnings.slice(0, 3)) notify('warning', `Shared sandbox: ${w}`);
+    for (const w of report.warnings.slice(0, 3))
+      notify('warning', `Shared sandbox: ${w}`, undefined, session);
     return session;
   } catch (e) {
     notify(

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
+import { useApp } from '../store';
 import type { PanelProps } from '../panels/types';
 import type { NodeTerminal } from './terminals';
 
@@ -12,7 +13,15 @@ const loadTerminals = () =>
 /** The node's shell: a terminal per node, in tabs (see terminals.ts and docs/shell.md). */
 export default function ShellView({ session, step }: PanelProps) {
   const nodes = session.nodeNames;
-  const [node, setNode] = useState(nodes[0] ?? '');
+  // A line asked for elsewhere (a recovery step's "Run") opens its node's terminal.
+  const [node, setNode] = useState(() => useApp.getState().shellLine?.node ?? nodes[0] ?? '');
+  useEffect(
+    () =>
+      useApp.subscribe((st, prev) => {
+        if (st.shellLine && st.shellLine !== prev.shellLine) setNode(st.shellLine.node);
+      }),
+    [],
+  );
   const current = nodes.includes(node) ? node : (nodes[0] ?? '');
   const box = useRef<HTMLDivElement>(null);
   const [term, setTerm] = useState<NodeTerminal | null>(null);
@@ -33,6 +42,15 @@ export default function ShellView({ session, step }: PanelProps) {
       live = false;
     };
   }, [current]);
+
+  // ... and is typed there once that terminal is up.
+  const request = useApp((s) => s.shellLine);
+  useEffect(() => {
+    if (!request || !term || term.node !== request.node) return;
+    useApp.setState({ shellLine: null });
+    term.focus();
+    term.type(`${request.line}\r`);
+  }, [request, term]);
 
   useEffect(() => {
     if (!term || !box.current) return;

@@ -92,6 +92,11 @@ export class NodeTerminal {
     this.term.focus();
   }
 
+  /** Types `text` as if pasted: a newline runs the line (a recovery step's one click). */
+  type(text: string): void {
+    this.onData(text);
+  }
+
   private prompt(): string {
     const cwd = this.state.shell.cwd;
     const home = this.state.shell.env['HOME'] ?? '/root';
