@@ -79,9 +79,13 @@ describe('kubelet-restart-during-add', () => {
   });
 });
 
+// ≤ 1.6.8 sets the network up before it saves the sandbox (containerd v1.6.8
+// pkg/cri/server/sandbox_run.go RunPodSandbox). Later releases: runtime/releases.test.ts.
+const V168 = { containerd: { version: '1.6.8' } };
+
 describe('containerd-restart-during-add', () => {
-  it('loses the sandbox: EOF for the kubelet, the plugin finishes, its work is orphaned', () => {
-    const c = oneNode();
+  it('≤ 1.6.8 loses the sandbox: EOF for the kubelet, the plugin finishes, its work is orphaned', () => {
+    const c = oneNode(V168);
     c.createPod({ name: 'web-0' });
     inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
     c.runFor(30_000_000);
@@ -116,7 +120,7 @@ describe('containerd-restart-during-add', () => {
   });
 
   it('recovers when what no sandbox owns is removed', () => {
-    const c = oneNode();
+    const c = oneNode(V168);
     c.createPod({ name: 'web-0' });
     inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
     c.runFor(30_000_000);

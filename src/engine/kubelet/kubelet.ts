@@ -311,7 +311,8 @@ export class Kubelet {
 
   /**
    * One CRI call: the request event, containerd serving it as a task of its own, the kubelet's
-   * deadline (--runtime-request-timeout) and the response event.
+   * deadline and the response event. The deadline is --runtime-request-timeout, twice that for
+   * RunPodSandbox (cri-client remote_runtime.go RunPodSandbox: `timeout := r.timeout * 2`).
    */
   private *cri<T>(
     method: string,
@@ -336,7 +337,11 @@ export class Kubelet {
       const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
       let timedOut = false;
       const key = `kubelet/${this.node}/deadline/${req.seq}`;
-      this.deps.sched.after(this.settings.runtimeRequestTimeoutUs, key, () => {
+      const timeoutUs =
+        method === 'RunPodSandbox'
+          ? 2 * this.settings.runtimeRequestTimeoutUs
+          : this.settings.runtimeRequestTimeoutUs;
+      this.deps.sched.after(timeoutUs, key, () => {
         timedOut = true;
         ctx.cancel('context deadline exceeded');
       });
@@ -577,7 +582,10 @@ export class Kubelet {
     failedKill: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
-      if (!p) return;
+      // FailedKillPod comes from a terminating pod (syncTerminatingPod); a live pod whose sandbox
+      // is being replaced only logs "killPodWithSyncResult failed" (SyncPod), and its next sync
+      // records SandboxChanged again.
+      if (!p || !ctx.deleting) return;
       this.podEvent(p, 'Warning', 'FailedKillPod', `error killing pod: ${ctx.lastError ?? ''}`);
     },
 
@@ -691,6 +699,11 @@ export class Kubelet {
               err,
               podSandboxID: sb.id,
             });
+            if (!deleting) {
+              this.log('E', 'kuberuntime_manager.go:1097', 'killPodWithSyncResult failed', {
+                err: full,
+              });
+            }
             this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
               err: full,
               pod: ctx.pod,

@@ -28,6 +28,13 @@ export interface SandboxRec {
   /** The pause container's process is running (it keeps the netns alive). */
   pauseRunning: boolean;
   createdAt: number;
+  /**
+   * Its metadata is saved but RunPodSandbox has not finished: not in the sandbox store, so not
+   * listed (from 1.6.9 containerd saves it, with the netns, before the network is set up).
+   */
+  pending?: boolean;
+  /** containerd's StateUnknown: a failed RunPodSandbox whose clean-up failed (CRI: NOTREADY). */
+  unknown?: boolean;
 }
 
 export interface CniNetwork {
@@ -46,14 +53,21 @@ export interface ContainerdState {
   /** go-cni's loaded networks; `error` is set (and networks empty) when loading failed. */
   cni: { networks: CniNetwork[]; error: string | null };
   sandboxes: Record<string, SandboxRec>;
+  /**
+   * The sandbox name index (pkg/registrar): `<pod>_<namespace>_<uid>_<attempt>` to the sandbox
+   * id holding it. In memory: rebuilt from the recovered sandboxes at start.
+   */
+  names?: Record<string, string>;
   settings: ContainerdSettings;
 }
 
 export interface ContainerdSettings {
+  /** The containerd release the node runs, e.g. "1.7.22" (runtime/releases.ts). */
+  version: string;
   confDir: string;
   binDirs: string[];
   maxConfNum: number;
-  /** libcni generation containerd is built with. */
+  /** libcni generation containerd is built with (decided by `version`). */
   libcni: '1.1' | '1.2';
   ipPref: 'ipv4' | 'ipv6' | 'cni';
 }
