@@ -54,7 +54,7 @@ const RECOVERIES: Recoveries = {
     const node = r.node;
     if (c.rt(node).containerd.state.settings.libcni !== '1.2')
       fail(
-        `node ${node}: GC needs libcni v1.2 (NodeSpec containerd: { libcni: '1.2' }), this node has v1.1`,
+        `node ${node}: GC needs libcni v1.2, which containerd 2.x vendors (NodeSpec containerd: { version: '2.0.0' }); this node runs containerd ${c.rt(node).containerd.state.settings.version}, with libcni v1.1`,
       );
     const t = c.cniGc(node);
     const limit = c.now + 60_000_000;
