@@ -2,6 +2,8 @@
  * A node runs a named containerd release, and the behaviours that change between releases. Each
  * test names the containerd source (at the tag) that shows the behaviour it asserts.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Cluster } from '../cluster/cluster';
 import {
@@ -16,7 +18,7 @@ import {
 } from '../faults/observe';
 import { NODE, inject, oneNode, recover } from '../faults/testing';
 import { parseScenario } from '../scenario/schema';
-import { clusterSpec } from '../scenario/run';
+import { clusterSpec, runScenario } from '../scenario/run';
 import { cniCommand, isKind } from '../trace/trace';
 import { BEHAVIOUR_RANGES, parseRelease } from './releases';
 
@@ -318,5 +320,59 @@ describe('a containerd restart during ADD', () => {
     expect(sandboxes(c, NODE).map((s) => s.pod.attempt)).toEqual([0]);
     expect(podEvents(c, 'web-0').map((e) => e.reason)).not.toContain('SandboxChanged');
     expect(netnsMounts(c, NODE)).toHaveLength(2);
+  });
+});
+
+describe('deadlines and sandbox names (scenarios/cleanup-timeout.json)', () => {
+  function run() {
+    const r = runScenario(
+      readFileSync(join(__dirname, '../../../scenarios/cleanup-timeout.json'), 'utf8'),
+    );
+    if (!r.ok) throw new Error(r.errors.join('; '));
+    return r.cluster;
+  }
+
+  // kubernetes cri-client remote_runtime.go RunPodSandbox (`timeout := r.timeout * 2`) and
+  // StopPodSandbox (r.timeout); containerd v1.7.22 pkg/cri/server/sandbox_run.go RunPodSandbox
+  // (the clean-up under util.DeferContext: deferCleanupTimeout, 1 minute).
+  it('RunPodSandbox fails at 4m, the clean-up DEL is killed 1m later, StopPodSandbox gets 2m', () => {
+    const c = run();
+    const crit = c.events.filter(isKind('cri')).filter((e) => e.source === 'containerd');
+    const run1 = crit.find((e) => e.payload.method === 'RunPodSandbox')!;
+    expect(run1.summary).toContain('DeadlineExceeded');
+    const sent = (e: { parent?: number }) => c.events.find((x) => x.seq === e.parent)!.time;
+    const within1ms = (us: number, want: number) => {
+      expect(us).toBeGreaterThanOrEqual(want);
+      expect(us).toBeLessThan(want + 1000);
+    };
+    within1ms(run1.time - sent(run1), 240_000_000);
+    const killed = containerdLog(c, 'msg="Failed to destroy network for sandbox');
+    expect(killed).toHaveLength(1);
+    expect(killed[0]).toContain(
+      'error="plugin type=\\"bridge\\" failed (delete): netplugin failed with no error message: signal: killed"',
+    );
+    const delExit = c.events
+      .filter(isKind('exit'))
+      .find((e) => e.source === 'bridge' && e.payload.signal === 'killed' && e.time > run1.time)!;
+    expect(Math.abs(delExit.time - run1.time - 60_000_000)).toBeLessThan(1000);
+    const stop = crit.find((e) => e.payload.method === 'StopPodSandbox')!;
+    expect(stop.summary).toContain('DeadlineExceeded');
+    within1ms(stop.time - sent(stop), 120_000_000);
+  });
+
+  // containerd v1.7.22 pkg/cri/server/sandbox_run.go RunPodSandbox (sandboxNameIndex.Reserve)
+  // and internal/registrar registrar.go Reserve.
+  it('a retry while the first request still cleans up finds the name reserved', () => {
+    const c = run();
+    const [first] = sandboxes(c, NODE);
+    const uid = first!.pod.uid;
+    const name = `web-0_default_${uid}_0`;
+    const refused = podEvents(c, 'web-0').filter((e) => e.message.includes('failed to reserve'));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.message).toBe(
+      `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to reserve sandbox name "${name}": name "${name}" is reserved for "${first!.id}"`,
+    );
+    expect(podStatus(c, 'web-0')).toBe('Running');
+    expect(sandboxes(c, NODE).map((s) => s.pod.attempt)).toEqual([0, 1]);
   });
 });
