@@ -239,6 +239,10 @@ describe('netns-deleted', () => {
     expect(hostLinks(c, NODE)).toEqual(['lo', 'cni0']);
     expect(c.sim.node(NODE).kernel.netns.size).toBe(1);
     expect(taggedRules(c, NODE, id)).toHaveLength(3);
+    // The stopped sandbox owns the chain until the kubelet's GC removes it (every minute).
+    expect(c.audit()[0]!.findings).toEqual([]);
+    c.runFor(60_000_000);
+    expect(sandboxes(c, NODE)).toEqual([]);
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toEqual(['orphan-iptables']);
     // Documented: nothing to recover for the pod; the leftover chain needs iptables.
     expect(recover(c, 'netns-deleted', { pod: 'web-0' }).ok).toBe(true);

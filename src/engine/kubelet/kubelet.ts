@@ -43,6 +43,9 @@ export const DEFAULT_KUBELET_SETTINGS: KubeletSettings = {
   statusPeriodUs: 5_000_000,
 };
 
+/** The kubelet's container and sandbox garbage collection period (ContainerGCPeriod). */
+export const GC_PERIOD_US = 60_000_000;
+
 /** How long pulling (already present) and starting the pod's container takes, ms. */
 export const CONTAINER_START_MS = 800;
 
@@ -165,6 +168,7 @@ export class Kubelet {
     if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
     else this.deps.host.start(id, 'kubelet', { node: this.node });
     this.checkRuntime();
+    this.noticeGarbage();
     // Rebuild from the API server and the runtime: every pod bound to this node gets a worker.
     for (const [key, p] of this.sim.state.api ? tentries(this.sim.state.api.pods) : []) {
       if (p.spec.nodeName !== this.node) continue;
@@ -184,6 +188,7 @@ export class Kubelet {
     for (const [, tasks] of this.inflight) for (const t of [...tasks]) this.deps.sched.kill(t);
     this.inflight.clear();
     this.deps.sched.cancel(`kubelet/${this.node}/status`);
+    this.deps.sched.cancel(`kubelet/${this.node}/gc`);
     this.sim.apply(
       stateEvent({
         node: this.node,
@@ -263,6 +268,7 @@ export class Kubelet {
         kk.networkMessage = message;
       },
     );
+    this.noticeGarbage();
     if (st.ready) {
       setNodeReady(this.sim, this.node, {
         type: 'Ready',
@@ -284,6 +290,77 @@ export class Kubelet {
         message: text,
       });
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Garbage collection of sandboxes (kuberuntime_gc.go evictSandboxes), every GC_PERIOD_US
+
+  /**
+   * The sandboxes the GC removes: not ready, and either of a pod that is gone or not the newest
+   * sandbox of their pod. (Sandboxes being stopped right now are left for the next round.)
+   */
+  private garbage(): string[] {
+    if (!this.state.up || !this.containerd.state.up) return [];
+    const byPod = new Map<string, ReturnType<Containerd['listPodSandbox']>>();
+    for (const sb of this.containerd.listPodSandbox()) {
+      const l = byPod.get(sb.pod.uid) ?? [];
+      l.push(sb);
+      byPod.set(sb.pod.uid, l);
+    }
+    const live = new Set<string>();
+    for (const [, p] of this.sim.state.api ? tentries(this.sim.state.api.pods) : []) {
+      if (p.spec.nodeName === this.node) live.add(p.spec.uid);
+    }
+    const out: string[] = [];
+    for (const [uid, sbs] of byPod) {
+      const candidates = live.has(uid) ? sbs.slice(0, -1) : sbs;
+      for (const sb of candidates) {
+        const v = this.deps.host.get(sandboxActorId(this.node, sb.id))?.value;
+        if (sb.state !== 'SANDBOX_READY' && v !== 'stopping') out.push(sb.id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Something may have become garbage (a sandbox stopped, a pod gone): the GC's next round, on
+   * the kubelet's one-minute grid, looks. Nothing is scheduled while there is nothing to collect,
+   * so an idle node stays idle.
+   */
+  noticeGarbage(): void {
+    if (!this.state.up || this.garbage().length === 0) return;
+    const key = `kubelet/${this.node}/gc`;
+    if (this.deps.sched.hasTimer(key)) return;
+    const since = this.sim.state.clock - this.startedAt;
+    const at = this.startedAt + (Math.floor(since / GC_PERIOD_US) + 1) * GC_PERIOD_US;
+    this.deps.sched.at(at, key, () => this.collectGarbage());
+  }
+
+  private collectGarbage(): void {
+    const ids = this.garbage();
+    if (ids.length === 0) return;
+    this.work(
+      `gc/${this.node}`,
+      'GarbageCollect',
+      function* (this: Kubelet) {
+        let failed = false;
+        for (const id of ids) {
+          if (!this.containerd.state.sandboxes[id]) continue;
+          const r = yield* this.cri('RemovePodSandbox', id.slice(0, 13), (_c, seq) =>
+            this.containerd.removePodSandbox(id, undefined, seq),
+          );
+          if (!r.ok) {
+            failed = true;
+            this.log('E', 'kuberuntime_gc.go:180', 'Failed to remove sandbox', {
+              err: rpcErrorText(r.error),
+              sandboxID: id,
+            });
+          }
+        }
+        // What is left (a removal that failed) is looked at again a minute later.
+        if (failed) this.noticeGarbage();
+      }.call(this),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -471,6 +548,8 @@ export class Kubelet {
           const r = yield* this.cri('RunPodSandbox', ctx.pod, (c, seq) =>
             this.containerd.runPodSandbox(cfg, c, seq),
           );
+          // An older sandbox of the pod is garbage now (the newest one is kept).
+          this.noticeGarbage();
           if (r.ok) {
             host.send(id, { type: 'SANDBOX_READY', attempt, sandboxId: r.value });
             return;
@@ -628,6 +707,7 @@ export class Kubelet {
     podGone: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       removePod(this.sim, ctx.pod, this.node);
+      this.noticeGarbage();
     },
 
     cancelInflight: (_host: MachineHost, id: string) => {
@@ -719,6 +799,7 @@ export class Kubelet {
           }
         }
         host.send(id, { type: 'STOPPED', attempt });
+        this.noticeGarbage();
       }.call(this),
     );
   }

@@ -150,7 +150,9 @@ export const podWorkerMachine = setup({
       entry: [assign({ attempt: ({ context }) => context.attempt + 1, deleting: true }), 'killPod'],
       on: {
         DELETE: {},
-        STOPPED: { guard: 'current', target: 'removing' },
+        // The pod object goes once its sandboxes are stopped; the kubelet's garbage collection
+        // removes the sandboxes later (kuberuntime_gc.go).
+        STOPPED: { guard: 'current', target: 'gone' },
         STOP_FAILED: {
           guard: 'current',
           target: 'terminatingBackOff',
@@ -165,6 +167,7 @@ export const podWorkerMachine = setup({
       },
     },
     terminatingBackOff: { on: { DELETE: {} }, after: { retry: 'terminating' } },
+    /** Not entered any more (sandboxes are removed by the GC); kept for saved sessions. */
     removing: {
       entry: [assign({ attempt: ({ context }) => context.attempt + 1 }), 'removeSandboxes'],
       on: {

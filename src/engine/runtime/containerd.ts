@@ -45,6 +45,7 @@ import type {
   ContainerdSettings,
   ContainerdState,
   PodRef,
+  PodSandboxConfig,
   SandboxRec,
 } from '../state/containerd';
 
@@ -71,19 +72,7 @@ export function containerdSettings(given: Partial<ContainerdSettings> = {}): Con
   return { ...DEFAULT_CONTAINERD_SETTINGS, ...given, version: rel.version, libcni: rel.libcni };
 }
 
-/** What the kubelet sends in RunPodSandbox (the parts that reach CNI). */
-export interface PodSandboxConfig {
-  pod: PodRef;
-  portMappings: Array<{
-    protocol: 'TCP' | 'UDP' | 'SCTP';
-    containerPort: number;
-    hostPort: number;
-    hostIp: string;
-  }>;
-  annotations: Record<string, string>;
-  dns: { servers: string[]; searches: string[]; options: string[] };
-  cgroupParent: string;
-}
+export type { PodSandboxConfig };
 
 export type GrpcCode = 'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound';
 
@@ -645,6 +634,7 @@ export class Containerd {
       pauseRunning: false,
       createdAt: this.sim.state.clock,
       pending: true,
+      config: cfg,
     };
     // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
     // the sandbox container's metadata is updated with it before the network is set up.
@@ -759,6 +749,7 @@ export class Containerd {
       hasCniResult: true,
       pauseRunning: true,
       createdAt: this.sim.state.clock,
+      config: cfg,
     };
     this.kernelChange(
       `start pause container of sandbox ${id.slice(0, 13)} in ${netns}`,
@@ -855,8 +846,12 @@ export class Containerd {
     return { ok: true, value: null };
   }
 
-  /** RemovePodSandbox: stops it first if needed, then deletes its metadata. */
-  *removePodSandbox(id: string, cfg: PodSandboxConfig, reqSeq?: number): Gen<CriResult<null>> {
+  /**
+   * RemovePodSandbox (`sandbox_remove.go` RemovePodSandbox): always forcibly stops the sandbox
+   * first, so the stop path, DEL included, runs again on a sandbox that was stopped already
+   * (with an empty CNI_NETNS once its netns is gone); then deletes its metadata.
+   */
+  *removePodSandbox(id: string, cfg?: PodSandboxConfig, reqSeq?: number): Gen<CriResult<null>> {
     this.log('info', `RemovePodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
     const sb = this.state.sandboxes[id];
@@ -864,14 +859,14 @@ export class Containerd {
       this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }
-    if (sb.pauseRunning || this.nodeState().kernel.mounts[sb.netns]) {
-      this.log('info', `Forcibly stopping sandbox ${q(id)}`);
-      const err = yield* this.stopSandbox(sb, cfg, reqSeq, undefined);
-      if (err !== null) {
-        const desc = `failed to forcibly stop sandbox ${q(id)}: ${err}`;
-        this.log('error', `RemovePodSandbox for ${q(id)} failed`, { error: desc });
-        return { ok: false, error: { code: 'Unknown', desc } };
-      }
+    this.log('info', `Forcibly stopping sandbox ${q(id)}`);
+    const config = sb.config ?? cfg;
+    if (!config) throw new Error(`sandbox ${id} has no config`);
+    const err = yield* this.stopSandbox(sb, config, reqSeq, undefined);
+    if (err !== null) {
+      const desc = `failed to forcibly stop sandbox ${q(id)}: ${err}`;
+      this.log('error', `RemovePodSandbox for ${q(id)} failed`, { error: desc });
+      return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.change(`containerd: sandbox ${id.slice(0, 13)} removed`, (c) => {
       delete c.sandboxes[id];

@@ -376,3 +376,54 @@ describe('deadlines and sandbox names (scenarios/cleanup-timeout.json)', () => {
     expect(sandboxes(c, NODE).map((s) => s.pod.attempt)).toEqual([0, 1]);
   });
 });
+
+describe('the kubelet’s garbage collection', () => {
+  // kubernetes pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes (every ContainerGCPeriod,
+  // 1 minute); containerd v1.7.22 pkg/cri/server/sandbox_remove.go RemovePodSandbox ("Forcibly
+  // stopping sandbox", stopPodSandbox again) and sandbox_stop.go (a closed netns: empty path).
+  for (const v of ['1.7.22', '1.7.23', '2.0.0']) {
+    it(`${v}: removes a deleted pod's sandbox within a minute, with a second DEL (empty CNI_NETNS, no prevResult)`, () => {
+      const c = on(v);
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      const [sb] = sandboxes(c, NODE);
+      const from = c.events.length;
+      c.deletePod('web-0');
+      c.runFor(5_000_000);
+      // The pod object goes at termination; its stopped sandbox stays until the GC.
+      expect(podStatus(c, 'web-0')).toBe('<gone>');
+      expect(sandboxes(c, NODE).map((s) => s.id)).toEqual([sb!.id]);
+      const first = dels(c, from).filter((e) => e.target === 'bridge');
+      expect(first).toHaveLength(1);
+      expect(first[0]!.payload.env['CNI_NETNS']).toBe(sb!.netns);
+      expect(JSON.parse(first[0]!.payload.stdin)).toHaveProperty('prevResult');
+      c.runFor(60_000_000);
+      expect(sandboxes(c, NODE)).toEqual([]);
+      expect(containerdLog(c, `msg="Forcibly stopping sandbox \\"${sb!.id}\\""`)).toHaveLength(1);
+      const both = dels(c, from).filter((e) => e.target === 'bridge');
+      expect(both).toHaveLength(2);
+      expect(both[1]!.payload.env['CNI_NETNS']).toBe('');
+      expect(JSON.parse(both[1]!.payload.stdin)).not.toHaveProperty('prevResult');
+      expect(both[1]!.time).toBeGreaterThanOrEqual(60_000_000);
+      // DEL is idempotent: the second one succeeds and changes nothing.
+      expect(
+        c.events
+          .filter(isKind('exit'))
+          .filter((e) => e.time >= both[1]!.time && e.payload.exitCode !== 0),
+      ).toEqual([]);
+      expect(c.audit()[0]!.findings).toEqual([]);
+    });
+  }
+
+  it('keeps the newest sandbox of a live pod and removes the older ones', () => {
+    const c = failedCleanup('1.7.23', 75_000_000);
+    const all = c.rt(NODE).containerd.listPodSandbox();
+    // 1.7.23 stops each failed sandbox without a DEL; at 1m the GC removed all but the newest
+    // (one more attempt came after), and the removed ones' addresses now belong to nobody.
+    const runs = containerdLog(c, 'msg="RunPodSandbox for').filter((l) => !l.includes('failed'));
+    expect(runs.length).toBeGreaterThan(4);
+    expect(all.length).toBeLessThanOrEqual(2);
+    expect(containerdLog(c, 'msg="Forcibly stopping sandbox').length).toBeGreaterThan(2);
+    expect(c.audit()[0]!.findings.map((f) => f.kind)).toContain('orphan-reservation');
+  });
+});

@@ -40,7 +40,8 @@ describe('running a scenario', () => {
     expect(a2!.waited).toMatch(/^"pod-running:web-1" held at 5\.\d+s$/);
     expect(a3!.waited).toMatch(/^"time:35\.\d+s" held at 35\.\d+s$/);
     expect(r.summary.stop.reason).toBe('completed');
-    expect(r.summary.stop.detail).toMatch(/^end condition "idle" held at 35\.\d+s$/);
+    // Idle once the kubelet's GC (at 1m) has removed web-0's stopped sandbox.
+    expect(r.summary.stop.detail).toMatch(/^end condition "idle" held at 1m0\.\d+s$/);
     expect(tkeys(r.cluster.sim.state.api!.pods)).toEqual(['default/web-1']);
     expect(r.cluster.sched.nextDueAt()).toBe(null);
   });
@@ -344,7 +345,9 @@ describe('the example scenarios show what they say', () => {
     const dels = r.cluster.events
       .filter(isKind('exec'))
       .filter((e) => e.target === 'bridge' && cniCommand(e) === 'DEL');
-    expect(dels.map((e) => e.payload.env['CNI_NETNS'])).toEqual(['', '']);
+    // Each old sandbox gets two: StopPodSandbox's, then RemovePodSandbox's from the kubelet's
+    // GC (containerd v1.7.22 pkg/cri/server/sandbox_remove.go RemovePodSandbox).
+    expect(dels.map((e) => e.payload.env['CNI_NETNS'])).toEqual(['', '', '', '']);
     expect(clusterReport(r.cluster).findings).toEqual([]);
   });
 

@@ -35,6 +35,22 @@ export interface SandboxRec {
   pending?: boolean;
   /** containerd's StateUnknown: a failed RunPodSandbox whose clean-up failed (CRI: NOTREADY). */
   unknown?: boolean;
+  /** The PodSandboxConfig it was created with (part of its metadata): what later DELs pass. */
+  config?: PodSandboxConfig;
+}
+
+/** What the kubelet sends in RunPodSandbox (the parts that reach CNI). */
+export interface PodSandboxConfig {
+  pod: PodRef;
+  portMappings: Array<{
+    protocol: 'TCP' | 'UDP' | 'SCTP';
+    containerPort: number;
+    hostPort: number;
+    hostIp: string;
+  }>;
+  annotations: Record<string, string>;
+  dns: { servers: string[]; searches: string[]; options: string[] };
+  cgroupParent: string;
 }
 
 export interface CniNetwork {
