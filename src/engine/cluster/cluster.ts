@@ -226,7 +226,6 @@ export class Cluster implements ClusterHooks {
       'stopSandbox',
       'killPod',
       'failedKill',
-      'removeSandboxes',
       'podGone',
       'cancelInflight',
     ] as const;

@@ -668,42 +668,6 @@ export class Kubelet {
       this.podEvent(p, 'Warning', 'FailedKillPod', `error killing pod: ${ctx.lastError ?? ''}`);
     },
 
-    removeSandboxes: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
-      const ctx = c as unknown as PodWorkerContext;
-      const p = this.pod(ctx.pod);
-      const attempt = ctx.attempt;
-      if (!p) {
-        host.send(id, { type: 'REMOVED', attempt });
-        return;
-      }
-      const cfg = this.sandboxConfig(p, 0);
-      this.work(
-        id,
-        `RemovePodSandbox ${ctx.pod}`,
-        function* (this: Kubelet) {
-          if (!this.containerd.state.up) {
-            this.listFailed(host, id, attempt);
-            return;
-          }
-          for (const sb of this.podSandboxes(p.spec.uid)) {
-            const r = yield* this.cri('RemovePodSandbox', sb.id.slice(0, 13), (_c, seq) =>
-              this.containerd.removePodSandbox(sb.id, cfg, seq),
-            );
-            if (!r.ok) {
-              host.send(id, {
-                type: 'STOP_FAILED',
-                attempt,
-                error: rpcErrorText(r.error),
-                retryMs: this.jitter(this.settings.backoffUs),
-              });
-              return;
-            }
-          }
-          host.send(id, { type: 'REMOVED', attempt });
-        }.call(this),
-      );
-    },
-
     podGone: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       removePod(this.sim, ctx.pod, this.node);

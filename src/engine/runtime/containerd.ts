@@ -374,7 +374,7 @@ export class Containerd {
       if (a.machine !== 'sandbox' || (a.context as { node: string }).node !== this.node) continue;
       if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;
       const sbId = (a.context as { id: string }).id;
-      if (this.state.sandboxes[sbId]?.pending) {
+      if (this.state.saved?.[sbId]) {
         recovered.push(sbId);
         this.deps.host.send(id, { type: 'RECOVERED' });
       } else this.deps.host.send(id, { type: 'LOST' });
@@ -382,11 +382,9 @@ export class Containerd {
     this.change('containerd stopped', (c) => {
       c.up = false;
       c.cni = { networks: [], error: null } as never;
-      for (const id of recovered) {
-        const sb = c.sandboxes[id]!;
-        delete sb.pending;
-        sb.state = 'SANDBOX_NOTREADY';
-      }
+      // From their saved metadata, the restart loads these into the store.
+      for (const id of recovered) c.sandboxes[id] = c.saved![id]!;
+      delete c.saved;
       // The name index lives in memory.
       delete c.names;
     });
@@ -633,7 +631,6 @@ export class Containerd {
       hasCniResult: false,
       pauseRunning: false,
       createdAt: this.sim.state.clock,
-      pending: true,
       config: cfg,
     };
     // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
@@ -648,7 +645,7 @@ export class Containerd {
           mode: 0o444,
           nsfs: true,
         }) as never;
-        if (rel.savesBeforeSetup) n.containerd!.sandboxes[id] = pending as never;
+        if (rel.savesBeforeSetup) n.containerd!.saved = { ...n.containerd!.saved, [id]: pending };
       },
       reqSeq,
     );
@@ -719,15 +716,15 @@ export class Containerd {
           { error: cleanupErr },
         );
         this.change(`containerd: sandbox ${id.slice(0, 13)} kept as SANDBOX_UNKNOWN`, (c) => {
-          const { pending: _saved, ...kept } = pending;
-          c.sandboxes[id] = { ...kept, unknown: true } as never;
+          c.sandboxes[id] = { ...pending, unknown: true } as never;
+          if (c.saved) delete c.saved[id];
         });
         this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANUP_FAILED' });
       } else {
         yield* this.removeNetns(netns, reqSeq);
-        if (this.state.sandboxes[id]?.pending) {
+        if (this.state.saved?.[id]) {
           this.quietly((c) => {
-            delete c.sandboxes[id];
+            delete c.saved![id];
           });
         }
         this.releaseName(name, id);
@@ -758,6 +755,7 @@ export class Containerd {
         const nsId = k.mounts[netns];
         if (nsId) holdNetns(k, nsId, `pause:${id}`);
         n.containerd!.sandboxes[id] = rec as never;
+        if (n.containerd!.saved) delete n.containerd!.saved[id];
       },
       reqSeq,
     );
@@ -832,7 +830,7 @@ export class Containerd {
     this.log('info', `StopPodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
     const sb = this.state.sandboxes[id];
-    if (!sb || sb.pending) {
+    if (!sb) {
       // Already gone: nothing to do (containerd answers NotFound-tolerantly).
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
@@ -855,7 +853,7 @@ export class Containerd {
     this.log('info', `RemovePodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
     const sb = this.state.sandboxes[id];
-    if (!sb || sb.pending) {
+    if (!sb) {
       this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }
@@ -879,9 +877,7 @@ export class Containerd {
 
   /** ListPodSandbox (a read: no event): the sandbox store, not requests still running. */
   listPodSandbox(): SandboxRec[] {
-    return Object.values(this.state.sandboxes)
-      .filter((s) => !s.pending)
-      .sort((a, b) => a.createdAt - b.createdAt);
+    return Object.values(this.state.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
   }
 }
 

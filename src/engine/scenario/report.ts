@@ -101,7 +101,6 @@ function nodeReport(
     networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
     cniError: cd.cni.error,
     sandboxes: Object.values(cd.sandboxes)
-      .filter((s) => !s.pending)
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((s) => ({
         id: s.id.slice(0, 13),

@@ -28,11 +28,6 @@ export interface SandboxRec {
   /** The pause container's process is running (it keeps the netns alive). */
   pauseRunning: boolean;
   createdAt: number;
-  /**
-   * Its metadata is saved but RunPodSandbox has not finished: not in the sandbox store, so not
-   * listed (from 1.6.9 containerd saves it, with the netns, before the network is set up).
-   */
-  pending?: boolean;
   /** containerd's StateUnknown: a failed RunPodSandbox whose clean-up failed (CRI: NOTREADY). */
   unknown?: boolean;
   /** The PodSandboxConfig it was created with (part of its metadata): what later DELs pass. */
@@ -69,6 +64,11 @@ export interface ContainerdState {
   /** go-cni's loaded networks; `error` is set (and networks empty) when loading failed. */
   cni: { networks: CniNetwork[]; error: string | null };
   sandboxes: Record<string, SandboxRec>;
+  /**
+   * Sandboxes whose metadata is saved (from 1.6.9, with the netns, before the network is set up)
+   * while RunPodSandbox still runs: not in the store, so not listed; a restart loads them.
+   */
+  saved?: Record<string, SandboxRec>;
   /**
    * The sandbox name index (pkg/registrar): `<pod>_<namespace>_<uid>_<attempt>` to the sandbox
    * id holding it. In memory: rebuilt from the recovered sandboxes at start.

@@ -25,10 +25,9 @@ function criSandboxes(ctx: CommandContext): SandboxRec[] | number {
       `validate service connection: validate CRI v1 runtime API for endpoint "unix://${CONTAINERD_SOCK}": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${CONTAINERD_SOCK}: connect: ${why}"`,
     );
   }
-  // The sandbox store: requests still running are not in it.
-  return Object.values(c.sandboxes)
-    .filter((s) => !s.pending)
-    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
+  return Object.values(c.sandboxes).sort(
+    (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1),
+  );
 }
 
 function sandboxState(s: SandboxRec): string {
