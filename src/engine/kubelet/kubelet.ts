@@ -539,7 +539,9 @@ export class Kubelet {
       const p = this.pod(ctx.pod);
       if (!p) return;
       const attempt = ctx.attempt;
-      const sbAttempt = this.podSandboxes(p.spec.uid).length;
+      // computePodActions: the newest sandbox's attempt + 1 (0 for the first).
+      const newest = this.podSandboxes(p.spec.uid).pop();
+      const sbAttempt = newest ? newest.pod.attempt + 1 : 0;
       const cfg = this.sandboxConfig(p, sbAttempt);
       this.work(
         id,

@@ -425,6 +425,9 @@ describe('the kubelet’s garbage collection', () => {
     const runs = containerdLog(c, 'msg="RunPodSandbox for').filter((l) => !l.includes('failed'));
     expect(runs.length).toBeGreaterThan(4);
     expect(all.length).toBeLessThanOrEqual(2);
+    // kuberuntime_manager.go computePodActions: the next attempt is the newest one's + 1, also
+    // once the GC removed the older sandboxes.
+    expect(all.at(-1)!.pod.attempt).toBe(runs.length - 1);
     expect(containerdLog(c, 'msg="Forcibly stopping sandbox').length).toBeGreaterThan(2);
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toContain('orphan-reservation');
   });
