@@ -74,6 +74,13 @@ describe('release numbers', () => {
       (parseRelease(v) as { ok: true; release: { libcni: string } }).release.libcni;
     expect(['1.6.0', '1.6.39', '1.7.0', '1.7.34'].map(lib)).toEqual(['1.1', '1.1', '1.1', '1.1']);
     expect(['2.0.0', '2.1.0', '2.3.4'].map(lib)).toEqual(['1.2', '1.2', '1.2']);
+    const vendors = (v: string) =>
+      (parseRelease(v) as { ok: true; release: { vendors: string } }).release.vendors;
+    expect(vendors('1.6.0')).toBe('go-cni v1.1.3, libcni v1.0.1');
+    expect(vendors('1.6.8')).toBe('go-cni v1.1.6, libcni v1.1.1');
+    expect(vendors('1.7.22')).toBe('go-cni v1.1.9, libcni v1.1.2');
+    expect(vendors('2.0.1')).toBe('go-cni v1.1.11, libcni v1.2.3');
+    expect(vendors('2.2.7')).toBe('go-cni v1.1.13, libcni v1.3.0');
   });
 
   it('refuse unknown and malformed numbers with the list of ranges', () => {

@@ -82,15 +82,31 @@ export interface Release {
   statusPolls: boolean;
 }
 
-const VENDORS: Record<string, string> = {
-  '1.6': 'go-cni v1.1.3 – v1.1.6, libcni v1.0.1 – v1.1.1',
-  '1.7': 'go-cni v1.1.9, libcni v1.1.2',
-  '2.0.0': 'go-cni v1.1.10, libcni v1.2.3',
-  '2.0': 'go-cni v1.1.11 – v1.1.12, libcni v1.2.3',
-  '2.1': 'go-cni v1.1.12, libcni v1.3.0',
-  '2.2': 'go-cni v1.1.13, libcni v1.3.0',
-  '2.3': 'go-cni v1.1.13, libcni v1.3.0',
-};
+/** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
+function vendors(minor: string, patch: number): string {
+  switch (minor) {
+    case '1.6':
+      return patch <= 2
+        ? 'go-cni v1.1.3, libcni v1.0.1'
+        : patch === 3
+          ? 'go-cni v1.1.4, libcni v1.0.1'
+          : patch === 4
+            ? 'go-cni v1.1.5, libcni v1.1.0'
+            : 'go-cni v1.1.6, libcni v1.1.1';
+    case '1.7':
+      return 'go-cni v1.1.9, libcni v1.1.2';
+    case '2.0':
+      return patch === 0
+        ? 'go-cni v1.1.10, libcni v1.2.3'
+        : patch <= 2
+          ? 'go-cni v1.1.11, libcni v1.2.3'
+          : 'go-cni v1.1.12, libcni v1.2.3';
+    case '2.1':
+      return 'go-cni v1.1.12, libcni v1.3.0';
+    default:
+      return 'go-cni v1.1.13, libcni v1.3.0';
+  }
+}
 
 export type ReleaseParse = { ok: true; release: Release } | { ok: false; error: string };
 
@@ -152,7 +168,7 @@ export function parseRelease(input: string): ReleaseParse {
       version: `${minor}.${patch}`,
       range,
       libcni: v1 ? '1.1' : '1.2',
-      vendors: VENDORS[minor === '2.0' && patch === 0 ? '2.0.0' : minor]!,
+      vendors: vendors(minor, patch),
       keepsFailedCleanup: range === '1.6.9–1.6.36' || minor === '1.7',
       stopTeardown: ladder[range],
       savesBeforeSetup: range !== '1.6.0–1.6.8',

@@ -32,8 +32,18 @@ export interface NodeReport {
   /** The kubelet's last runtime Status: NetworkReady and its message. */
   networkReady: boolean;
   networkMessage: string;
-  /** The release it runs (`version`), its behaviour range and its libcni (runtime/releases.ts). */
-  containerd: { up: boolean; pid: number; version: string; range: string; libcni: string };
+  /**
+   * The release it runs (`version`), its behaviour range, its libcni generation and the go-cni
+   * and libcni modules it vendors (runtime/releases.ts).
+   */
+  containerd: {
+    up: boolean;
+    pid: number;
+    version: string;
+    range: string;
+    libcni: string;
+    vendors: string;
+  };
   kubelet: { up: boolean; pid: number };
   /** Networks containerd loaded (name, interface, file), or the load error. */
   networks: string[];
@@ -96,6 +106,7 @@ function nodeReport(
       version: rel.version,
       range: rel.range,
       libcni: rel.libcni,
+      vendors: rel.vendors,
     },
     kubelet: { up: kl.up, pid: kl.pid },
     networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
@@ -208,7 +219,7 @@ export function formatReport(summary: RunSummary, r: ClusterReport, c: Cluster):
     const ready = n.ready ? 'Ready' : `NotReady${n.readyMessage ? ` (${n.readyMessage})` : ''}`;
     out.push(`Node ${n.name}: ${ready}`);
     out.push(
-      `  containerd ${n.containerd.version} (${n.containerd.range}, libcni ${n.containerd.libcni}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
+      `  containerd ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
     );
     out.push(
       `  CNI networks: ${n.cniError ? `not initialized: ${n.cniError}` : n.networks.join(', ')}`,
