@@ -61,7 +61,9 @@ describe('npm run sim', () => {
     expect(r.out).toMatch(
       /^Scenario happy-path — Two nodes, a deployment scaled up and down \(seed 1\)\n/,
     );
-    expect(r.out).toMatch(/\nStopped at \d+\.\d+s of virtual time after \d+ events: completed/);
+    expect(r.out).toMatch(
+      /\nStopped at (\d+m)?\d+\.\d+s of virtual time after \d+ events: completed/,
+    );
     expect(r.out).toMatch(
       /\n {2}NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\n {2}web-\S+\s+1\/1\s+Running/,
     );

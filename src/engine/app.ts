@@ -29,6 +29,13 @@ export { journalLines } from './node/journal';
 export { SCAN_END, Scanner } from './gojson/scanner';
 // What the views read of a node beyond its tables: node/inspect pulls in the kernel, and
 // host-local's config reader the plugin, so they come with the engine, not the first screen.
+export {
+  BEHAVIOUR_RANGES,
+  DEFAULT_CONTAINERD_VERSION,
+  parseRelease,
+  releaseOf,
+  type Release,
+} from './runtime/releases';
 export { ipamCapacity } from './plugins/host-local';
 export { DEFAULT_DATA_DIR } from './plugins/host-local-disk';
 export { resultsDir } from './libcni/cache';

@@ -37,7 +37,7 @@ import { ipamCapacity, usesHostLocal } from '../plugins/host-local';
 import { PLUGIN_FACTORIES, PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import {
   Containerd,
-  DEFAULT_CONTAINERD_SETTINGS,
+  containerdSettings,
   containerdActorId,
   newContainerdState,
 } from '../runtime/containerd';
@@ -240,7 +240,6 @@ export class Cluster implements ClusterHooks {
       'stopSandbox',
       'killPod',
       'failedKill',
-      'removeSandboxes',
       'podGone',
       'cancelInflight',
     ] as const;
@@ -844,10 +843,7 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
     for (const [p, b] of Object.entries(n.pluginBuilds ?? {}))
       fs = installPluginFiles(fs, '/opt/cni/bin', b, [p]);
     node.fs = fs as never;
-    node.containerd = newContainerdState(
-      { ...DEFAULT_CONTAINERD_SETTINGS, ...n.containerd },
-      0,
-    ) as never;
+    node.containerd = newContainerdState(containerdSettings(n.containerd), 0) as never;
     node.kubelet = newKubeletState({ ...DEFAULT_KUBELET_SETTINGS, ...n.kubelet }, 0) as never;
     d.api!.nodes[n.name] = {
       name: n.name,

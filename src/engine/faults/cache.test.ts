@@ -236,7 +236,7 @@ describe('stale-attachment', () => {
     const r = recoverFault(c, 'stale-attachment');
     expect(r).toEqual({
       ok: false,
-      error: `node ${NODE}: GC needs libcni v1.2 (NodeSpec containerd: { libcni: '1.2' }), this node has v1.1`,
+      error: `node ${NODE}: GC needs libcni v1.2, which containerd 2.x vendors (NodeSpec containerd: { version: '2.0.0' }); this node runs containerd 1.7.22, with libcni v1.1`,
     });
   });
 });

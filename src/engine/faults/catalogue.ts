@@ -360,7 +360,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cni-version-unsupported',
     title: 'Conflist cniVersion newer than a plugin supports',
     explanation:
-      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated.',
+      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23 – 1.7.30 stop it without a DEL).',
     when: 'any',
     challenge: true,
     params: {
@@ -377,6 +377,10 @@ const DATA: readonly FaultDef[] = [
         where: 'journal',
         text: 'containerd: Failed to destroy network for sandbox "<id>" (the clean-up DEL fails at portmap the same way)',
       },
+      {
+        where: 'journal',
+        text: 'containerd 1.6.9 – 1.6.36 and 1.7: encountered an error cleaning up failed sandbox "<id>", marking sandbox state as SANDBOX_UNKNOWN; then SandboxChanged, and a StopPodSandbox that fails on every sync',
+      },
       { where: 'ipam', text: 'nothing allocated: the plugins refuse before any work' },
     ],
     recovery: {
@@ -392,7 +396,7 @@ const DATA: readonly FaultDef[] = [
     id: 'old-plugin-in-chain',
     title: 'A chain mixing an old plugin build',
     explanation:
-      'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs: every retry leaks one IP reservation and one masquerade chain until the range is exhausted.',
+      'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs. What follows depends on the containerd release. ≤ 1.6.8, 1.6.37+ and 2.x drop the clean-up error (no CNI result was stored), remove the netns and forget the sandbox: every retry leaks one IP reservation and one masquerade chain until the range is exhausted. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) keep the sandbox as SANDBOX_UNKNOWN with its netns and address; the kubelet stops it (SandboxChanged), that DEL fails the same way, and no new sandbox is made: one address held, none leaked, until portmap is fixed. 1.7.23+ keep it too but stop it without any DEL, so each retry leaks one reservation and one chain, owned by a NOTREADY sandbox.',
     when: 'any',
     challenge: true,
     params: {
@@ -410,14 +414,21 @@ const DATA: readonly FaultDef[] = [
         where: 'journal',
         text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): incompatible CNI versions; ..."',
       },
-      { where: 'ipam', text: 'one more reservation per attempt, owned by a sandbox that is gone' },
-      { where: 'kernel', text: 'one more CNI-… masquerade chain in nat per attempt' },
+      {
+        where: 'ipam',
+        text: '≤ 1.6.8, 1.6.37+, 2.x: one more reservation per attempt, owned by a sandbox that is gone; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one reservation, held by a SANDBOX_UNKNOWN sandbox',
+      },
+      {
+        where: 'journal',
+        text: 'containerd 1.6.9 – 1.6.36 and 1.7: encountered an error cleaning up failed sandbox "<id>", marking sandbox state as SANDBOX_UNKNOWN',
+      },
+      { where: 'kernel', text: 'one more CNI-… masquerade chain in nat per leaked reservation' },
       { where: 'cache', text: 'no cache file: the ADD never completed' },
     ],
     recovery: {
       steps: [
-        'Install the plugin build that matches the others (v1.1.1); the next retry succeeds.',
-        'Remove the leaked reservations by hand: every file in /var/lib/cni/networks/<net>/ whose first line is a container id no sandbox has (crictl pods -q). The leaked nat chains need iptables -t nat -D/-F/-X (or a reboot).',
+        'Install the plugin build that matches the others (v1.1.1); the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of the kept sandbox succeeds first, releasing its address).',
+        'Where addresses leaked (≤ 1.6.8, 1.6.37+, 1.7.23+, 2.x), remove them by hand: every file in /var/lib/cni/networks/<net>/ whose first line is a container id no sandbox has (crictl pods -q). The leaked nat chains need iptables -t nat -D/-F/-X (or a reboot).',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'remove-orphans' }],
     },
@@ -427,7 +438,7 @@ const DATA: readonly FaultDef[] = [
     id: 'plugin-missing',
     title: 'Plugin binary missing from CNI_PATH',
     explanation:
-      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin, which containerd logs and ignores. The node stays Ready: containerd only checks that a config file exists.',
+      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd only checks that a config file exists.',
     when: 'any',
     challenge: true,
     params: {
@@ -444,10 +455,16 @@ const DATA: readonly FaultDef[] = [
         where: 'journal',
         text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
       },
+      {
+        where: 'journal',
+        text: 'containerd 1.6.9 – 1.6.36 and 1.7: encountered an error cleaning up failed sandbox "<id>", marking sandbox state as SANDBOX_UNKNOWN; then StopPodSandbox for it fails (1.7.0 – 1.7.22)',
+      },
       { where: 'ipam', text: 'no reservation, no cache file, no veth' },
     ],
     recovery: {
-      steps: ['Install the plugin again into /opt/cni/bin; the next retry (10-15 s) succeeds.'],
+      steps: [
+        'Install the plugin again into /opt/cni/bin; the next retry (10-15 s) succeeds (after the kubelet has stopped the sandbox kept as SANDBOX_UNKNOWN, on 1.6.9 – 1.6.36 and 1.7).',
+      ],
       actions: [{ kind: 'reinstall-plugin' }],
     },
     inject: { kind: 'shell', line: 'rm {plugin-path}' },
@@ -523,7 +540,7 @@ const DATA: readonly FaultDef[] = [
     id: 'silent-ip-leak',
     title: 'A failed ADD whose clean-up DEL also fails (the silent IP leak)',
     explanation:
-      'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. Since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox. The reservation and the nat chain stay, owned by nobody, one more at every retry: nothing on the pod says so.',
+      'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. On containerd ≤ 1.6.8, 1.6.37+ and 2.x, since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox: the reservation and the nat chain stay, owned by nobody, one more at every retry, and nothing on the pod says so. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) do not leak: they keep the sandbox as SANDBOX_UNKNOWN with its netns and address, the kubelet records SandboxChanged and calls StopPodSandbox, whose DEL fails the same way, so no new sandbox is made until portmap is back. 1.7.23+ keep it but stop it without a DEL: the leak comes back, owned by NOTREADY sandboxes.',
     when: 'any',
     challenge: true,
     params: {
@@ -540,14 +557,24 @@ const DATA: readonly FaultDef[] = [
         where: 'journal',
         text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): failed to find plugin \\"portmap\\" in path [/opt/cni/bin]"',
       },
-      { where: 'ipam', text: 'one leaked reservation per attempt (10.244.1.2, .3, .4, ...)' },
-      { where: 'kernel', text: 'one leaked CNI-… masquerade chain per attempt; no veth' },
+      {
+        where: 'ipam',
+        text: '≤ 1.6.8, 1.6.37+, 1.7.23+, 2.x: one leaked reservation per attempt (10.244.1.2, .3, .4, ...); 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one, held by the SANDBOX_UNKNOWN sandbox',
+      },
+      {
+        where: 'journal',
+        text: 'containerd 1.6.9 – 1.6.36 and 1.7: encountered an error cleaning up failed sandbox "<id>", marking sandbox state as SANDBOX_UNKNOWN; then StopPodSandbox for it fails (1.7.0 – 1.7.22)',
+      },
+      {
+        where: 'kernel',
+        text: 'one leaked CNI-… masquerade chain per leaked reservation; no veth',
+      },
       { where: 'cache', text: 'no cache file for any of them' },
     ],
     recovery: {
       steps: [
-        'Install the plugin again; the next retry succeeds (with the next free IP).',
-        'Remove the leaked reservations by hand (their owners are no sandbox); the nat chains need iptables clean-up or a reboot. GC cannot find them: they have no cache file.',
+        'Install the plugin again; the next retry succeeds (with the next free IP). On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of the kept sandbox succeeds first and releases its address.',
+        'Where addresses leaked, remove the reservations by hand (their owners are no sandbox); the nat chains need iptables clean-up or a reboot. GC cannot find them: they have no cache file.',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'remove-orphans' }],
     },
@@ -633,7 +660,7 @@ const DATA: readonly FaultDef[] = [
     id: 'add-fails-midway',
     title: 'ADD failing midway, after the veth exists',
     explanation:
-      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release) and is ignored; removing the netns then takes the veth pair with it. On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
+      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release). containerd ≤ 1.6.8, 1.6.37+ and 2.x ignore that and remove the netns, which takes the veth pair with it; 1.6.9 – 1.6.36 and 1.7 keep the sandbox, netns and veth as SANDBOX_UNKNOWN until a StopPodSandbox succeeds (1.7.0 – 1.7.22: once host-local is back; 1.7.23+: at once, without a DEL). On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
     when: 'any',
     challenge: true,
     params: {
@@ -658,7 +685,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Install the IPAM plugin again; the next retry succeeds.',
+        'Install the IPAM plugin again; the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 after the kubelet’s StopPodSandbox of the kept sandbox, whose DEL then removes the veth).',
         'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise the next ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
@@ -669,7 +696,7 @@ const DATA: readonly FaultDef[] = [
     id: 'plugin-hangs',
     title: 'A plugin that hangs until the runtime request times out',
     explanation:
-      'A plugin blocks (a lock, an unreachable datastore). containerd sets no timeout of its own: the call ends when the kubelet’s --runtime-request-timeout (2 min) expires and cancels RunPodSandbox. The cancelled context kills the plugin (signal: killed), the ADD fails, containerd cleans up, and the kubelet retries after its back-off, to hang again.',
+      'A plugin blocks (a lock, an unreachable datastore). containerd sets no timeout of its own on ADD: the call ends when the kubelet’s deadline expires and cancels RunPodSandbox, which gets twice --runtime-request-timeout (2 × 2 min = 4 min; other CRI calls get 2 min). The cancelled context kills the plugin (signal: killed), the ADD fails, containerd’s clean-up DEL runs under a context of its own, capped at 1 minute, and the kubelet retries after its back-off, to hang again. A retry that comes while the clean-up still runs fails at once: failed to reserve sandbox name.',
     when: 'any',
     challenge: true,
     params: {
@@ -686,7 +713,7 @@ const DATA: readonly FaultDef[] = [
       { where: 'kubectl', text: 'new pods stay ContainerCreating for minutes' },
       {
         where: 'event',
-        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded (after 2 min)',
+        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded (after 4 min)',
       },
       {
         where: 'journal',
@@ -735,7 +762,7 @@ const DATA: readonly FaultDef[] = [
     id: 'containerd-restart-during-add',
     title: 'containerd restart during ADD',
     explanation:
-      'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache, and containerd (which saves a sandbox’s metadata once it is up) forgets the sandbox. cnisim assumes the crash came before the metadata was saved, as with containerd 1.7. The kubelet gets "error reading from server: EOF", backs off and creates a new sandbox. Left behind: the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file of the lost sandbox.',
+      'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache. The kubelet gets "error reading from server: EOF" and backs off. What the restarted containerd knows depends on its release. ≤ 1.6.8 sets the network up before it saves the sandbox: it forgets it, and the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file are orphans. From 1.6.9 the sandbox’s metadata, with its netns, is saved first: the restart loads it NOTREADY, the kubelet records SandboxChanged, calls StopPodSandbox and creates a new sandbox (Attempt:1). On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) that stop runs DEL in the still-mounted netns and nothing is left. On 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.0.7, 2.1.0 – 2.1.6 and 2.2.0 – 2.2.1 it runs no DEL, because no CNI result was stored: the netns (and the veth) go, the reservation, the masquerade chain and the loopback cache file stay. 1.7.31+, 2.0.8+, 2.1.7+, 2.2.2+ and 2.3 run the DEL again.',
     when: 'during-add',
     challenge: true,
     params: {
@@ -753,15 +780,25 @@ const DATA: readonly FaultDef[] = [
       },
       { where: 'kubectl', text: 'the pod ends Running with the next IP' },
       {
-        where: 'kernel',
-        text: 'an orphan netns mount /var/run/netns/cni-… with its veth, and a masquerade chain',
+        where: 'event',
+        text: 'from 1.6.9: Normal SandboxChanged: Pod sandbox changed, it will be killed and re-created.',
       },
-      { where: 'ipam', text: 'an orphan reservation (the lost sandbox’s IP)' },
-      { where: 'cache', text: 'an orphan cni-loopback-<id>-lo cache file' },
+      {
+        where: 'kernel',
+        text: '≤ 1.6.8: an orphan netns mount /var/run/netns/cni-… with its veth, and a masquerade chain; 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.2.1: the masquerade chain only',
+      },
+      {
+        where: 'ipam',
+        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.2.1: a reservation held by the NOTREADY sandbox; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
+      },
+      {
+        where: 'cache',
+        text: 'where the DEL did not run: a cni-loopback-<id>-lo cache file of the lost sandbox',
+      },
     ],
     recovery: {
       steps: [
-        'Remove what no sandbox owns: ip netns del the orphan namespace (its veth goes with it), rm the reservation and the cache file. GC would not find the reservation: there is no cache file for the pod network.',
+        'Remove what no sandbox owns: ip netns del the orphan namespace (its veth goes with it), rm the reservation and the cache file. GC would not find the reservation: there is no cache file for the pod network. On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 there is nothing to remove.',
       ],
       actions: [{ kind: 'remove-orphans' }],
     },

@@ -79,9 +79,13 @@ describe('kubelet-restart-during-add', () => {
   });
 });
 
+// ≤ 1.6.8 sets the network up before it saves the sandbox (containerd v1.6.8
+// pkg/cri/server/sandbox_run.go RunPodSandbox). Later releases: runtime/releases.test.ts.
+const V168 = { containerd: { version: '1.6.8' } };
+
 describe('containerd-restart-during-add', () => {
-  it('loses the sandbox: EOF for the kubelet, the plugin finishes, its work is orphaned', () => {
-    const c = oneNode();
+  it('≤ 1.6.8 loses the sandbox: EOF for the kubelet, the plugin finishes, its work is orphaned', () => {
+    const c = oneNode(V168);
     c.createPod({ name: 'web-0' });
     inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
     c.runFor(30_000_000);
@@ -116,7 +120,7 @@ describe('containerd-restart-during-add', () => {
   });
 
   it('recovers when what no sandbox owns is removed', () => {
-    const c = oneNode();
+    const c = oneNode(V168);
     c.createPod({ name: 'web-0' });
     inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
     c.runFor(30_000_000);
@@ -235,6 +239,10 @@ describe('netns-deleted', () => {
     expect(hostLinks(c, NODE)).toEqual(['lo', 'cni0']);
     expect(c.sim.node(NODE).kernel.netns.size).toBe(1);
     expect(taggedRules(c, NODE, id)).toHaveLength(3);
+    // The stopped sandbox owns the chain until the kubelet's GC removes it (every minute).
+    expect(c.audit()[0]!.findings).toEqual([]);
+    c.runFor(60_000_000);
+    expect(sandboxes(c, NODE)).toEqual([]);
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toEqual(['orphan-iptables']);
     // Documented: nothing to recover for the pod; the leftover chain needs iptables.
     expect(recover(c, 'netns-deleted', { pod: 'web-0' }).ok).toBe(true);

@@ -54,7 +54,7 @@ const RECOVERIES: Recoveries = {
     const node = r.node;
     if (c.rt(node).containerd.state.settings.libcni !== '1.2')
       fail(
-        `node ${node}: GC needs libcni v1.2 (NodeSpec containerd: { libcni: '1.2' }), this node has v1.1`,
+        `node ${node}: GC needs libcni v1.2, which containerd 2.x vendors (NodeSpec containerd: { version: '2.0.0' }); this node runs containerd ${c.rt(node).containerd.state.settings.version}, with libcni v1.1`,
       );
     const t = c.cniGc(node);
     const limit = c.now + 60_000_000;
@@ -99,6 +99,12 @@ const RECOVERIES: Recoveries = {
     did.push(`kubectl delete pod ${p.spec.name}`);
     c.run({ stop: () => !tget(c.sim.state.api!.pods, key), until: c.now + 120_000_000 });
     if (tget(c.sim.state.api!.pods, key)) fail(`params.pod: pod ${key} did not go within 120s`);
+    // Its stopped sandboxes stay until the kubelet's garbage collection removes them (each
+    // minute): only then is what they leave behind nobody's.
+    const node = p.spec.nodeName;
+    const hasSandbox = () =>
+      Object.values(c.rt(node).containerd.state.sandboxes).some((s) => s.pod.uid === p.spec.uid);
+    c.run({ stop: () => !hasSandbox(), until: c.now + 90_000_000 });
     c.createPod({
       name: p.spec.name,
       namespace: p.spec.namespace,

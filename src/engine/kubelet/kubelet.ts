@@ -43,6 +43,9 @@ export const DEFAULT_KUBELET_SETTINGS: KubeletSettings = {
   statusPeriodUs: 5_000_000,
 };
 
+/** The kubelet's container and sandbox garbage collection period (ContainerGCPeriod). */
+export const GC_PERIOD_US = 60_000_000;
+
 /** How long pulling (already present) and starting the pod's container takes, ms. */
 export const CONTAINER_START_MS = 800;
 
@@ -165,6 +168,7 @@ export class Kubelet {
     if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
     else this.deps.host.start(id, 'kubelet', { node: this.node });
     this.checkRuntime();
+    this.noticeGarbage();
     // Rebuild from the API server and the runtime: every pod bound to this node gets a worker.
     for (const [key, p] of this.sim.state.api ? tentries(this.sim.state.api.pods) : []) {
       if (p.spec.nodeName !== this.node) continue;
@@ -184,6 +188,7 @@ export class Kubelet {
     for (const [, tasks] of this.inflight) for (const t of [...tasks]) this.deps.sched.kill(t);
     this.inflight.clear();
     this.deps.sched.cancel(`kubelet/${this.node}/status`);
+    this.deps.sched.cancel(`kubelet/${this.node}/gc`);
     this.sim.apply(
       stateEvent({
         node: this.node,
@@ -263,6 +268,7 @@ export class Kubelet {
         kk.networkMessage = message;
       },
     );
+    this.noticeGarbage();
     if (st.ready) {
       setNodeReady(this.sim, this.node, {
         type: 'Ready',
@@ -284,6 +290,77 @@ export class Kubelet {
         message: text,
       });
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Garbage collection of sandboxes (kuberuntime_gc.go evictSandboxes), every GC_PERIOD_US
+
+  /**
+   * The sandboxes the GC removes: not ready, and either of a pod that is gone or not the newest
+   * sandbox of their pod. (Sandboxes being stopped right now are left for the next round.)
+   */
+  private garbage(): string[] {
+    if (!this.state.up || !this.containerd.state.up) return [];
+    const byPod = new Map<string, ReturnType<Containerd['listPodSandbox']>>();
+    for (const sb of this.containerd.listPodSandbox()) {
+      const l = byPod.get(sb.pod.uid) ?? [];
+      l.push(sb);
+      byPod.set(sb.pod.uid, l);
+    }
+    const live = new Set<string>();
+    for (const [, p] of this.sim.state.api ? tentries(this.sim.state.api.pods) : []) {
+      if (p.spec.nodeName === this.node) live.add(p.spec.uid);
+    }
+    const out: string[] = [];
+    for (const [uid, sbs] of byPod) {
+      const candidates = live.has(uid) ? sbs.slice(0, -1) : sbs;
+      for (const sb of candidates) {
+        const v = this.deps.host.get(sandboxActorId(this.node, sb.id))?.value;
+        if (sb.state !== 'SANDBOX_READY' && v !== 'stopping') out.push(sb.id);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Something may have become garbage (a sandbox stopped, a pod gone): the GC's next round, on
+   * the kubelet's one-minute grid, looks. Nothing is scheduled while there is nothing to collect,
+   * so an idle node stays idle.
+   */
+  noticeGarbage(): void {
+    if (!this.state.up || this.garbage().length === 0) return;
+    const key = `kubelet/${this.node}/gc`;
+    if (this.deps.sched.hasTimer(key)) return;
+    const since = this.sim.state.clock - this.startedAt;
+    const at = this.startedAt + (Math.floor(since / GC_PERIOD_US) + 1) * GC_PERIOD_US;
+    this.deps.sched.at(at, key, () => this.collectGarbage());
+  }
+
+  private collectGarbage(): void {
+    const ids = this.garbage();
+    if (ids.length === 0) return;
+    this.work(
+      `gc/${this.node}`,
+      'GarbageCollect',
+      function* (this: Kubelet) {
+        let failed = false;
+        for (const id of ids) {
+          if (!this.containerd.state.sandboxes[id]) continue;
+          const r = yield* this.cri('RemovePodSandbox', id.slice(0, 13), (_c, seq) =>
+            this.containerd.removePodSandbox(id, undefined, seq),
+          );
+          if (!r.ok) {
+            failed = true;
+            this.log('E', 'kuberuntime_gc.go:180', 'Failed to remove sandbox', {
+              err: rpcErrorText(r.error),
+              sandboxID: id,
+            });
+          }
+        }
+        // What is left (a removal that failed) is looked at again a minute later.
+        if (failed) this.noticeGarbage();
+      }.call(this),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -311,7 +388,8 @@ export class Kubelet {
 
   /**
    * One CRI call: the request event, containerd serving it as a task of its own, the kubelet's
-   * deadline (--runtime-request-timeout) and the response event.
+   * deadline and the response event. The deadline is --runtime-request-timeout, twice that for
+   * RunPodSandbox (cri-client remote_runtime.go RunPodSandbox: `timeout := r.timeout * 2`).
    */
   private *cri<T>(
     method: string,
@@ -336,7 +414,11 @@ export class Kubelet {
       const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
       let timedOut = false;
       const key = `kubelet/${this.node}/deadline/${req.seq}`;
-      this.deps.sched.after(this.settings.runtimeRequestTimeoutUs, key, () => {
+      const timeoutUs =
+        method === 'RunPodSandbox'
+          ? 2 * this.settings.runtimeRequestTimeoutUs
+          : this.settings.runtimeRequestTimeoutUs;
+      this.deps.sched.after(timeoutUs, key, () => {
         timedOut = true;
         ctx.cancel('context deadline exceeded');
       });
@@ -457,7 +539,9 @@ export class Kubelet {
       const p = this.pod(ctx.pod);
       if (!p) return;
       const attempt = ctx.attempt;
-      const sbAttempt = this.podSandboxes(p.spec.uid).length;
+      // computePodActions: the newest sandbox's attempt + 1 (0 for the first).
+      const newest = this.podSandboxes(p.spec.uid).pop();
+      const sbAttempt = newest ? newest.pod.attempt + 1 : 0;
       const cfg = this.sandboxConfig(p, sbAttempt);
       this.work(
         id,
@@ -466,6 +550,8 @@ export class Kubelet {
           const r = yield* this.cri('RunPodSandbox', ctx.pod, (c, seq) =>
             this.containerd.runPodSandbox(cfg, c, seq),
           );
+          // An older sandbox of the pod is garbage now (the newest one is kept).
+          this.noticeGarbage();
           if (r.ok) {
             host.send(id, { type: 'SANDBOX_READY', attempt, sandboxId: r.value });
             return;
@@ -577,49 +663,17 @@ export class Kubelet {
     failedKill: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
-      if (!p) return;
+      // FailedKillPod comes from a terminating pod (syncTerminatingPod); a live pod whose sandbox
+      // is being replaced only logs "killPodWithSyncResult failed" (SyncPod), and its next sync
+      // records SandboxChanged again.
+      if (!p || !ctx.deleting) return;
       this.podEvent(p, 'Warning', 'FailedKillPod', `error killing pod: ${ctx.lastError ?? ''}`);
-    },
-
-    removeSandboxes: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
-      const ctx = c as unknown as PodWorkerContext;
-      const p = this.pod(ctx.pod);
-      const attempt = ctx.attempt;
-      if (!p) {
-        host.send(id, { type: 'REMOVED', attempt });
-        return;
-      }
-      const cfg = this.sandboxConfig(p, 0);
-      this.work(
-        id,
-        `RemovePodSandbox ${ctx.pod}`,
-        function* (this: Kubelet) {
-          if (!this.containerd.state.up) {
-            this.listFailed(host, id, attempt);
-            return;
-          }
-          for (const sb of this.podSandboxes(p.spec.uid)) {
-            const r = yield* this.cri('RemovePodSandbox', sb.id.slice(0, 13), (_c, seq) =>
-              this.containerd.removePodSandbox(sb.id, cfg, seq),
-            );
-            if (!r.ok) {
-              host.send(id, {
-                type: 'STOP_FAILED',
-                attempt,
-                error: rpcErrorText(r.error),
-                retryMs: this.jitter(this.settings.backoffUs),
-              });
-              return;
-            }
-          }
-          host.send(id, { type: 'REMOVED', attempt });
-        }.call(this),
-      );
     },
 
     podGone: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       removePod(this.sim, ctx.pod, this.node);
+      this.noticeGarbage();
     },
 
     cancelInflight: (_host: MachineHost, id: string) => {
@@ -691,6 +745,11 @@ export class Kubelet {
               err,
               podSandboxID: sb.id,
             });
+            if (!deleting) {
+              this.log('E', 'kuberuntime_manager.go:1097', 'killPodWithSyncResult failed', {
+                err: full,
+              });
+            }
             this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
               err: full,
               pod: ctx.pod,
@@ -706,6 +765,7 @@ export class Kubelet {
           }
         }
         host.send(id, { type: 'STOPPED', attempt });
+        this.noticeGarbage();
       }.call(this),
     );
   }

@@ -32,7 +32,6 @@ export type PodWorkerEvent =
   | { type: 'SANDBOX_DIED' }
   | { type: 'STOPPED'; attempt: number }
   | { type: 'STOP_FAILED'; attempt: number; error: string; retryMs: number }
-  | { type: 'REMOVED'; attempt: number }
   | { type: 'DELETE' }
   | { type: 'KUBELET_DOWN' }
   | { type: 'KUBELET_UP' };
@@ -61,7 +60,6 @@ export const podWorkerMachine = setup({
     stopSandbox: () => {},
     killPod: () => {},
     failedKill: () => {},
-    removeSandboxes: () => {},
     podGone: () => {},
     cancelInflight: () => {},
   },
@@ -150,7 +148,9 @@ export const podWorkerMachine = setup({
       entry: [assign({ attempt: ({ context }) => context.attempt + 1, deleting: true }), 'killPod'],
       on: {
         DELETE: {},
-        STOPPED: { guard: 'current', target: 'removing' },
+        // The pod object goes once its sandboxes are stopped; the kubelet's garbage collection
+        // removes the sandboxes later (kuberuntime_gc.go).
+        STOPPED: { guard: 'current', target: 'gone' },
         STOP_FAILED: {
           guard: 'current',
           target: 'terminatingBackOff',
@@ -165,24 +165,6 @@ export const podWorkerMachine = setup({
       },
     },
     terminatingBackOff: { on: { DELETE: {} }, after: { retry: 'terminating' } },
-    removing: {
-      entry: [assign({ attempt: ({ context }) => context.attempt + 1 }), 'removeSandboxes'],
-      on: {
-        DELETE: {},
-        REMOVED: { guard: 'current', target: 'gone' },
-        STOP_FAILED: {
-          guard: 'current',
-          target: 'terminatingBackOff',
-          actions: [
-            assign({
-              lastError: ({ event }) => event.error,
-              retryMs: ({ event }) => event.retryMs,
-            }),
-            'failedKill',
-          ],
-        },
-      },
-    },
     kubeletDown: {
       on: {
         DELETE: { actions: assign({ deleting: true }) },

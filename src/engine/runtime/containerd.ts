@@ -39,6 +39,7 @@ import {
 import { ipString } from '../net/ip';
 import { containerdLine, writeLog } from '../node/journal';
 import type { ProgramRegistry } from '../os/process';
+import { DEFAULT_CONTAINERD_VERSION, LIBCNI_SHORTHAND, type Release, releaseOf } from './releases';
 import { type Gen, TICK } from '../os/sys';
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
@@ -50,6 +51,7 @@ import type {
   ContainerdSettings,
   ContainerdState,
   PodRef,
+  PodSandboxConfig,
   SandboxRec,
 } from '../state/containerd';
 
@@ -57,6 +59,7 @@ export const LOOPBACK_NETWORK =
   '{"cniVersion":"0.3.1","name":"cni-loopback","plugins":[{"type":"loopback"}]}';
 
 export const DEFAULT_CONTAINERD_SETTINGS: ContainerdSettings = {
+  version: DEFAULT_CONTAINERD_VERSION,
   confDir: '/etc/cni/net.d',
   binDirs: ['/opt/cni/bin'],
   maxConfNum: 1,
@@ -64,19 +67,18 @@ export const DEFAULT_CONTAINERD_SETTINGS: ContainerdSettings = {
   ipPref: 'ipv4',
 };
 
-/** What the kubelet sends in RunPodSandbox (the parts that reach CNI). */
-export interface PodSandboxConfig {
-  pod: PodRef;
-  portMappings: Array<{
-    protocol: 'TCP' | 'UDP' | 'SCTP';
-    containerPort: number;
-    hostPort: number;
-    hostIp: string;
-  }>;
-  annotations: Record<string, string>;
-  dns: { servers: string[]; searches: string[]; options: string[] };
-  cgroupParent: string;
+/**
+ * A node's settings from what a scenario gives: `version` names the release, and decides the
+ * libcni it uses; without it, `libcni` is a shorthand for a release (1.1: 1.7.22, 1.2: 2.0.0).
+ */
+export function containerdSettings(given: Partial<ContainerdSettings> = {}): ContainerdSettings {
+  const version =
+    given.version ?? (given.libcni ? LIBCNI_SHORTHAND[given.libcni] : DEFAULT_CONTAINERD_VERSION);
+  const rel = releaseOf({ version, libcni: '1.1' });
+  return { ...DEFAULT_CONTAINERD_SETTINGS, ...given, version: rel.version, libcni: rel.libcni };
 }
+
+export type { PodSandboxConfig };
 
 export type GrpcCode = 'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound';
 
@@ -149,6 +151,25 @@ export class Containerd {
 
   private nodeState(): NodeState {
     return this.sim.node(this.node);
+  }
+
+  /** The release this node runs, which decides the behaviours below. */
+  get release(): Release {
+    return releaseOf(this.state.settings);
+  }
+
+  /** Changes containerd's in-memory bookkeeping (no trace event: nothing on the node changes). */
+  private quietly(fn: (c: Draft<ContainerdState>) => void): void {
+    this.sim.state = produce(this.sim.state, (d) => {
+      fn(d.nodes[this.node]!.containerd as Draft<ContainerdState>);
+    });
+  }
+
+  private releaseName(name: string, id: string): void {
+    if (this.state.names?.[name] !== id) return;
+    this.quietly((c) => {
+      delete c.names![name];
+    });
   }
 
   private log(
@@ -331,6 +352,12 @@ export class Containerd {
         { error: r.error },
       );
     }
+    // Recovered sandboxes hold their names again (restart.go: sandboxNameIndex.Reserve).
+    const names: Record<string, string> = {};
+    for (const sb of Object.values(this.state.sandboxes)) names[sandboxName(sb.pod)] = sb.id;
+    this.quietly((c) => {
+      c.names = names;
+    });
     // Recovered sandboxes: a pause process that is gone (after a reboot) makes one NOTREADY.
     for (const sb of Object.values(this.state.sandboxes)) {
       if (sb.state === 'SANDBOX_READY' && !sb.pauseRunning) {
@@ -347,16 +374,27 @@ export class Containerd {
   crash(): void {
     for (const t of [...this.inflight]) this.deps.sched.kill(t);
     this.inflight.clear();
-    // Sandboxes it was still setting up were never saved: after the restart nobody knows them.
+    // Sandboxes it was still setting up: up to 1.6.8 they were never saved, and after the restart
+    // nobody knows them. From 1.6.9 their metadata (with the netns) was saved before the network
+    // was set up: the restart loads them NOTREADY, with no CNI result (restart.go loadSandbox).
+    const recovered: string[] = [];
     for (const [id, a] of tentries(this.sim.state.actors)) {
       if (a.machine !== 'sandbox' || (a.context as { node: string }).node !== this.node) continue;
-      if (['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) {
-        this.deps.host.send(id, { type: 'LOST' });
-      }
+      if (!['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value))) continue;
+      const sbId = (a.context as { id: string }).id;
+      if (this.state.saved?.[sbId]) {
+        recovered.push(sbId);
+        this.deps.host.send(id, { type: 'RECOVERED' });
+      } else this.deps.host.send(id, { type: 'LOST' });
     }
     this.change('containerd stopped', (c) => {
       c.up = false;
       c.cni = { networks: [], error: null } as never;
+      // From their saved metadata, the restart loads these into the store.
+      for (const id of recovered) c.sandboxes[id] = c.saved![id]!;
+      delete c.saved;
+      // The name index lives in memory.
+      delete c.names;
     });
     this.deps.host.send(containerdActorId(this.node), { type: 'CRASH' });
   }
@@ -549,12 +587,29 @@ export class Containerd {
     return null;
   }
 
-  /** RunPodSandbox. */
+  /**
+   * RunPodSandbox (`sandbox_run.go` RunPodSandbox): reserve the name, create the netns (from 1.6.9
+   * the sandbox's metadata is saved with it), set the network up, start the pause container.
+   * A failed setup is torn down by the deferred clean-up; what a failed clean-up leaves depends
+   * on the release.
+   */
   *runPodSandbox(cfg: PodSandboxConfig, ctx: Ctx, reqSeq?: number): Gen<CriResult<string>> {
     const meta = sandboxMetadataText(cfg.pod);
     this.log('info', `RunPodSandbox for ${meta}`, {}, reqSeq);
     yield TICK;
     const { id, uuidHex } = this.sim.random((r) => ({ id: r.hex(32), uuidHex: r.hex(16) }));
+    const rel = this.release;
+    // Reserve the sandbox name, so that concurrent requests cannot start the same sandbox.
+    const name = sandboxName(cfg.pod);
+    const holder = this.state.names?.[name];
+    if (holder !== undefined) {
+      const desc = `failed to reserve sandbox name ${q(name)}: name ${q(name)} is reserved for ${q(holder)}`;
+      this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
+      return { ok: false, error: { code: 'Unknown', desc } };
+    }
+    this.quietly((c) => {
+      c.names = { ...c.names, [name]: id };
+    });
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
     this.sim.apply(
       stateEvent({
@@ -574,7 +629,20 @@ export class Containerd {
       pod: `${cfg.pod.namespace}/${cfg.pod.name}`,
       netns,
     });
-    // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>.
+    const pending: SandboxRec = {
+      id,
+      pod: cfg.pod,
+      netns,
+      state: 'SANDBOX_NOTREADY',
+      ip: '',
+      additionalIps: [],
+      hasCniResult: false,
+      pauseRunning: false,
+      createdAt: this.sim.state.clock,
+      config: cfg,
+    };
+    // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
+    // the sandbox container's metadata is updated with it before the network is set up.
     this.kernelChange(
       `unshare --net; mount --bind /proc/self/ns/net ${netns}`,
       { op: 'netns.add', path: netns },
@@ -585,6 +653,7 @@ export class Containerd {
           mode: 0o444,
           nsfs: true,
         }) as never;
+        if (rel.savesBeforeSetup) n.containerd!.saved = { ...n.containerd!.saved, [id]: pending };
       },
       reqSeq,
     );
@@ -626,13 +695,49 @@ export class Containerd {
     if (failure !== null || !ips) {
       const desc = `failed to setup network for sandbox ${q(id)}: ${failure}`;
       this.deps.host.send(sandboxActorId(this.node, id), { type: 'SETUP_FAILED' });
-      // Deferred clean-up, with a fresh context (the request's may be cancelled already).
-      const delErr = yield* this.teardown(id, netns, cfg, undefined, reqSeq);
+      // Deferred clean-up, with a fresh context of its own (the request's may be cancelled
+      // already): util.DeferContext, deferCleanupTimeout = 1 minute.
+      const cleanupCtx = new Ctx();
+      const timer = `containerd/${this.node}/cleanup/${id}`;
+      this.deps.sched.after(DEFER_CLEANUP_TIMEOUT_US, timer, () =>
+        cleanupCtx.cancel('context deadline exceeded'),
+      );
+      let delErr: string | null;
+      try {
+        delErr = yield* this.teardown(id, netns, cfg, cleanupCtx, reqSeq);
+      } finally {
+        this.deps.sched.cancel(timer);
+      }
+      let cleanupErr = delErr;
       if (delErr !== null) {
         this.log('error', `Failed to destroy network for sandbox ${q(id)}`, { error: delErr });
+        // ≤ 1.6.8 only logs it; 1.6.37+ and 2.x drop it when no CNI result was stored
+        // ("ignoring failed to destroy networks when we failed to setup networks").
+        if (!rel.keepsFailedCleanup) cleanupErr = null;
       }
-      yield* this.removeNetns(netns, reqSeq);
-      this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANED_UP' });
+      if (cleanupErr !== null) {
+        // 1.6.9 – 1.6.36 and 1.7: the netns, the name and the sandbox stay, for the kubelet's
+        // next sync to stop it.
+        this.log(
+          'error',
+          `encountered an error cleaning up failed sandbox ${q(id)}, marking sandbox state as SANDBOX_UNKNOWN`,
+          { error: cleanupErr },
+        );
+        this.change(`containerd: sandbox ${id.slice(0, 13)} kept as SANDBOX_UNKNOWN`, (c) => {
+          c.sandboxes[id] = { ...pending, unknown: true } as never;
+          if (c.saved) delete c.saved[id];
+        });
+        this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANUP_FAILED' });
+      } else {
+        yield* this.removeNetns(netns, reqSeq);
+        if (this.state.saved?.[id]) {
+          this.quietly((c) => {
+            delete c.saved![id];
+          });
+        }
+        this.releaseName(name, id);
+        this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANED_UP' });
+      }
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       return { ok: false, error: { code: 'Unknown', desc } };
     }
@@ -649,6 +754,7 @@ export class Containerd {
       hasCniResult: true,
       pauseRunning: true,
       createdAt: this.sim.state.clock,
+      config: cfg,
     };
     this.kernelChange(
       `start pause container of sandbox ${id.slice(0, 13)} in ${netns}`,
@@ -657,6 +763,7 @@ export class Containerd {
         const nsId = k.mounts[netns];
         if (nsId) holdNetns(k, nsId, `pause:${id}`);
         n.containerd!.sandboxes[id] = rec as never;
+        if (n.containerd!.saved) delete n.containerd!.saved[id];
       },
       reqSeq,
     );
@@ -682,6 +789,45 @@ export class Containerd {
     yield TICK;
   }
 
+  /**
+   * The stop path (`sandbox_stop.go` stopPodSandbox): the pause container, then the network,
+   * as the release does it (releases.ts StopTeardown). An error text, or null.
+   */
+  private *stopSandbox(
+    sb: SandboxRec,
+    cfg: PodSandboxConfig,
+    reqSeq: number | undefined,
+    ctx: Ctx | undefined,
+  ): Gen<string | null> {
+    const id = sb.id;
+    this.deps.host.send(sandboxActorId(this.node, id), { type: 'STOP' });
+    yield* this.stopPause(sb, reqSeq);
+    const mode = this.release.stopTeardown;
+    // A closed namespace (its mount gone, e.g. after a reboot or an earlier stop) is torn down
+    // with an empty path.
+    const netns = this.nodeState().kernel.mounts[sb.netns] ? sb.netns : '';
+    // 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.0.7, 2.1.0 – 2.1.6, 2.2.0 – 2.2.1: no stored result,
+    // no DEL at all.
+    if (mode !== 'with-result' || sb.hasCniResult) {
+      const err = yield* this.teardown(id, netns, cfg, ctx, reqSeq);
+      if (err !== null) {
+        if (mode === 'always' || sb.hasCniResult) {
+          this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOP_FAILED');
+          return `failed to destroy network for sandbox ${q(id)}: ${err}`;
+        }
+        this.log(
+          'warning',
+          `failed to destroy network for sandbox ${q(id)}; and ignoring because the sandbox network setup result is nil indicating the network setup never completed`,
+          { error: err },
+        );
+      }
+    }
+    yield* this.removeNetns(sb.netns, reqSeq);
+    this.log('info', `TearDown network for sandbox ${q(id)} successfully`);
+    this.setSandbox(id, { state: 'SANDBOX_NOTREADY', unknown: false }, 'STOPPED');
+    return null;
+  }
+
   /** StopPodSandbox. */
   *stopPodSandbox(
     id: string,
@@ -697,33 +843,21 @@ export class Containerd {
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }
-    this.deps.host.send(sandboxActorId(this.node, id), { type: 'STOP' });
-    yield* this.stopPause(sb, reqSeq);
-    // A closed namespace (its mount gone, e.g. after a reboot) is torn down with an empty path.
-    const netns = this.nodeState().kernel.mounts[sb.netns] ? sb.netns : '';
-    const err = yield* this.teardown(id, netns, cfg, ctx, reqSeq);
+    const err = yield* this.stopSandbox(sb, cfg, reqSeq, ctx);
     if (err !== null) {
-      if (sb.hasCniResult) {
-        const desc = `failed to destroy network for sandbox ${q(id)}: ${err}`;
-        this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOP_FAILED');
-        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: desc });
-        return { ok: false, error: { code: 'Unknown', desc } };
-      }
-      this.log(
-        'warning',
-        `failed to destroy network for sandbox ${q(id)}; and ignoring because the sandbox network setup result is nil indicating the network setup never completed`,
-        { error: err },
-      );
+      this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: err });
+      return { ok: false, error: { code: 'Unknown', desc: err } };
     }
-    yield* this.removeNetns(sb.netns, reqSeq);
-    this.log('info', `TearDown network for sandbox ${q(id)} successfully`);
-    this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOPPED');
     this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
     return { ok: true, value: null };
   }
 
-  /** RemovePodSandbox: stops it first if needed, then deletes its metadata. */
-  *removePodSandbox(id: string, cfg: PodSandboxConfig, reqSeq?: number): Gen<CriResult<null>> {
+  /**
+   * RemovePodSandbox (`sandbox_remove.go` RemovePodSandbox): always forcibly stops the sandbox
+   * first, so the stop path, DEL included, runs again on a sandbox that was stopped already
+   * (with an empty CNI_NETNS once its netns is gone); then deletes its metadata.
+   */
+  *removePodSandbox(id: string, cfg?: PodSandboxConfig, reqSeq?: number): Gen<CriResult<null>> {
     this.log('info', `RemovePodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
     const sb = this.state.sandboxes[id];
@@ -731,24 +865,37 @@ export class Containerd {
       this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }
-    if (sb.pauseRunning || this.nodeState().kernel.mounts[sb.netns]) {
-      this.log('info', `Forcibly stopping sandbox ${q(id)}`);
-      const r = yield* this.stopPodSandbox(id, cfg, reqSeq);
-      if (!r.ok) return r;
+    this.log('info', `Forcibly stopping sandbox ${q(id)}`);
+    const config = sb.config ?? cfg;
+    if (!config) throw new Error(`sandbox ${id} has no config`);
+    const err = yield* this.stopSandbox(sb, config, reqSeq, undefined);
+    if (err !== null) {
+      const desc = `failed to forcibly stop sandbox ${q(id)}: ${err}`;
+      this.log('error', `RemovePodSandbox for ${q(id)} failed`, { error: desc });
+      return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.change(`containerd: sandbox ${id.slice(0, 13)} removed`, (c) => {
       delete c.sandboxes[id];
+      if (c.names?.[sandboxName(sb.pod)] === id) delete c.names[sandboxName(sb.pod)];
     });
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'REMOVED' });
     this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
     return { ok: true, value: null };
   }
 
-  /** ListPodSandbox (a read: no event). */
+  /** ListPodSandbox (a read: no event): the sandbox store, not requests still running. */
   listPodSandbox(): SandboxRec[] {
     return Object.values(this.state.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
   }
 }
+
+/** The name a sandbox reserves (makeSandboxName): `<pod>_<namespace>_<uid>_<attempt>`. */
+export function sandboxName(p: PodRef): string {
+  return `${p.name}_${p.namespace}_${p.uid}_${p.attempt}`;
+}
+
+/** util.DeferContext: the deferred clean-up's own deadline (deferCleanupTimeout, 1 minute). */
+export const DEFER_CLEANUP_TIMEOUT_US = 60_000_000;
 
 /**
  * The pod IPs from the merged result (go-cni createResult + containerd selectPodIPs): interfaces

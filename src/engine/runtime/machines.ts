@@ -31,6 +31,8 @@ export const sandboxMachine = setup({
       | { type: 'NETWORK_READY' }
       | { type: 'SETUP_FAILED' }
       | { type: 'CLEANED_UP' }
+      | { type: 'CLEANUP_FAILED' }
+      | { type: 'RECOVERED' }
       | { type: 'STARTED' }
       | { type: 'STOP' }
       | { type: 'STOPPED' }
@@ -45,16 +47,31 @@ export const sandboxMachine = setup({
   initial: 'settingUpNetwork',
   states: {
     settingUpNetwork: {
-      on: { NETWORK_READY: 'startingPause', SETUP_FAILED: 'cleaningUp', LOST: 'lost' },
+      on: {
+        NETWORK_READY: 'startingPause',
+        SETUP_FAILED: 'cleaningUp',
+        LOST: 'lost',
+        RECOVERED: 'notReady',
+      },
     },
-    cleaningUp: { on: { CLEANED_UP: 'failed', LOST: 'lost' } },
-    startingPause: { on: { STARTED: 'ready', LOST: 'lost' } },
+    cleaningUp: {
+      on: { CLEANED_UP: 'failed', CLEANUP_FAILED: 'unknown', LOST: 'lost', RECOVERED: 'notReady' },
+    },
+    startingPause: { on: { STARTED: 'ready', LOST: 'lost', RECOVERED: 'notReady' } },
+    /**
+     * The clean-up of a failed RunPodSandbox failed (1.6.9 – 1.6.36, 1.7): kept in the store as
+     * SANDBOX_UNKNOWN (listed NOTREADY) until the kubelet stops it.
+     */
+    unknown: { on: { STOP: 'stopping' } },
     ready: { on: { STOP: 'stopping', PAUSE_DIED: 'notReady' } },
     notReady: { on: { STOP: 'stopping' } },
     stopping: { on: { STOPPED: 'stopped', STOP_FAILED: 'notReady' } },
     stopped: { on: { REMOVED: 'removed', STOP: 'stopping' } },
     failed: { type: 'final' },
-    /** containerd died before it saved the sandbox: nothing on the node knows about it now. */
+    /**
+     * containerd died before it saved the sandbox (≤ 1.6.8 saves it once it is up): nothing on
+     * the node knows about it now. From 1.6.9 it is RECOVERED, NOTREADY, instead.
+     */
     lost: { type: 'final' },
     removed: { type: 'final' },
   },

@@ -7,6 +7,7 @@
 import { kubectlGetPods, podRows, type PodRow } from '../apiserver/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
 import * as inspect from '../node/inspect';
+import { releaseOf } from '../runtime/releases';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { formatDuration } from './duration';
@@ -31,7 +32,18 @@ export interface NodeReport {
   /** The kubelet's last runtime Status: NetworkReady and its message. */
   networkReady: boolean;
   networkMessage: string;
-  containerd: { up: boolean; pid: number };
+  /**
+   * The release it runs (`version`), its behaviour range, its libcni generation and the go-cni
+   * and libcni modules it vendors (runtime/releases.ts).
+   */
+  containerd: {
+    up: boolean;
+    pid: number;
+    version: string;
+    range: string;
+    libcni: string;
+    vendors: string;
+  };
   kubelet: { up: boolean; pid: number };
   /** Networks containerd loaded (name, interface, file), or the load error. */
   networks: string[];
@@ -74,6 +86,7 @@ function nodeReport(
 ): NodeReport {
   const n = state.nodes[name]!;
   const cd = n.containerd!;
+  const rel = releaseOf(cd.settings);
   const kl = n.kubelet!;
   const k = n.kernel;
   const ready = state.api?.nodes[name]?.ready;
@@ -87,7 +100,14 @@ function nodeReport(
     readyMessage: ready?.message ?? ready?.reason ?? '',
     networkReady: kl.networkReady,
     networkMessage: kl.networkMessage,
-    containerd: { up: cd.up, pid: cd.pid },
+    containerd: {
+      up: cd.up,
+      pid: cd.pid,
+      version: rel.version,
+      range: rel.range,
+      libcni: rel.libcni,
+      vendors: rel.vendors,
+    },
     kubelet: { up: kl.up, pid: kl.pid },
     networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
     cniError: cd.cni.error,
@@ -96,7 +116,7 @@ function nodeReport(
       .map((s) => ({
         id: s.id.slice(0, 13),
         pod: `${s.pod.namespace}/${s.pod.name}`,
-        state: s.state,
+        state: s.unknown ? 'SANDBOX_UNKNOWN' : s.state,
         ip: s.ip,
         netns: s.netns,
       })),
@@ -199,7 +219,7 @@ export function formatReport(summary: RunSummary, r: ClusterReport, c: Cluster):
     const ready = n.ready ? 'Ready' : `NotReady${n.readyMessage ? ` (${n.readyMessage})` : ''}`;
     out.push(`Node ${n.name}: ${ready}`);
     out.push(
-      `  containerd ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
+      `  containerd ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
     );
     out.push(
       `  CNI networks: ${n.cniError ? `not initialized: ${n.cniError}` : n.networks.join(', ')}`,

@@ -92,7 +92,16 @@ function fileText(data: string | Record<string, unknown>): string {
 }
 
 export function clusterSpec(s: Scenario): ClusterSpec {
-  if (!s.nodes) return DEFAULT_CLUSTER;
+  const version = s.containerd?.version;
+  if (!s.nodes) {
+    if (version === undefined) return DEFAULT_CLUSTER;
+    return {
+      nodes: DEFAULT_CLUSTER.nodes.map((n) => ({
+        ...n,
+        containerd: { ...n.containerd, version },
+      })),
+    };
+  }
   return {
     nodes: s.nodes.map((n: ScenarioNode): NodeSpec => {
       const kubelet: Partial<KubeletSettings> = {};
@@ -123,7 +132,15 @@ export function clusterSpec(s: Scenario): ClusterSpec {
               files: Object.fromEntries(Object.entries(n.files).map(([f, d]) => [f, fileText(d)])),
             }
           : {}),
-        ...(n.containerd ? { containerd: n.containerd } : {}),
+        ...(n.containerd || version !== undefined
+          ? {
+              containerd: {
+                // The scenario's release, unless the node names its own (or a libcni shorthand).
+                ...(version !== undefined && !n.containerd?.libcni ? { version } : {}),
+                ...n.containerd,
+              },
+            }
+          : {}),
         kubelet,
       };
     }),

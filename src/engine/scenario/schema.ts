@@ -9,6 +9,7 @@ import { FAULTS } from '../faults/catalogue';
 import { parseIPv4 } from '../net/ip';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
+import { parseRelease } from '../runtime/releases';
 import { parseCondition, parsePodPattern } from './condition';
 import { parseDuration } from './duration';
 import { EXPECTED_TYPE, pathText, type SchemaIssue } from '../schema-text';
@@ -82,7 +83,18 @@ const fileData = z.union([z.string(), jsonObject], {
   error: 'expected the file content: a string, or a JSON object',
 });
 
+/** A containerd release number: any real one ("1.6.9", "1.7.24", "2.1.0"). */
+const containerdVersion = z.string().check(
+  z.superRefine((v, ctx) => {
+    const r = parseRelease(v);
+    if (!r.ok) ctx.issues.push({ code: 'custom', message: r.error, input: v });
+  }),
+);
+
 const containerdSettings = z.strictObject({
+  /** The release the node runs; decides its libcni and every release-specific behaviour. */
+  version: z.optional(containerdVersion),
+  /** Shorthand for a release: "1.1" is 1.7.22, "1.2" is 2.0.0. */
   libcni: z.optional(z.enum(['1.1', '1.2'], { error: 'expected "1.1" or "1.2"' })),
   confDir: z.optional(z.string()),
   binDirs: z.optional(z.array(z.string())),
@@ -229,6 +241,8 @@ export const scenarioSchema = z.strictObject({
   description: z.optional(z.string()),
   seed: z.optional(z.int().check(z.minimum(0), z.maximum(0xffffffff))),
   nodes: z.optional(z.array(nodeSchema).check(z.minLength(1), z.maxLength(16))),
+  /** The containerd every node runs unless its own `containerd` says otherwise. */
+  containerd: z.optional(z.strictObject({ version: containerdVersion })),
   actions: z.optional(z.array(actionSchema)),
   /** After the last action: run until this holds (default idle) or the timeout (default 10m). */
   end: z.optional(z.strictObject({ until: z.optional(condition), timeout: z.optional(duration) })),
@@ -403,6 +417,14 @@ function semanticErrors(d: unknown): string[] {
           errs.push(`${pathText(['nodes', i, 'files', f])}: expected an absolute path`);
       }
     }
+    const ctrd = isObj(n['containerd']) ? n['containerd'] : {};
+    const ver = str(ctrd['version']);
+    const lib = str(ctrd['libcni']);
+    const rel = ver !== undefined ? parseRelease(ver) : null;
+    if (rel?.ok && (lib === '1.1' || lib === '1.2') && rel.release.libcni !== lib)
+      errs.push(
+        `${at}.containerd.libcni: containerd ${ver} uses libcni ${rel.release.libcni}, not ${lib} (leave libcni out: the release decides it)`,
+      );
     const build = str(n['pluginBuild']);
     if (build !== undefined && !builds.includes(build))
       errs.push(`${at}.pluginBuild: unknown build "${build}" (one of ${builds.join(', ')})`);

@@ -22,6 +22,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import * as z from 'zod/mini';
 import type { ClusterSpec } from '../cluster/cluster';
 import type { Level, TraceEvent } from '../trace/trace';
+import { parseRelease } from '../runtime/releases';
 import type { SessionAction } from './actions';
 import type { LoggedAction, Session } from './session';
 import { LEVELS } from './view';
@@ -102,6 +103,9 @@ function buildSchemas() {
     files: z.optional(z.record(absPath, text)),
     containerd: z.optional(
       z.strictObject({
+        version: z.optional(
+          z.string().check(z.refine((v) => parseRelease(v).ok, 'expected a containerd release')),
+        ),
         confDir: z.optional(z.string()),
         binDirs: z.optional(z.array(z.string())),
         maxConfNum: z.optional(z.int().check(z.minimum(1))),

@@ -28,6 +28,24 @@ export interface SandboxRec {
   /** The pause container's process is running (it keeps the netns alive). */
   pauseRunning: boolean;
   createdAt: number;
+  /** containerd's StateUnknown: a failed RunPodSandbox whose clean-up failed (CRI: NOTREADY). */
+  unknown?: boolean;
+  /** The PodSandboxConfig it was created with (part of its metadata): what later DELs pass. */
+  config?: PodSandboxConfig;
+}
+
+/** What the kubelet sends in RunPodSandbox (the parts that reach CNI). */
+export interface PodSandboxConfig {
+  pod: PodRef;
+  portMappings: Array<{
+    protocol: 'TCP' | 'UDP' | 'SCTP';
+    containerPort: number;
+    hostPort: number;
+    hostIp: string;
+  }>;
+  annotations: Record<string, string>;
+  dns: { servers: string[]; searches: string[]; options: string[] };
+  cgroupParent: string;
 }
 
 export interface CniNetwork {
@@ -46,14 +64,26 @@ export interface ContainerdState {
   /** go-cni's loaded networks; `error` is set (and networks empty) when loading failed. */
   cni: { networks: CniNetwork[]; error: string | null };
   sandboxes: Record<string, SandboxRec>;
+  /**
+   * Sandboxes whose metadata is saved (from 1.6.9, with the netns, before the network is set up)
+   * while RunPodSandbox still runs: not in the store, so not listed; a restart loads them.
+   */
+  saved?: Record<string, SandboxRec>;
+  /**
+   * The sandbox name index (pkg/registrar): `<pod>_<namespace>_<uid>_<attempt>` to the sandbox
+   * id holding it. In memory: rebuilt from the recovered sandboxes at start.
+   */
+  names?: Record<string, string>;
   settings: ContainerdSettings;
 }
 
 export interface ContainerdSettings {
+  /** The containerd release the node runs, e.g. "1.7.22" (runtime/releases.ts). */
+  version: string;
   confDir: string;
   binDirs: string[];
   maxConfNum: number;
-  /** libcni generation containerd is built with. */
+  /** libcni generation containerd is built with (decided by `version`). */
   libcni: '1.1' | '1.2';
   ipPref: 'ipv4' | 'ipv6' | 'cni';
 }

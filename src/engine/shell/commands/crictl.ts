@@ -1,4 +1,5 @@
-/** crictl (cri-tools 1.28) against containerd 1.7's CRI: pods, inspectp, ps, version. */
+/** crictl (cri-tools 1.28) against containerd's CRI: pods, inspectp, ps, version. */
+import { releaseOf } from '../../runtime/releases';
 import type { SandboxRec } from '../../state/containerd';
 import { rfc3339Nano } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
@@ -234,8 +235,9 @@ export function crictl(ctx: CommandContext): number {
     case 'version': {
       const sbs = criSandboxes(ctx);
       if (typeof sbs === 'number') return sbs;
+      const c = ctx.sim.state.nodes[ctx.nodeName]!.containerd!;
       ctx.out(
-        'Version:  0.1.0\nRuntimeName:  containerd\nRuntimeVersion:  v1.7.24\nRuntimeApiVersion:  v1\n',
+        `Version:  0.1.0\nRuntimeName:  containerd\nRuntimeVersion:  v${releaseOf(c.settings).version}\nRuntimeApiVersion:  v1\n`,
       );
       return 0;
     }

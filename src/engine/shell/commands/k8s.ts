@@ -17,6 +17,7 @@
  * they share in k8s-common.ts; this file lists them for the registry.
  */
 import type { CommandSpec } from '../types';
+import { containerd } from './containerd';
 import { crictl } from './crictl';
 import { journalctl } from './journalctl';
 import { kubectl } from './kubectl';
@@ -26,6 +27,7 @@ import { systemctl } from './systemctl';
 export const K8S_COMMANDS: CommandSpec[] = [
   { name: 'journalctl', dir: '/usr/bin', run: journalctl },
   { name: 'crictl', dir: '/usr/bin', run: crictl },
+  { name: 'containerd', dir: '/usr/bin', run: containerd },
   { name: 'kubectl', dir: '/usr/bin', run: kubectl },
   { name: 'systemctl', dir: '/usr/bin', run: systemctl },
   { name: 'reboot', dir: '/usr/sbin', run: reboot },

@@ -49,7 +49,7 @@ describe('machines model', () => {
     expect(layer('syncing')).toBe(0);
     expect(layer('creatingSandbox')).toBeLessThan(layer('startingContainers'));
     expect(layer('terminating')).toBeGreaterThan(layer('startingContainers'));
-    expect(layer('gone')).toBeGreaterThan(layer('removing'));
+    expect(layer('gone')).toBeGreaterThan(layer('terminating'));
   });
 
   it('lays every machine out without overlapping boxes', () => {
