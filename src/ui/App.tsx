@@ -212,7 +212,7 @@ export function App() {
       <Controls />
       <Timeline />
       <Narration />
-      <main className="workbench">
+      <main className={rightTab === 'shell' ? 'workbench workbench-shell' : 'workbench'}>
         <section className="pane pane-views" aria-label="Views">
           <Tabs
             label="Views"

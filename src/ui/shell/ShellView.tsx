@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import type { PanelProps } from '../panels/types';
+import { useApp } from '../store';
+import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
 
 // xterm.js and the terminals arrive in their own chunk when the Shell tab first opens.
@@ -17,13 +19,14 @@ export default function ShellView({ session, step }: PanelProps) {
   const box = useRef<HTMLDivElement>(null);
   const [term, setTerm] = useState<NodeTerminal | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const scope = useApp(shellScope);
 
   useEffect(() => {
     let live = true;
     loadTerminals().then(
       (m) => {
         if (!live || !box.current) return;
-        const t = m.terminalFor(current);
+        const t = m.terminalFor(scope, current);
         t.attach(box.current);
         setTerm(t);
       },
@@ -32,7 +35,7 @@ export default function ShellView({ session, step }: PanelProps) {
     return () => {
       live = false;
     };
-  }, [current]);
+  }, [scope, current]);
 
   useEffect(() => {
     if (!term || !box.current) return;
