@@ -11,8 +11,13 @@ import './present.css';
 // The lesson's narration comes with the course's chunk, only inside a lesson.
 const LessonNarration = lazy(() => import('../course/PresenterNarration'));
 
+/** Turns presenter mode on or off; turned on over the Steps view, it shows the topology. */
 export function togglePresenter(): void {
-  useApp.setState((s) => ({ presenter: !s.presenter }));
+  useApp.setState((s) =>
+    !s.presenter && s.leftTab === 'trace'
+      ? { presenter: true, leftTab: 'topology' }
+      : { presenter: !s.presenter },
+  );
 }
 
 /** Mirrors presenter mode on <html> (the CSS keys off it). */
