@@ -43,3 +43,39 @@ test('no two controls share an accessible name, in any tab', async ({ page }) =>
     expect(await sharedNames(page), `Views: ${tab}`).toEqual([]);
   }
 });
+
+test.describe('at 1440 px', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("the pods table's cells after the name are one line each", async ({ page }) => {
+    await openApp(page);
+    await page.getByRole('tab', { name: 'Actions' }).click();
+    for (const name of ['db-0', 'db-1']) {
+      await page.getByLabel('Pod name').fill(name);
+      await page.getByRole('button', { name: 'Create pod', exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled();
+    }
+    await page
+      .getByRole('group', { name: 'Run until' })
+      .getByRole('combobox')
+      .selectOption({ label: 'a pod is Running' });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+      timeout: 20_000,
+    });
+    await page.getByRole('tab', { name: 'Pods' }).click();
+    const table = page.getByRole('region', { name: 'Cluster' }).getByRole('table');
+    await expect(table).toContainText('Running');
+    await expect(table).toContainText('ContainerCreating');
+    const lines = await table.locator('thead th, tbody td').evaluateAll((cells) =>
+      cells.map((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+        return { text: c.textContent, lines: tops.size };
+      }),
+    );
+    expect(lines.filter((l) => l.lines > 1)).toEqual([]);
+    expect(lines.map((l) => l.text)).toContain('Running');
+  });
+});
