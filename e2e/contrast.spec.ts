@@ -66,10 +66,10 @@ async function lowContrast(page: Page, selector: string): Promise<{ checked: num
     };
     const low: { text: string; fg: string; bg: string; ratio: number }[] = [];
     let checked = 0;
-    const texts = [...document.querySelectorAll(sel)].filter(
+    const texts = Array.from(document.querySelectorAll(sel)).filter(
       (el) =>
         (el.textContent ?? '').trim() !== '' &&
-        ![...el.children].some((c) => c.tagName === 'tspan'),
+        !Array.from(el.children).some((c) => c.tagName === 'tspan'),
     );
     for (const el of texts) {
       const r = el.getBoundingClientRect();

@@ -71,7 +71,7 @@ test.describe('at 1440 px', () => {
       cells.map((c) => {
         const r = document.createRange();
         r.selectNodeContents(c);
-        const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+        const tops = new Set(Array.from(r.getClientRects()).map((x) => Math.round(x.top)));
         return { text: c.textContent, lines: tops.size };
       }),
     );
