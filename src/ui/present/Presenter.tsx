@@ -1,6 +1,7 @@
 /**
  * Presenter mode, for a projector: large type, a narration panel that says what the current
- * step did (its source, target and summary, lit), the cluster pane folded away. In a lesson the
+ * step did (its source, target and summary, lit), the cluster pane folded away and the chosen
+ * view (the topology at first) beside a compact step list (App.tsx). In a lesson the
  * panel also shows the lesson's own narration of the step, as the lesson panel does. Everything
  * stays on the keyboard: P toggles it, the usual keys step.
  */
