@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
 
@@ -78,12 +79,23 @@ function element(): Plugin {
  * visit caches the whole app (every lesson, every lazy view) for offline use.
  */
 function serviceWorker(): Plugin {
+  let publicDir = '';
   return {
     name: 'cnisim-sw',
     apply: 'build',
     enforce: 'post',
+    configResolved(c) {
+      publicDir = c.publicDir;
+    },
     generateBundle(_options, bundle) {
-      const files = Object.keys(bundle).sort();
+      // The bundle and the files of public/ (the icons and the manifest: an installed app
+      // opened offline shows its icon).
+      const copied = publicDir
+        ? readdirSync(publicDir, { recursive: true, withFileTypes: true })
+            .filter((d) => d.isFile())
+            .map((d) => relative(publicDir, `${d.parentPath}/${d.name}`).split('\\').join('/'))
+        : [];
+      const files = [...Object.keys(bundle), ...copied].sort();
       const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
       const source = readFileSync(here('./src/offline/sw-template.js'), 'utf8')
         .replace("'__VERSION__'", JSON.stringify(version))

@@ -63,7 +63,7 @@ test('create a pod, step through ADD to its IP, and back past the IP assignment'
 
   await openTab(page, 'Actions');
   await page.getByLabel('Pod name').fill('db-0');
-  await page.getByRole('combobox', { name: 'Node' }).first().selectOption('node-2');
+  await page.getByRole('combobox', { name: 'Node for the pod' }).selectOption('node-2');
   await perform(page, 'Create pod');
   await expect(page.getByRole('region', { name: 'Inspector' })).toContainText(
     'create pod default/db-0 (node node-2)',

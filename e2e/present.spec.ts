@@ -74,3 +74,71 @@ test('presenter mode in a lesson: the lesson narrates the step, stepped with the
   await expect(narration.getByText(said)).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'presenter mode in a lesson');
 });
+
+// A projector: the whole screen is used, the topology and the narration large, the steps beside
+// them; no band of blank screen (the cluster pane's row was left empty: 399 px at 1920×1080).
+for (const [width, height] of [
+  [1280, 720],
+  [1920, 1080],
+] as const) {
+  test.describe(`presenter mode at ${width}×${height}`, () => {
+    test.use({ viewport: { width, height } });
+
+    test('the topology, the narration and the steps fill the screen', async ({ page }) => {
+      await openApp(page);
+      await page.keyboard.press('p');
+      const narration = page.getByRole('region', { name: 'Narration' });
+      await expect(narration).toBeVisible();
+      for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+      await expect.poll(() => currentStep(page)).toBeGreaterThanOrEqual(20);
+      const views = page.getByRole('region', { name: 'Views' });
+      await expect(views.getByRole('tab', { name: 'Topology' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      const topo = views.locator('svg.topo-svg');
+      await expect(topo).toBeVisible({ timeout: 15_000 });
+      const steps = page.getByRole('region', { name: 'Steps' });
+      await expect(steps).toBeVisible();
+
+      const box = async (l: ReturnType<typeof page.locator>) => (await l.boundingBox())!;
+      const t = await box(topo);
+      const s = await box(steps);
+      const n = await box(narration);
+      const area = width * height;
+      // The topology: at least a quarter of the screen; the steps: a sixth; both reach down to
+      // the bottom of the screen, and the page does not scroll.
+      expect((t.width * t.height) / area).toBeGreaterThan(0.25);
+      expect((s.width * s.height) / area).toBeGreaterThan(0.15);
+      expect(s.y + s.height).toBeGreaterThan(height - 24);
+      expect(t.y + t.height).toBeGreaterThan(height - 120);
+      expect(n.width).toBeGreaterThan(width * 0.9);
+      expect(await page.evaluate('document.documentElement.scrollHeight')).toBeLessThanOrEqual(
+        height + 1,
+      );
+      // Large type in the narration.
+      const px = (sel: string) =>
+        page.evaluate(
+          `parseFloat(getComputedStyle(document.querySelector(${JSON.stringify(sel)})).fontSize)`,
+        ) as Promise<number>;
+      expect(await px('.narration')).toBeGreaterThanOrEqual(20);
+
+      // The step list is usable: the current step is in view with several rows, a click selects.
+      const step = await currentStep(page);
+      const current = steps.locator('li[aria-current="step"]');
+      await expect(current).toContainText(String(step));
+      await expect(current).toBeInViewport();
+      const rows = steps.getByRole('listitem');
+      let inView = 0;
+      for (let i = 0; i < (await rows.count()); i++)
+        if (await rows.nth(i).isVisible()) {
+          const r = (await rows.nth(i).boundingBox())!;
+          if (r.y >= s.y && r.y + r.height <= s.y + s.height) inView++;
+        }
+      expect(inView).toBeGreaterThanOrEqual(4);
+      await steps.locator(`li[data-step="${step - 3}"] button`).click();
+      await expect.poll(() => currentStep(page)).toBe(step - 2);
+      await expect(narration).toContainText(`Step ${step - 2}`);
+    });
+  });
+}

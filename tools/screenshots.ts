@@ -96,6 +96,26 @@ async function main(): Promise<void> {
       await shot(page, 'metrics-config');
       await ctx.close();
     }
+    // Presenter mode on a projector: the narration, the topology and the steps.
+    for (const [width, height] of [
+      [1280, 720],
+      [1920, 1080],
+    ] as const) {
+      const ctx = await browser.newContext({
+        viewport: { width, height },
+        colorScheme: 'light',
+        serviceWorkers: 'block',
+      });
+      const page = await ctx.newPage();
+      await page.goto(`http://127.0.0.1:${PORT}/`);
+      await ready(page);
+      await runUntil(page, 'a pod is Running');
+      await page.getByRole('button', { name: 'Presenter' }).click();
+      await page.locator('svg.topo-svg').waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Step back', exact: true }).click();
+      await shot(page, `presenter-${width}`);
+      await ctx.close();
+    }
     // A phone in portrait: the panes stacked.
     const phone = await browser.newContext({
       viewport: { width: 390, height: 844 },

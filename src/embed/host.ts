@@ -109,7 +109,10 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
 
   let lastHeight = -1;
   const reportHeight = () => {
-    const h = Math.ceil(document.documentElement.scrollHeight);
+    // The content's own height: the document's scrollHeight is never less than the viewport,
+    // which is the iframe the host sizes from this number, so the iframe could never shrink to
+    // fit (and any viewport-sized content made it grow at every report).
+    const h = Math.ceil(document.body.getBoundingClientRect().height);
     if (h !== lastHeight) {
       lastHeight = h;
       post({ type: 'height', height: h });

@@ -141,6 +141,9 @@ export function App() {
   const loadError = useApp((s) => s.loadError);
   const course = useApp((s) => s.course);
   const source = useApp((s) => s.source);
+  // Presenter mode: the steps beside the chosen view (the topology at first), instead of the
+  // inspector, whose JSON no one reads on a projector. With the Steps view chosen, the inspector.
+  const sideSteps = useApp((s) => s.presenter) && leftTab !== 'trace';
   const left: Record<LeftTab, ComponentType<PanelProps>> = {
     trace: TraceView,
     sequence: SequenceView,
@@ -212,7 +215,7 @@ export function App() {
       <Controls />
       <Timeline />
       <Narration />
-      <main className="workbench">
+      <main className={rightTab === 'shell' ? 'workbench workbench-shell' : 'workbench'}>
         <section className="pane pane-views" aria-label="Views">
           <Tabs
             label="Views"
@@ -223,13 +226,24 @@ export function App() {
             <View name={leftTab} component={left[leftTab]} />
           </Tabs>
         </section>
-        {/* Focusable: when the course panel takes height, the inspector scrolls (keyboard too). */}
-        <section className="pane pane-inspector" aria-labelledby="inspector-heading" tabIndex={0}>
-          <h2 id="inspector-heading" className="pane-title">
-            Inspector
-          </h2>
-          <View name="inspector" component={Inspector} />
-        </section>
+        {sideSteps ? (
+          <section className="pane pane-side-steps" aria-labelledby="side-steps-heading">
+            <h2 id="side-steps-heading" className="pane-title">
+              Steps
+            </h2>
+            <div className="tabpanel side-steps-body">
+              <View name="trace" component={TraceView} />
+            </div>
+          </section>
+        ) : (
+          // Focusable: when the course panel takes height, the inspector scrolls (keyboard too).
+          <section className="pane pane-inspector" aria-labelledby="inspector-heading" tabIndex={0}>
+            <h2 id="inspector-heading" className="pane-title">
+              Inspector
+            </h2>
+            <View name="inspector" component={Inspector} />
+          </section>
+        )}
         <section className="pane pane-cluster" aria-label="Cluster">
           <Tabs
             label="Cluster"

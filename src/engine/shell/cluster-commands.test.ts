@@ -101,16 +101,44 @@ describe('journalctl', () => {
     });
   });
 
-  it('-f is refused with a reason; a unit that logged nothing has no entries', () => {
+  it('-f is refused with a reason; a node without a kubelet has no kubelet entries', () => {
     const { sh } = cluster();
     const f = sh('journalctl -u kubelet -f');
     expect(f.exitCode).toBe(1);
     expect(f.stderr).toMatch(/-f \(follow\) is not supported/);
-    expect(sh('journalctl -u kubelet')).toMatchObject({
-      stdout: '-- No entries --\n',
-      exitCode: 0,
-    });
     expect(bareNode().sh.run('journalctl -u kubelet').stdout).toBe('-- No entries --\n');
+  });
+
+  it('a healthy kubelet has its start in the journal: systemd, then its first lines', () => {
+    const { c, sh } = cluster();
+    const r = sh('journalctl -u kubelet');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^Mar 03 10:15:00 node-1 systemd\[1\]: Started kubelet\.service - kubelet: The Kubernetes Node Agent\.$/,
+    );
+    expect(lines[1]).toMatch(
+      /^Mar 03 10:15:00 node-1 kubelet\[(\d+)\]: I0303 10:15:00\.\d{6} +\1 server\.go:486\] "Kubelet version" kubeletVersion="v1\.32\.4"$/,
+    );
+    expect(lines[2]).toMatch(
+      /server\.go:488\] "Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""$/,
+    );
+    // A restart: systemd stops the old process, a new one (a new pid) logs its start again.
+    const pid = /kubelet\[(\d+)\]/.exec(lines[1]!)![1];
+    sh('systemctl restart kubelet');
+    c.runFor(5_000_000);
+    const after = sh('journalctl -u kubelet -o cat').stdout;
+    expect(after).toContain(
+      'Stopping kubelet.service - kubelet: The Kubernetes Node Agent...\nkubelet.service: Deactivated successfully.\nStopped kubelet.service - kubelet: The Kubernetes Node Agent.\nStarted kubelet.service - kubelet: The Kubernetes Node Agent.\n',
+    );
+    const versions = [...after.matchAll(/ (\d+) server\.go:486\] "Kubelet version"/g)].map(
+      (m) => m[1],
+    );
+    expect(versions).toHaveLength(2);
+    expect(versions[0]).toBe(pid);
+    expect(versions[1]).not.toBe(pid);
+    // journalctl -u containerd still shows only containerd's lines.
+    expect(sh('journalctl -u containerd').stdout).not.toContain('kubelet');
   });
 
   it('a reboot starts a new boot: lines of both boots are separated', () => {

@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { dismissNotice, useApp, type Notice } from '../store';
+import { lifetime, shown } from './noticeLife';
 
 /** Saves a notice's file (a damaged save) through a temporary link. */
 function save(file: NonNullable<Notice['download']>): void {
@@ -12,28 +14,52 @@ function save(file: NonNullable<Notice['download']>): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Messages for the user: a refused action, a sandbox that could not be restored. */
+/** One notice; it dismisses itself after its lifetime unless `held` (see noticeLife.ts). */
+function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
+  const ms = lifetime(n);
+  useEffect(() => {
+    if (ms === null || held) return;
+    // Held, then released: the notice gets its whole time again.
+    const t = setTimeout(() => dismissNotice(n.id), ms);
+    return () => clearTimeout(t);
+  }, [n.id, ms, held]);
+  return (
+    <li className={`notice notice-${n.kind}`} role={n.kind === 'info' ? 'status' : 'alert'}>
+      <span>{n.text}</span>
+      {n.download && (
+        <button type="button" onClick={() => save(n.download!)}>
+          {n.download.label}
+        </button>
+      )}
+      <button type="button" onClick={() => dismissNotice(n.id)} aria-label="Dismiss notice">
+        ×
+      </button>
+    </li>
+  );
+}
+
+/**
+ * Messages for the user: a refused action, a sandbox that could not be restored. Info and
+ * warnings go by themselves, errors stay until dismissed; at most three show.
+ */
 export function Notices() {
   const notices = useApp((s) => s.notices);
+  const [hover, setHover] = useState(false);
+  const [focus, setFocus] = useState(false);
   if (notices.length === 0) return null;
   return (
-    <ul className="notices" aria-label="Notices">
-      {notices.map((n) => (
-        <li
-          key={n.id}
-          className={`notice notice-${n.kind}`}
-          role={n.kind === 'info' ? 'status' : 'alert'}
-        >
-          <span>{n.text}</span>
-          {n.download && (
-            <button type="button" onClick={() => save(n.download!)}>
-              {n.download.label}
-            </button>
-          )}
-          <button type="button" onClick={() => dismissNotice(n.id)} aria-label="Dismiss notice">
-            ×
-          </button>
-        </li>
+    <ul
+      className="notices"
+      aria-label="Notices"
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+      onFocus={() => setFocus(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocus(false);
+      }}
+    >
+      {shown(notices).map((n) => (
+        <NoticeItem key={n.id} n={n} held={hover || focus} />
       ))}
     </ul>
   );

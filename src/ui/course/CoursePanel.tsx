@@ -32,6 +32,11 @@ const Handout = lazy(() =>
   Promise.all([import('./handout/Handout'), loadCourseEngine()]).then(([m]) => m),
 );
 
+/** Focuses an element once React has drawn it (a hint just shown). */
+function focusSoon(id: string): void {
+  setTimeout(() => document.getElementById(id)?.focus(), 0);
+}
+
 export default function CoursePanel() {
   const route = useApp((s) => s.course);
   const open = useCourse((s) => s.open);
@@ -264,6 +269,12 @@ function LessonView({ open }: { open: OpenLesson }) {
   const showHint = () => {
     if (!nextHinted) return;
     const level = Math.min(3, (open.hints[nextHinted.id] ?? 0) + 1) as 1 | 2 | 3;
+    const after = { ...open.hints, [nextHinted.id]: level };
+    const more = lesson.goals.some(
+      (g) => g.hint && !results.find((r) => r.id === g.id)?.met && (after[g.id] ?? 0) < 3,
+    );
+    // The last hint disables the button: the focus goes to that hint instead of the page.
+    if (!more) focusSoon(`lesson-hint-${nextHinted.id}-${level - 1}`);
     useCourse.setState({
       open: { ...open, hints: { ...open.hints, [nextHinted.id]: level } },
     });
@@ -332,7 +343,12 @@ function LessonView({ open }: { open: OpenLesson }) {
                     <span className="visually-hidden">{r?.met ? '(met)' : '(not met)'}</span>
                     {r && !r.met && <span className="goal-why">Now: {r.explanation}</span>}
                     {hint.map((h, i) => (
-                      <span key={i} className="goal-hint">
+                      <span
+                        key={i}
+                        className="goal-hint"
+                        id={`lesson-hint-${g.id}-${i}`}
+                        tabIndex={-1}
+                      >
                         {['Hint', 'Concept', 'Step'][i]}: {h}
                       </span>
                     ))}
@@ -599,16 +615,21 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
           {open.hintsShown > 0 && (
             <ol className="hints">
               {hints.slice(0, open.hintsShown).map((h, i) => (
-                <li key={i}>{h}</li>
+                <li key={i} id={`challenge-hint-${i}`} tabIndex={-1}>
+                  {h}
+                </li>
               ))}
             </ol>
           )}
           <button
             type="button"
             disabled={open.hintsShown >= hints.length || solved}
-            onClick={() =>
-              useCourse.setState({ open: { ...open, hintsShown: open.hintsShown + 1 } })
-            }
+            onClick={() => {
+              useCourse.setState({ open: { ...open, hintsShown: open.hintsShown + 1 } });
+              // The last hint disables the button: the focus goes to that hint.
+              if (open.hintsShown + 1 >= hints.length)
+                focusSoon(`challenge-hint-${open.hintsShown}`);
+            }}
           >
             {open.hintsShown >= hints.length ? 'No more hints' : 'Show a hint'}
           </button>

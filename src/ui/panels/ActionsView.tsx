@@ -139,7 +139,13 @@ export function ActionsView({ session, step }: PanelProps) {
               onChange={(e) => setPodName(e.target.value)}
             />
           </Field>
-          <NodeSelect nodes={nodes} value={podNode} onChange={setPodNode} auto />
+          <NodeSelect
+            nodes={nodes}
+            value={podNode}
+            onChange={setPodNode}
+            auto
+            label="Node for the pod"
+          />
           <button type="submit" disabled={busy}>
             Create pod
           </button>
@@ -171,7 +177,13 @@ export function ActionsView({ session, step }: PanelProps) {
               onChange={(e) => setReplicas(Number(e.target.value))}
             />
           </Field>
-          <NodeSelect nodes={nodes} value={depNode} onChange={setDepNode} auto />
+          <NodeSelect
+            nodes={nodes}
+            value={depNode}
+            onChange={setDepNode}
+            auto
+            label="Node for the replicas"
+          />
           <button type="submit" disabled={busy}>
             Scale deployment
           </button>
@@ -349,7 +361,7 @@ export function ActionsView({ session, step }: PanelProps) {
             () => void run({ do: 'writeFile', node: opNode, path: filePath, data: fileData }),
           )}
         >
-          <NodeSelect nodes={nodes} value={opNode} onChange={setOpNode} />
+          <NodeSelect nodes={nodes} value={opNode} onChange={setOpNode} label="Node of the file" />
           <Field label="Path">
             <input
               value={filePath}

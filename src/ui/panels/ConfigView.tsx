@@ -40,7 +40,7 @@ export function ConfigView({ session, step }: PanelProps) {
     <div className="config">
       <div className="row-form">
         <label className="inline">
-          Node{' '}
+          Node<span className="visually-hidden"> of the conflist</span>{' '}
           <select value={node} onChange={(e) => setNode(e.target.value)}>
             {nodes.map((n) => (
               <option key={n}>{n}</option>

@@ -70,7 +70,7 @@ export function FilesView({ session, step }: PanelProps) {
   return (
     <div className="files">
       <label className="inline">
-        Node{' '}
+        Node<span className="visually-hidden"> of the files</span>{' '}
         <select
           value={node}
           onChange={(e) => useApp.setState({ selectedFile: { node: e.target.value, path: '' } })}

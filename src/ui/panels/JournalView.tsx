@@ -24,7 +24,7 @@ export function JournalView({ session, step }: PanelProps) {
     <div className="journal">
       <div className="filters">
         <label className="inline">
-          Node{' '}
+          Node<span className="visually-hidden"> of the journal</span>{' '}
           <select
             value={nodes.includes(node) ? node : nodes[0]}
             onChange={(e) => setNode(e.target.value)}

@@ -5,11 +5,12 @@
  */
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { themedHighlightStyle } from './editorHighlight';
 import { jsonError } from './jsonProblem';
 
 /** The first JSON error as a one-character mark (CodeMirror's own JSON linter marks nothing when V8 names no position). */
@@ -50,7 +51,7 @@ export default function JsonEditor(props: {
           history(),
           bracketMatching(),
           json(),
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(themedHighlightStyle),
           linter(jsonLint, { delay: 200 }),
           lintGutter(),
           keymap.of([...defaultKeymap, ...historyKeymap]),

@@ -1,6 +1,7 @@
 /**
  * Presenter mode, for a projector: large type, a narration panel that says what the current
- * step did (its source, target and summary, lit), the cluster pane folded away. In a lesson the
+ * step did (its source, target and summary, lit), the cluster pane folded away and the chosen
+ * view (the topology at first) beside a compact step list (App.tsx). In a lesson the
  * panel also shows the lesson's own narration of the step, as the lesson panel does. Everything
  * stays on the keyboard: P toggles it, the usual keys step.
  */
@@ -11,8 +12,13 @@ import './present.css';
 // The lesson's narration comes with the course's chunk, only inside a lesson.
 const LessonNarration = lazy(() => import('../course/PresenterNarration'));
 
+/** Turns presenter mode on or off; turned on over the Steps view, it shows the topology. */
 export function togglePresenter(): void {
-  useApp.setState((s) => ({ presenter: !s.presenter }));
+  useApp.setState((s) =>
+    !s.presenter && s.leftTab === 'trace'
+      ? { presenter: true, leftTab: 'topology' }
+      : { presenter: !s.presenter },
+  );
 }
 
 /** Mirrors presenter mode on <html> (the CSS keys off it). */

@@ -3,6 +3,8 @@ import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import { useApp } from '../store';
 import type { PanelProps } from '../panels/types';
+import { useApp } from '../store';
+import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
 
 // xterm.js and the terminals arrive in their own chunk when the Shell tab first opens.
@@ -26,13 +28,14 @@ export default function ShellView({ session, step }: PanelProps) {
   const box = useRef<HTMLDivElement>(null);
   const [term, setTerm] = useState<NodeTerminal | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const scope = useApp(shellScope);
 
   useEffect(() => {
     let live = true;
     loadTerminals().then(
       (m) => {
         if (!live || !box.current) return;
-        const t = m.terminalFor(current);
+        const t = m.terminalFor(scope, current);
         t.attach(box.current);
         setTerm(t);
       },
@@ -41,7 +44,7 @@ export default function ShellView({ session, step }: PanelProps) {
     return () => {
       live = false;
     };
-  }, [current]);
+  }, [scope, current]);
 
   // ... and is typed there once that terminal is up.
   const request = useApp((s) => s.shellLine);

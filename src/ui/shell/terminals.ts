@@ -11,7 +11,8 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { loadTerminal, type TermState } from '../../engine';
-import { cancelJob, cmd, useApp } from '../store';
+import { cancelJob, cmd, publish, useApp } from '../store';
+import { actionEnd } from './actionEnd';
 import { LineEditor } from './lineEditor';
 import { shellOutput, terminalText, visible } from './visible';
 
@@ -62,6 +63,10 @@ export class NodeTerminal {
 
   /** Shows the terminal in `container` (the first time: opens it there, with a prompt). */
   attach(container: HTMLElement): void {
+    // One terminal at a time in the container: another node's (or another sandbox's) terminal
+    // shown there before is taken out (it is kept, and comes back when its tab is chosen).
+    for (const child of [...container.children])
+      if (child !== this.term.element) container.removeChild(child);
     if (!this.opened) {
       this.term.open(container);
       this.opened = true;
@@ -182,6 +187,14 @@ export class NodeTerminal {
       this.state = loadTerminal.now().afterAction(this.state, line, undefined);
       return;
     }
+    // The prompt comes back after the line, as on a node: the cursor moves to the last step the
+    // line recorded, so that the next line reads what it left (see actionEnd.ts).
+    const s = useApp.getState().session;
+    const end = s ? actionEnd(s, r) : null;
+    if (s && end !== null) {
+      s.seek(end);
+      publish();
+    }
     const out = r.output?.shell;
     if (out) this.term.write(shellOutput(line, out.output));
     else if (r.error) this.term.write(toTerminal(`cnisim: ${r.error}\n`));
@@ -192,12 +205,17 @@ export class NodeTerminal {
 
 const terminals = new Map<string, NodeTerminal>();
 
-/** The node's terminal (made the first time). */
-export function terminalFor(node: string): NodeTerminal {
-  let t = terminals.get(node);
+/**
+ * The node's terminal in a scope (made the first time): the user's sandbox, a lesson, a
+ * challenge and a shared link each have their own terminals, so that what was typed in one
+ * never shows in another (see `shellScope`).
+ */
+export function terminalFor(scope: string, node: string): NodeTerminal {
+  const key = `${scope}\u0000${node}`;
+  let t = terminals.get(key);
   if (!t) {
     t = new NodeTerminal(node);
-    terminals.set(node, t);
+    terminals.set(key, t);
   }
   return t;
 }

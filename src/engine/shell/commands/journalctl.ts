@@ -1,9 +1,58 @@
 /** journalctl (systemd 252): the node's journal, from the trace's journal lines. */
-import { journalLines, type Unit } from '../../node/journal';
-import { BASE_TIME_MS } from '../../trace/time';
+import { kubeletLine, type Unit } from '../../node/journal';
+import { BASE_TIME_MS, journalTime } from '../../trace/time';
 import type { TraceEvent } from '../../trace/trace';
 import type { CommandContext } from '../types';
-import { now, UNIT_NAMES } from './k8s-common';
+import { KUBELET_VERSION, now, UNIT_NAMES } from './k8s-common';
+
+/** A journal entry: who wrote it (`kubelet[1204]`, `systemd[1]`), when, and its line. */
+interface Entry {
+  time: number;
+  ident: string;
+  line: string;
+  boot: number;
+}
+
+const KUBELET_UNIT = 'kubelet.service - kubelet: The Kubernetes Node Agent';
+
+/**
+ * What the journal holds of a kubelet start that the trace does not record as log lines: systemd
+ * starting the unit, then the first lines the kubelet logs (cmd/kubelet/app/server.go `Run`:
+ * "Kubelet version", then "Golang settings"; file:line as in v1.32). `journalctl -u kubelet`
+ * shows systemd's lines about the unit too.
+ */
+function kubeletStart(time: number, pid: number, boot: number): Entry[] {
+  return [
+    { time, ident: 'systemd[1]', line: `Started ${KUBELET_UNIT}.`, boot },
+    {
+      time,
+      ident: `kubelet[${pid}]`,
+      line: kubeletLine(time, 'I', pid, 'server.go:486', 'Kubelet version', {
+        kubeletVersion: KUBELET_VERSION,
+      }),
+      boot,
+    },
+    {
+      time,
+      ident: `kubelet[${pid}]`,
+      line: kubeletLine(time, 'I', pid, 'server.go:488', 'Golang settings', {
+        GOGC: '',
+        GOMAXPROCS: '',
+        GOTRACEBACK: '',
+      }),
+      boot,
+    },
+  ];
+}
+
+/** systemd stopping the kubelet (systemd 252: SIGTERM, the unit deactivated). */
+function kubeletStop(time: number, boot: number): Entry[] {
+  return [
+    { time, ident: 'systemd[1]', line: `Stopping ${KUBELET_UNIT}...`, boot },
+    { time, ident: 'systemd[1]', line: 'kubelet.service: Deactivated successfully.', boot },
+    { time, ident: 'systemd[1]', line: `Stopped ${KUBELET_UNIT}.`, boot },
+  ];
+}
 
 /** Boot ids: 32 hex digits, fixed per node and boot (the model draws no randomness for them). */
 function bootId(node: string, n: number): string {
@@ -208,19 +257,31 @@ export function journalctl(ctx: CommandContext): number {
   // Boots: a reboot event starts a new one.
   let boot = 0;
   let lastBootStart = 0;
-  const entries: Array<{ e: TraceEvent<'log'>; boot: number }> = [];
+  const entries: Entry[] = [];
+  const keep = (x: Entry) =>
+    (since === null || x.time >= since) && (until === null || x.time <= until);
+  const kubelet = !wanted || wanted.includes('kubelet');
   for (const e of events) {
     if (isReboot(e, node)) {
       boot++;
       lastBootStart = entries.length;
       continue;
     }
-    if (e.kind !== 'log' || e.node !== node) continue;
+    if (e.node !== node) continue;
+    if (e.kind === 'state' && e.target === 'kubelet' && kubelet) {
+      // The kubelet's starts and stops (its state events): systemd's lines and its first ones.
+      const pid = (e.payload as { pid?: unknown }).pid;
+      if (/^kubelet started/.test(e.summary) && typeof pid === 'number')
+        entries.push(...kubeletStart(e.time, pid, boot).filter(keep));
+      else if (/^kubelet stopped/.test(e.summary))
+        entries.push(...kubeletStop(e.time, boot).filter(keep));
+      continue;
+    }
+    if (e.kind !== 'log') continue;
     const p = e.payload;
     if (wanted && !wanted.includes(p.unit)) continue;
-    if (since !== null && e.time < since) continue;
-    if (until !== null && e.time > until) continue;
-    entries.push({ e, boot });
+    const x = { time: e.time, ident: `${p.unit}[${p.pid}]`, line: p.line, boot };
+    if (keep(x)) entries.push(x);
   }
   let shown = bootOnly ? entries.slice(lastBootStart).filter((x) => x.boot === boot) : entries;
   if (lines !== null) shown = lines === 0 ? [] : shown.slice(-lines);
@@ -231,15 +292,12 @@ export function journalctl(ctx: CommandContext): number {
   }
   let out = '';
   let prevBoot = shown[0]!.boot;
-  for (const { e, boot: b } of shown) {
+  for (const { time, ident, line, boot: b } of shown) {
     if (b !== prevBoot) out += `-- Boot ${bootId(node, b)} --\n`;
     prevBoot = b;
-    const p = e.payload;
-    if (output === 'cat') out += `${p.line}\n`;
-    else {
-      const line = journalLines([e], node)[0]!;
-      out += output === 'short-nohost' ? line.replace(` ${node} `, ' ') + '\n' : line + '\n';
-    }
+    if (output === 'cat') out += `${line}\n`;
+    else if (output === 'short-nohost') out += `${journalTime(time)} ${ident}: ${line}\n`;
+    else out += `${journalTime(time)} ${node} ${ident}: ${line}\n`;
   }
   ctx.out(out);
   return 0;

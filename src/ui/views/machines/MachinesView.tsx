@@ -218,7 +218,7 @@ export default function MachinesView({ session, step }: MachinesViewProps) {
       <div className="mach-toolbar">
         {nodes.length > 1 && (
           <label>
-            Node{' '}
+            Node<span className="visually-hidden"> of the state machines</span>{' '}
             <select value={node} onChange={(e) => setPicked(e.target.value)}>
               {nodes.map((n) => (
                 <option key={n} value={n}>

@@ -272,7 +272,7 @@ export default function SequenceView({
         </p>
         {nodes.length > 1 && (
           <label className="seq-node">
-            Node{' '}
+            Node<span className="visually-hidden"> of the sequence diagram</span>{' '}
             <select
               value={node ?? ''}
               onChange={(e) => setNode(e.target.value === '' ? null : e.target.value)}

@@ -1,0 +1,46 @@
+import { expect, test } from '@playwright/test';
+import { clearSavedState, openApp } from './support';
+
+// Notices do not pile up for ever: an info notice goes by itself (not while the pointer is on
+// it), and at most three show.
+
+test.afterEach(async ({ page }) => clearSavedState(page));
+
+test('an info notice expires; hovering holds it; at most three show', async ({ page }) => {
+  await page.clock.install();
+  await openApp(page);
+  const notices = page.getByRole('list', { name: 'Notices' });
+  const runUntil = async (label: string) => {
+    await page
+      .getByRole('group', { name: 'Run until' })
+      .getByRole('combobox')
+      .selectOption({ label });
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+      timeout: 20_000,
+    });
+  };
+  await runUntil('next error');
+  const said = notices.getByRole('status').filter({ hasText: 'Ran to the end' });
+  await expect(said).toHaveCount(1);
+  // Held while the pointer is on it.
+  await said.hover();
+  await page.clock.runFor(12_000);
+  await expect(said).toHaveCount(1);
+  await page.mouse.move(5, 5);
+  await page.clock.runFor(9_000);
+  await expect(notices).toHaveCount(0);
+
+  // Five notices in a row: three show.
+  for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled();
+  await expect(notices.getByRole('status')).toHaveCount(3);
+  await page.mouse.move(5, 5);
+  await page.clock.runFor(9_000);
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(1_000);
+      return notices.count();
+    })
+    .toBe(0);
+});
