@@ -3,7 +3,6 @@ import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import { useApp } from '../store';
 import type { PanelProps } from '../panels/types';
-import { useApp } from '../store';
 import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
 
