@@ -176,6 +176,7 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
     const rawPlugins = Array.isArray(raw['plugins']) ? (raw['plugins'] as unknown[]) : [];
     const v = list.cniVersion;
     const types: string[] = [];
+    const ipams: string[] = [];
     list.plugins.forEach((p, i) => {
       const type = p.network.type;
       types.push(type);
@@ -187,6 +188,7 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
         isObj(rp) && isObj(rp['ipam']) && typeof rp['ipam']['type'] === 'string'
           ? rp['ipam']['type']
           : null;
+      if (ipam) ipams.push(ipam);
       for (const [bin, role] of [
         [type, 'plugin'],
         ...(ipam ? [[ipam, 'IPAM plugin']] : []),
@@ -231,13 +233,13 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
     };
     const pmIdx = types.indexOf('portmap');
     const servesPorts = types.some((_, i) => caps(i)['portMappings'] === true);
-    const chainUnsimulated = types.some((t) => !SIMULATED_PLUGINS.includes(t));
-    if (!servesPorts && chainUnsimulated) {
+    const unsimTypes = [...new Set(types.filter((t) => !SIMULATED_PLUGINS.includes(t)))];
+    if (!servesPorts && unsimTypes.length) {
       out.push({
         severity: 'info',
         kind: 'capability',
         evidence: n.file,
-        message: `No plugin of "${list.name}" asks for the portMappings capability: pods' hostPorts work only if ${types.filter((t) => !SIMULATED_PLUGINS.includes(t)).join(', ')} publish them itself.`,
+        message: `No plugin of "${list.name}" asks for the portMappings capability: pods' hostPorts work only if ${unsimTypes.join(', ')} ${unsimTypes.length > 1 ? 'publish' : 'publishes'} them itself.`,
         fix: 'Check that the CNI implements hostPort, or add portmap with "capabilities": {"portMappings": true}.',
       });
     } else if (!servesPorts) {
@@ -267,7 +269,7 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
         });
     }
     // Not simulated.
-    const unsim = [...new Set(types.filter((t) => !SIMULATED_PLUGINS.includes(t)))];
+    const unsim = [...new Set([...types, ...ipams].filter((t) => !SIMULATED_PLUGINS.includes(t)))];
     if (unsim.length)
       out.push({
         severity: 'info',
