@@ -1,10 +1,11 @@
 /** Test helpers for node bundles (src/engine/bundle): the testdata bundles' files, tar and tar.gz writers. */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync, strToU8 } from 'fflate';
 import type { BundleFile } from '../bundle/archive';
 
-const TESTDATA = join(__dirname, '..', 'bundle', 'testdata');
+const TESTDATA = join(dirname(fileURLToPath(import.meta.url)), '..', 'bundle', 'testdata');
 
 /** The files of a testdata bundle, under a top folder as the collection command makes them. */
 export function testBundleFiles(name: string, top = 'node-bundle'): BundleFile[] {
