@@ -112,6 +112,10 @@ export function planNode(b: NodeBundle): NodePlan {
     );
   const maxConfNum = b.cni.maxConfNum >= 1 ? b.cni.maxConfNum : 1000;
   const libcni = libcniOf(b.runtime);
+  if (b.runtime.kind === 'cri-o')
+    notes.push(
+      "the runtime is CRI-O, which cnisim does not simulate: what is loaded follows containerd's rules; CRI-O also rejects at load a list whose plugins do not support its cniVersion",
+    );
   const node: Record<string, unknown> = {
     name: NODE_NAME,
     podCIDR,

@@ -263,6 +263,19 @@ describe('what would break', () => {
     );
   });
 
+  it('CRI-O: static findings only, named as such', () => {
+    const r = nodeReport({
+      ...base,
+      runtime: { kind: 'cri-o', version: '1.30.2', raw: 'crio version 1.30.2' },
+    });
+    expect(r.drill.skipped).toBe(
+      "the runtime is CRI-O; cnisim simulates containerd's CRI plugin only, so the lifecycle is not dry-run",
+    );
+    expect(
+      r.notes.some((n) => n.startsWith('the runtime is CRI-O, which cnisim does not simulate')),
+    ).toBe(true);
+  });
+
   it('before and after a rollout: the changed file and the findings it brings', () => {
     const after = withConf({
       '10-containerd-net.conflist': JSON.stringify({ ...conf, cniVersion: '1.1.0' }),
