@@ -287,6 +287,14 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
         message: `"cniVersions" is read only by libcni 1.2 (containerd 2.x); ${b.runtime.raw.split('\n')[0] || 'this runtime'} uses libcni 1.1 and takes "cniVersion" ("${v}").`,
         fix: 'Keep "cniVersion" set to a version every plugin supports.',
       });
+    if (list.disableCheck && b.runtime.kind === 'containerd')
+      out.push({
+        severity: 'info',
+        kind: 'check',
+        evidence: `${n.file}: disableCheck`,
+        message: `"disableCheck" changes nothing on containerd, which never runs CHECK; it matters to CRI-O (which runs CHECK after ADD) and to an operator's cnitool check.`,
+        fix: 'Nothing to fix.',
+      });
     if (libcni === '1.1' && 'disableGC' in raw)
       out.push({
         severity: 'info',

@@ -105,7 +105,10 @@ describe('bundles from the common installers', () => {
   });
 
   it('AWS VPC CNI: aws-cni and egress-cni not simulated', () => {
-    notSimulated('aws-vpc-cni', 'aws-cni, egress-cni');
+    const r = notSimulated('aws-vpc-cni', 'aws-cni, egress-cni');
+    expect(r.findings.find((f) => f.kind === 'check')!.message).toContain(
+      '"disableCheck" changes nothing on containerd, which never runs CHECK',
+    );
   });
 
   it('Multus: multus loaded first, the flannel list read by multus (info, not a stale file)', () => {
