@@ -36,7 +36,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['cluster'],
   ['faults', 'conformance'],
   ['scenario'],
-  ['session'],
+  ['session', 'bundle'],
   ['course'],
   ['demo.ts', 'app.ts', 'terminal.ts'],
   ['index.ts'],

@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readBundlePath } from './node-bundle';
 import { main, parseArgs, USAGE, type Io } from './sim';
 
 const ROOT = join(__dirname, '..');
@@ -174,5 +177,130 @@ describe('npm run sim: --exec', () => {
     });
     const bad = parseArgs(['s.json', '--exec', 'ls -l']);
     expect(bad.ok || bad.error).toMatch(/^--exec: expected 'NODE: LINE'/);
+  });
+});
+
+describe('npm run sim -- --node', () => {
+  const td = (n: string) => join(ROOT, 'src/engine/bundle/testdata', n);
+
+  it('reads --node, --before and --pods, and only with each other', () => {
+    expect(parseArgs(['--node', 'b.tgz', '--before=a', '--pods', '3', '--json'])).toEqual({
+      ok: true,
+      args: { file: '', json: true, journal: 10, node: 'b.tgz', before: 'a', pods: 3 },
+    });
+    const error = (argv: string[]) => {
+      const r = parseArgs(argv);
+      return r.ok ? null : r.error;
+    };
+    expect(error(['--node', 'b', 's.json'])).toBe(
+      '--node: a bundle or a scenario file, not both (got s.json)',
+    );
+    expect(error(['s.json', '--before', 'a'])).toBe('--before goes with --node');
+    expect(error(['--node', 'b', '--pods', '0'])).toBe(
+      '--pods: expected a number from 1 to 120, got 0',
+    );
+  });
+
+  it('prints the report of a folder bundle; exit 0 without errors', () => {
+    const r = run(['--node', td('flannel')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      'Loaded by the runtime: cbr0 from /etc/cni/net.d/10-flannel.conflist (eth0)',
+    );
+    expect(r.out).toContain(
+      'Dry-run: not run: the loaded chain uses flannel, which cnisim does not simulate',
+    );
+  });
+
+  it('--json, and --before with the differences; exit 3 when the report has errors', () => {
+    const r = run(['--node', td('multus'), '--before', td('flannel'), '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { diff: { files: unknown[] }; loaded: Array<{ name: string }> };
+    expect(j.loaded.map((n) => n.name)).toEqual(['multus-cni-network']);
+    expect(j.diff.files).toEqual([{ file: '00-multus.conf', change: 'added' }]);
+  });
+
+  it('exit 3 when the report has errors (a plugin missing from the bin dir)', () => {
+    const out: string[] = [];
+    const io: Io = {
+      readFile: () => '',
+      readBundle: () => {
+        const b = readBundlePath(td('kubeadm-containerd'));
+        if (b.ok) delete b.bundle.plugins['portmap'];
+        return b;
+      },
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+    };
+    expect(main(['--node', 'x', '--pods', '1'], io)).toBe(3);
+    expect(out.join('\n')).toContain(
+      'ERROR [plugin-missing] The plugin "portmap" is not in the bin dir',
+    );
+  });
+
+  it('a bad bundle: a clear message and exit 1', () => {
+    const r = run(['--node', join(ROOT, 'package.json')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `sim: ${join(ROOT, 'package.json')} is not a usable node bundle: not a node bundle: neither a .tar.gz nor a tar archive (see docs/your-node.md)`,
+    );
+    const missing = run(['--node', join(ROOT, 'no-such-bundle')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('no-such-bundle: no such file or folder');
+  });
+});
+
+describe('docs/your-node.md: the collection command', () => {
+  it('collects a bundle the loader reads, and copies no file but the network configs', () => {
+    const doc = readFileSync(join(ROOT, 'docs/your-node.md'), 'utf8');
+    const m = /```sh\nsudo sh -c '([\s\S]*?)'\n```/.exec(doc);
+    expect(m).not.toBeNull();
+    const tmp = mkdtempSync(join(tmpdir(), 'cnisim-collect-'));
+    const conf = join(tmp, 'net.d');
+    const bin = join(tmp, 'bin');
+    mkdirSync(join(conf, 'multus.d'), { recursive: true });
+    mkdirSync(bin);
+    const list = readFileSync(
+      join(
+        ROOT,
+        'src/engine/bundle/testdata/kubeadm-containerd/etc/cni/net.d/10-containerd-net.conflist',
+      ),
+    );
+    writeFileSync(join(conf, '10-containerd-net.conflist'), list);
+    writeFileSync(join(conf, 'calico-kubeconfig'), 'token: SECRET\n');
+    writeFileSync(join(conf, 'multus.d', 'multus.kubeconfig'), 'token: SECRET\n');
+    for (const p of ['bridge', 'host-local', 'portmap']) {
+      writeFileSync(
+        join(bin, p),
+        `#!/bin/sh\n[ "$CNI_COMMAND" = VERSION ] && echo '{"cniVersion":"1.0.0","supportedVersions":["0.3.1","0.4.0","1.0.0"]}'\n`,
+        { mode: 0o755 },
+      );
+    }
+    execFileSync('sh', ['-c', m![1]!], {
+      cwd: tmp,
+      env: {
+        PATH: '/usr/bin:/bin',
+        CNI_CONF_DIR: conf,
+        CNI_BIN_DIR: bin,
+        POD_CIDR: '10.244.1.0/24',
+      },
+      stdio: 'pipe',
+    });
+    const r = readBundlePath(join(tmp, 'node-bundle.tar.gz'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.keys(r.bundle.confFiles)).toEqual(['10-containerd-net.conflist']);
+    expect(r.bundle.confFiles['10-containerd-net.conflist']).toBe(list.toString());
+    expect(r.bundle.listing).toEqual([
+      '10-containerd-net.conflist',
+      'calico-kubeconfig',
+      'multus.d/',
+    ]);
+    expect(Object.keys(r.bundle.plugins).sort()).toEqual(['bridge', 'host-local', 'portmap']);
+    expect(r.bundle.plugins['bridge']!.supportedVersions).toEqual(['0.3.1', '0.4.0', '1.0.0']);
+    expect(r.bundle.podCIDR).toBe('10.244.1.0/24');
+    const all = execFileSync('tar', ['-xzOf', join(tmp, 'node-bundle.tar.gz')]).toString();
+    expect(all).not.toContain('SECRET');
+    rmSync(tmp, { recursive: true, force: true });
   });
 });

@@ -9,6 +9,11 @@
  * With --exec, runs shell lines on nodes where the run stopped instead (docs/shell.md), one
  * shell session per node as in the app's terminal, and prints what they print (--json: their
  * stdout, stderr and status); the exit code is the last line's.
+ *
+ * With --node BUNDLE (docs/your-node.md), builds a node from a real node's bundle (a folder or a
+ * .tar.gz), dry-runs the staging drill on it and prints what would break; --before BUNDLE2 adds
+ * the differences from the node's current bundle. Exit code 1 for a bundle that cannot be read,
+ * 3 when the report has errors, 0 otherwise.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -18,9 +23,17 @@ import { clusterReport, formatReport, reportJson } from '../src/engine/scenario/
 import { runScenario } from '../src/engine/scenario/run';
 import type { Cluster } from '../src/engine/cluster/cluster';
 import { defaultSnapshot, type RunResult, type ShellSnapshot } from '../src/engine/shell';
+import {
+  type BundleLoad,
+  compareBundles,
+  formatNodeReport,
+  nodeReport,
+} from '../src/engine/bundle';
+import { readBundlePath } from './node-bundle';
 
 export const USAGE = `usage: npm run sim -- FILE [--seed N] [--until CONDITION] [--json] [--journal N]
                           [--exec 'NODE: LINE']...
+       npm run sim -- --node BUNDLE [--before BUNDLE] [--pods N] [--json]
 
   FILE               a scenario (JSON, docs/scenarios.md), e.g. scenarios/happy-path.json
   --seed N           run with this seed instead of the scenario's
@@ -28,7 +41,11 @@ export const USAGE = `usage: npm run sim -- FILE [--seed N] [--until CONDITION] 
   --json             print JSON instead of text
   --journal N        journal lines per node (default 10)
   --exec 'NODE: LINE'  run LINE in NODE's shell where the run stopped, and print its output
-                     instead of the report (repeatable), e.g. --exec 'node-1: ip netns list'`;
+                     instead of the report (repeatable), e.g. --exec 'node-1: ip netns list'
+  --node BUNDLE      a real node's bundle (folder or .tar.gz, docs/your-node.md): build the node,
+                     dry-run the staging drill, report what would break
+  --before BUNDLE    the node's current bundle: add the differences to the report
+  --pods N           pods to scale to in the drill (default 10)`;
 
 export interface SimArgs {
   file: string;
@@ -38,6 +55,10 @@ export interface SimArgs {
   journal: number;
   /** Shell lines to run on nodes where the run stopped. */
   exec?: Array<{ node: string; line: string }>;
+  /** A node bundle to report on (then `file` is empty). */
+  node?: string;
+  before?: string;
+  pods?: number;
 }
 
 export type ParsedArgs = { ok: true; args: SimArgs } | { ok: false; error: string; help?: boolean };
@@ -50,6 +71,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let json = false;
   let journal = 10;
   const exec: Array<{ node: string; line: string }> = [];
+  let node: string | undefined;
+  let before: string | undefined;
+  let pods: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i]!;
     let value: string | undefined;
@@ -111,6 +135,25 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         exec.push({ node: m[1]!, line: m[2]! });
         break;
       }
+      case '--node':
+      case '--before': {
+        const v = next();
+        if (v === null || v === '')
+          return { ok: false, error: `${a}: expected a bundle (folder or .tar.gz)` };
+        if (a === '--node') node = v;
+        else before = v;
+        break;
+      }
+      case '--pods': {
+        const v = next();
+        if (v === null || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 120)
+          return {
+            ok: false,
+            error: `--pods: expected a number from 1 to 120, got ${v ?? 'nothing'}`,
+          };
+        pods = Number(v);
+        break;
+      }
       default:
         if (a.startsWith('-')) return { ok: false, error: `unknown option ${a}` };
         if (file !== undefined)
@@ -118,6 +161,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         file = a;
     }
   }
+  if (node !== undefined) {
+    if (file !== undefined)
+      return { ok: false, error: `--node: a bundle or a scenario file, not both (got ${file})` };
+    return {
+      ok: true,
+      args: {
+        file: '',
+        json,
+        journal,
+        node,
+        ...(before ? { before } : {}),
+        ...(pods ? { pods } : {}),
+      },
+    };
+  }
+  if (before !== undefined || pods !== undefined)
+    return { ok: false, error: `${before !== undefined ? '--before' : '--pods'} goes with --node` };
   if (file === undefined) return { ok: false, error: 'no scenario file given' };
   return {
     ok: true,
@@ -134,6 +194,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
 export interface Io {
   readFile(path: string): string;
+  /** Reads a node bundle (a folder or an archive); default: from disk. */
+  readBundle?(path: string): BundleLoad;
   out(text: string): void;
   err(text: string): void;
 }
@@ -149,6 +211,7 @@ export function main(argv: readonly string[], io: Io): number {
     io.err(`sim: ${p.error}\n${USAGE}`);
     return 2;
   }
+  if (p.args.node !== undefined) return nodeMain(p.args, io);
   const { file, json, journal } = p.args;
   let text: string;
   try {
@@ -174,6 +237,30 @@ export function main(argv: readonly string[], io: Io): number {
   if (json) io.out(JSON.stringify(reportJson(run.summary, report), null, 2));
   else io.out(formatReport(run.summary, report, run.cluster));
   return 0;
+}
+
+/** --node: the report on a bundle's node (and the differences from --before). */
+function nodeMain(args: SimArgs, io: Io): number {
+  const read =
+    io.readBundle ??
+    ((path: string) => readBundlePath(resolve(process.env['INIT_CWD'] ?? process.cwd(), path)));
+  const after = read(args.node!);
+  if (!after.ok) {
+    io.err(`sim: ${args.node} is not a usable node bundle: ${after.error}`);
+    return 1;
+  }
+  let report;
+  const opts = args.pods ? { pods: args.pods } : {};
+  if (args.before !== undefined) {
+    const before = read(args.before);
+    if (!before.ok) {
+      io.err(`sim: ${args.before} is not a usable node bundle: ${before.error}`);
+      return 1;
+    }
+    report = compareBundles(before.bundle, after.bundle, opts);
+  } else report = nodeReport(after.bundle, opts);
+  io.out(args.json ? JSON.stringify(report, null, 2) : formatNodeReport(report));
+  return report.findings.some((f) => f.severity === 'error') ? 3 : 0;
 }
 
 /** Runs --exec lines: each node's lines continue one shell session. */

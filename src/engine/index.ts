@@ -52,10 +52,13 @@ export const loadFaults = late(() => import('./faults'));
 export const loadCourseEngine = late(() => import('./course'));
 /** A scenario (a lesson's or a file's) as a Session, without the course's data. */
 export const loadScenarioSession = late(() => import('./course/session'));
+/** Bring your own node (docs/your-node.md): read a node bundle, build the node, dry-run it, report. */
+export const loadNodeBundle = late(() => import('./bundle'));
 export type EngineModule = Awaited<ReturnType<typeof loadEngine>>;
 export type CourseEngine = Awaited<ReturnType<typeof loadCourseEngine>>;
 
 export type { PodObj } from './state/api';
+export type { BundleFile, NodeReport } from './bundle';
 export type { PodRow } from './apiserver/apiserver';
 export type { ClusterSpec } from './cluster/cluster';
 export type { HintLevel, GoalResult, CheckContext, ChallengeRun, Verdict } from './course';

@@ -3,6 +3,7 @@ import { LEVELS } from '../engine';
 import { Controls } from './components/Controls';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import { Notices } from './components/Notices';
+import { LoadNodeButton } from './components/LoadNodeDialog';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { Tabs, type TabDef } from './components/Tabs';
 import { Timeline } from './components/Timeline';
@@ -178,6 +179,7 @@ export function App() {
             </select>
           </label>
           <PresenterButton />
+          <LoadNodeButton />
           <a href="#/course">Course</a>
           {/* A course session is never shared: a challenge's link carries only its id and seed. */}
           {source !== 'course' && (
