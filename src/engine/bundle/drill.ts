@@ -132,7 +132,7 @@ export function runDrill(b: NodeBundle, boot: Boot, opts: DrillOptions = {}): Dr
       ],
     },
     {
-      step: "CHECK of the pod (an operator's cnitool check; containerd never runs CHECK)",
+      step: "CHECK of the pod (as a runtime calls libcni, with the sandbox's id; containerd never runs CHECK)",
       actions: [
         { do: 'cniCheck', pod: 'probe' },
         { do: 'wait', for: '2s' },

@@ -292,7 +292,7 @@ export function analyse(b: NodeBundle, loaded: Loaded): Finding[] {
         severity: 'info',
         kind: 'check',
         evidence: `${n.file}: disableCheck`,
-        message: `"disableCheck" changes nothing on containerd, which never runs CHECK; it matters to CRI-O (which runs CHECK after ADD) and to an operator's cnitool check.`,
+        message: `"disableCheck" changes nothing on containerd, which never runs CHECK; it matters to CRI-O (which runs CHECK after ADD) and to anything else that calls libcni's CheckNetworkList.`,
         fix: 'Nothing to fix.',
       });
     if (libcni === '1.1' && 'disableGC' in raw)

@@ -4,6 +4,7 @@
  * runtime's CNI settings and libcni generation. What cannot be made faithfully is named in
  * `notes`, never invented.
  */
+import { parseRelease, type Release } from '../runtime/releases';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES, UNMODELLED_PLUGINS } from '../plugins/registry';
 import { parseCIDR } from '../net/ip';
@@ -22,8 +23,17 @@ export const SIMULATED_PLUGINS: readonly string[] = Object.keys(PLUGIN_FACTORIES
   (p) => !UNMODELLED_PLUGINS.includes(p) && p !== 'calico' && p !== 'calico-ipam',
 );
 
+/** The containerd release the bundle names, if cnisim knows it (runtime/releases.ts). */
+export function releaseOfBundle(runtime: NodeBundle['runtime']): Release | null {
+  if (runtime.kind !== 'containerd' || !runtime.version) return null;
+  const r = parseRelease(runtime.version);
+  return r.ok ? r.release : null;
+}
+
 /** libcni generation of a runtime release: containerd 2.x vendors libcni 1.2, 1.6/1.7 libcni 1.1. */
 export function libcniOf(runtime: NodeBundle['runtime']): '1.1' | '1.2' {
+  const rel = releaseOfBundle(runtime);
+  if (rel) return rel.libcni;
   if (
     runtime.kind === 'containerd' &&
     runtime.version &&
@@ -112,6 +122,11 @@ export function planNode(b: NodeBundle): NodePlan {
     );
   const maxConfNum = b.cni.maxConfNum >= 1 ? b.cni.maxConfNum : 1000;
   const libcni = libcniOf(b.runtime);
+  const release = releaseOfBundle(b.runtime);
+  if (b.runtime.kind === 'containerd' && b.runtime.version && !release)
+    notes.push(
+      `containerd ${b.runtime.version} is not a release cnisim knows; the node runs the behaviour of containerd ${libcni === '1.2' ? '2.0.0' : '1.7.22'} (libcni ${libcni})`,
+    );
   if (b.runtime.kind === 'cri-o')
     notes.push(
       "the runtime is CRI-O, which cnisim does not simulate: what is loaded follows containerd's rules; CRI-O also rejects at load a list whose plugins do not support its cniVersion",
@@ -124,7 +139,8 @@ export function planNode(b: NodeBundle): NodePlan {
     pluginBuilds: installed,
     files,
     containerd: {
-      libcni,
+      // A known release decides the behaviour (and its libcni); otherwise the libcni generation.
+      ...(release ? { version: release.version } : { libcni }),
       confDir,
       binDirs: ['/opt/cni/bin'],
       maxConfNum,

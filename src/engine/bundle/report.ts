@@ -77,7 +77,7 @@ export function nodeReport(b: NodeBundle, opts: ReportOptions = {}): NodeReport 
         severity: 'info',
         kind: 'check',
         evidence: `drill step "${s.step}"${s.at ? ` at ${s.at}` : ''}`,
-        message: `${s.messages.join(' | ')}. CHECK needs cniVersion 0.4.0 or later; containerd never runs CHECK, so pods are not affected, but an operator's cnitool check cannot verify them.`,
+        message: `${s.messages.join(' | ')}. CHECK needs cniVersion 0.4.0 or later; containerd never runs CHECK, so pods are not affected; a runtime that does (CRI-O, after ADD) gets this error.`,
         fix: 'Nothing to fix for containerd; raise cniVersion to 0.4.0 or later (if every plugin supports it) to be able to CHECK.',
       });
       continue;
