@@ -115,7 +115,7 @@ function buildSchemas() {
     z.strictObject({ kind: z.literal('reinstall-plugin') }),
     /** Remove the result cache files of the pod's sandboxes that are no longer ready. */
     z.strictObject({ kind: z.literal('remove-cache') }),
-    /** libcni GC of the node's pod network (cnitool gc; needs libcni v1.2). */
+    /** libcni GC of the node's pod network with the live sandboxes valid, as a runtime calls it (libcni v1.2). */
     z.strictObject({ kind: z.literal('cni-gc') }),
     z.strictObject({ kind: z.literal('set-cni-version'), cniVersion: z.string() }),
     /** Write the node's original conflist back. */
@@ -340,7 +340,7 @@ const DATA: readonly FaultDef[] = [
     params: { pod: POD },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Running; nothing in its events' },
-      { where: 'check', text: 'cnitool check: Required prevResult missing' },
+      { where: 'check', text: 'CHECK (as a runtime calls libcni): Required prevResult missing' },
       { where: 'cache', text: '/var/lib/cni/results/<net>-<id>-eth0 is gone' },
       {
         where: 'journal',
@@ -598,7 +598,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Run GC on the node’s network (cnitool gc, libcni v1.2 / containerd set to libcni 1.2); it DELs every cached attachment that no ready sandbox owns.',
+        'Confirm that no sandbox has the container id (crictl pods -q --no-trunc does not list it), then release the attachment: a GC of the node’s network with the live sandboxes as valid attachments, as a runtime calls libcni v1.2 (CRI-O 1.32+ runs one at start; containerd never does, so there an operator removes the reservation and the cache file by hand). It DELs every cached attachment that no ready sandbox owns. Never cnitool gc: it passes no valid attachments and tears down every pod of the network.',
       ],
       actions: [{ kind: 'cni-gc' }],
     },
@@ -614,7 +614,10 @@ const DATA: readonly FaultDef[] = [
     params: { node: NODE },
     symptoms: [
       { where: 'ipam', text: 'a reservation whose container id is no sandbox, and no cache file' },
-      { where: 'node', text: 'that IP is skipped; cnitool gc succeeds and leaves it' },
+      {
+        where: 'node',
+        text: 'that IP is skipped; a GC with the live sandboxes valid succeeds and leaves it',
+      },
     ],
     recovery: {
       steps: [
@@ -640,7 +643,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'check',
-        text: 'cnitool check: failed to open netns "/var/run/netns/cni-…": ... no such file or directory',
+        text: 'CHECK (as a runtime calls libcni): failed to open netns "/var/run/netns/cni-…": ... no such file or directory',
       },
       {
         where: 'kernel',
@@ -870,7 +873,7 @@ const DATA: readonly FaultDef[] = [
     id: 'drift',
     title: 'Drift found by CHECK',
     explanation:
-      'Someone changed a running pod’s wiring by hand: removed its address or its default route, deleted its host veth (the pod end goes with it) or the bridge. Neither the kubelet nor containerd notice: they never run CHECK. The pod stays Running while its traffic is broken. An operator’s CHECK (cnitool check) compares the node with the cached result and names the first difference.',
+      'Someone changed a running pod’s wiring by hand: removed its address or its default route, deleted its host veth (the pod end goes with it) or the bridge. Neither the kubelet nor containerd notice: they never run CHECK. The pod stays Running while its traffic is broken. A CHECK of the pod’s attachment, as a runtime calls libcni (containerd never does; CRI-O does once, right after ADD), compares the node with the cached result and names the first difference. cnitool cannot make that call: it names its own container id after the netns path.',
     when: 'pod-running',
     challenge: true,
     params: {

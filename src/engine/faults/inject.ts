@@ -2,7 +2,7 @@
  * Injecting a fault of the catalogue into a cluster, and carrying out its documented recovery,
  * changing the nodes only through the Cluster's public methods: a shell on the node (`rm`, `ip netns del`, `ip
  * link del`, ... so the trace reads like what an operator typed), file writes, plugin installs,
- * systemctl restarts and reboots, and the operator's cnitool actions.
+ * systemctl restarts and reboots, and libcni calls as a runtime makes them.
  *
  * Parameters are checked before anything happens (params.ts); a bad one gives `{ ok: false,
  * error }` naming it (`params.pod: pods "web-9" not found`). Nothing here throws for bad input.

@@ -1,6 +1,7 @@
 /**
  * How each recovery action of the catalogue is carried out, as an operator would (a shell on the
- * node, file writes, plugin installs, cnitool, kubectl), with the Cluster's public methods.
+ * node, file writes, plugin installs, libcni calls as a runtime makes them, kubectl), with the
+ * Cluster's public methods.
  */
 import type { Cluster } from '../cluster/cluster';
 import * as vfs from '../fs/vfs';
@@ -60,7 +61,7 @@ const RECOVERIES: Recoveries = {
     const limit = c.now + 60_000_000;
     while (!t.done && c.sched.runOne(limit));
     did.push(
-      `${node}# cnitool gc ${podNetwork(viewOf(c), node).name}${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error.message})` : ''}`,
+      `${node}: GC of ${podNetwork(viewOf(c), node).name} with the live sandboxes as valid attachments (libcni, as a runtime calls it)${t.done && t.value && !t.value.ok ? ` (failed: ${t.value.error.message})` : ''}`,
     );
   },
   'set-cni-version'(c, a, r, did) {
