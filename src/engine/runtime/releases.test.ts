@@ -89,6 +89,17 @@ describe('release numbers', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) {
         expect(r.error).toContain(`unknown containerd release "${v}"`);
+        // The ranges as the reference names them are all listed.
+        for (const range of [
+          '1.6.0–1.6.8',
+          '1.6.9–1.6.36',
+          '1.6.37+',
+          '1.7.0–1.7.22',
+          '1.7.23+',
+          '2.0.0',
+          '2.0.1+',
+        ])
+          expect(r.error).toContain(range);
         for (const range of BEHAVIOUR_RANGES) expect(r.error).toContain(range);
       }
     }

@@ -39,6 +39,17 @@ export const BEHAVIOUR_RANGES = [
 ] as const;
 export type BehaviourRange = (typeof BEHAVIOUR_RANGES)[number];
 
+/** The ranges as the runtime reference names them (runtime-versions.md), before the later split. */
+const ISSUE_RANGES = [
+  '1.6.0–1.6.8',
+  '1.6.9–1.6.36',
+  '1.6.37+',
+  '1.7.0–1.7.22',
+  '1.7.23+',
+  '2.0.0',
+  '2.0.1+',
+] as const;
+
 /** The release a node runs when a scenario names none. */
 export const DEFAULT_CONTAINERD_VERSION = '1.7.22';
 
@@ -116,7 +127,7 @@ function knownList(): string {
 
 /** The message for a release number that is not one. */
 export function releaseError(v: string): string {
-  return `unknown containerd release "${v}": expected a release number like "1.7.22" (releases ${knownList()}; behaviour ranges ${BEHAVIOUR_RANGES.join(', ')})`;
+  return `unknown containerd release "${v}": expected a release number like "1.7.22" (releases ${knownList()}; behaviour ranges ${ISSUE_RANGES.join(', ')}, where 1.7.23+ and 2.0.1+ split again at 1.7.31, 2.0.8, 2.1.7, 2.2.2 and 2.3.0: ${BEHAVIOUR_RANGES.join(', ')})`;
 }
 
 function rangeOf(minor: string, patch: number): BehaviourRange {
