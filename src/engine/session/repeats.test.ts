@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConflist } from '../cluster/cluster';
+import { DEFAULT_CLUSTER, defaultConflist } from '../cluster/cluster';
 import { newSandbox } from './index';
 import { MIN_SPAN_US, REPEATS, repetitionText, runEndText } from './repeats';
 
 /** The sandbox with web-0 Running, a fault on node-1 and a new pod there. */
-function broken(fault: string, params: Record<string, unknown> = { node: 'node-1' }) {
-  const s = newSandbox();
+function broken(
+  fault: string,
+  params: Record<string, unknown> = { node: 'node-1' },
+  containerd?: string,
+) {
+  // A release pinned on every node (the sandbox's default is 1.7.22).
+  const s = containerd
+    ? newSandbox({
+        cluster: {
+          ...DEFAULT_CLUSTER,
+          nodes: DEFAULT_CLUSTER.nodes.map((n) => ({ ...n, containerd: { version: containerd } })),
+        },
+      })
+    : newSandbox();
   s.runUntil({ kind: 'pod-running' });
   s.perform({ do: 'injectFault', fault, params });
   s.perform({ do: 'createPod', name: 'web-1', node: 'node-1' });
@@ -71,10 +83,19 @@ describe('a run that only repeats the same failure', () => {
   });
 
   it('does not stop a run that changes something on every retry (a leaked address each time)', () => {
-    // portmap v0.8.7 refuses the version after bridge succeeded: every retry leaks an address.
-    const s = broken('old-plugin-in-chain');
+    // portmap v0.8.7 refuses the version after bridge succeeded; on containerd 2.0.0 the failed
+    // clean-up is forgotten, so every retry leaks an address.
+    const s = broken('old-plugin-in-chain', { node: 'node-1' }, '2.0.0');
     expect(s.runUntil({ kind: 'pod-running' }, { maxEvents: 1_500 })).toBeNull();
     expect(s.lastRun).toMatchObject({ kind: 'limit' });
+  });
+
+  it('stops a retry loop that changes nothing: on 1.7.22 the same stuck sandbox fails its stop', () => {
+    // containerd 1.7 keeps the sandbox whose clean-up failed (SANDBOX_UNKNOWN); the kubelet's
+    // StopPodSandbox then fails at portmap every time, and nothing else changes.
+    const s = broken('old-plugin-in-chain');
+    expect(s.runUntil({ kind: 'pod-running' }, { maxEvents: 1_500 })).toBeNull();
+    expect(s.lastRun).toMatchObject({ kind: 'repeating' });
   });
 
   it('can be turned off, and a run to the end says nothing is left', () => {
