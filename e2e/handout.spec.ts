@@ -72,7 +72,7 @@ test('"Print handout" shows the lesson as a handout, steps with diagrams, and pr
   });
   await expect.poll(() => prints(page)).toBe(1);
   await expect(handout.getByRole('heading', { name: 'Introduction' })).toBeVisible();
-  await expect(handout).toContainText('node-1 runs containerd with the kubeadm-style conflist');
+  await expect(handout).toContainText("node-1 runs containerd with containerd's example conflist");
   await expect(handout.getByRole('heading', { name: 'Goals' })).toBeVisible();
   await expect(handout).toContainText('The host end of the pod');
   await expectStepsWithDiagrams(page);

@@ -21,7 +21,7 @@ test('an info notice expires; hovering holds it; at most three show', async ({ p
     });
   };
   await runUntil('next error');
-  const said = notices.getByRole('status').filter({ hasText: 'Ran to the end' });
+  const said = notices.getByRole('status').filter({ hasText: 'Nothing is left to happen' });
   await expect(said).toHaveCount(1);
   // Held while the pointer is on it.
   await said.hover();
