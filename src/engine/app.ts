@@ -32,6 +32,7 @@ export { SCAN_END, Scanner } from './gojson/scanner';
 export {
   BEHAVIOUR_RANGES,
   DEFAULT_CONTAINERD_VERSION,
+  KNOWN_RELEASES,
   parseRelease,
   releaseOf,
   type Release,

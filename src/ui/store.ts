@@ -367,27 +367,6 @@ export const cmd = {
     );
   },
 
-  /**
-   * Rebuilds the cluster with a node's containerd linked against another libcni version: the
-   * actions are replayed on the new cluster, up to the same step.
-   */
-  setLibcni(node: string, libcni: '1.1' | '1.2'): void {
-    const s = get().session;
-    if (!s) return;
-    pause();
-    const spec = {
-      nodes: s.spec.nodes.map((n) =>
-        n.name === node ? { ...n, containerd: { ...n.containerd, libcni } } : n,
-      ),
-    };
-    quietly(
-      runJob(
-        `Replaying with libcni ${libcni} on ${node}`,
-        s.replaceJob(spec, s.seed, s.loggedActions(), s.cursor),
-      ),
-    );
-  },
-
   togglePlay(): void {
     if (get().playing) pause();
     else play();

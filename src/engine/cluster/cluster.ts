@@ -42,6 +42,7 @@ import {
   newContainerdState,
 } from '../runtime/containerd';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
+import { parseRelease } from '../runtime/releases';
 import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
@@ -392,6 +393,37 @@ export class Cluster implements ClusterHooks {
       // The kubelet notices sandboxes that are no longer ready at its next relist.
       this.relistSoon(node);
     });
+  }
+
+  /**
+   * Installs a containerd release on the node (its binary replaced on disk). The daemon that
+   * runs keeps its release, and its behaviours, until it starts again (`restartContainerd`,
+   * `systemctl restart containerd`, a reboot). Installing the release it runs cancels a pending
+   * one. Throws the release's error for a number that is not a containerd release.
+   */
+  setContainerdVersion(node: string, version: string): void {
+    const r = parseRelease(version);
+    if (!r.ok) throw new Error(r.error);
+    const running = this.rt(node).containerd.state.settings.version;
+    const v = r.release.version;
+    this.sim.apply(
+      envEvent({
+        node,
+        source: 'operator',
+        target: 'containerd',
+        level: 'runtime',
+        summary:
+          v === running
+            ? `containerd ${v} installed: the release that runs`
+            : `containerd ${v} installed: it runs from containerd's next start (${running} runs until then)`,
+        payload: { op: 'env' },
+      }),
+      (d) => {
+        const c = d.nodes[node]!.containerd!;
+        if (v === c.settings.version) delete c.installed;
+        else c.installed = v;
+      },
+    );
   }
 
   /** `systemctl stop UNIT`: the daemon stops (containerd as when it dies: pods keep running). */

@@ -76,6 +76,8 @@ export function toSessionActions(
     case 'reboot':
       // A session restarts with the default down time.
       return [{ do: a.do, node }];
+    case 'setContainerdVersion':
+      return [{ do: 'setContainerdVersion', node, version: a.version }];
     case 'shell':
       return [{ do: 'shell', node, line: a.line }];
     case 'writeFile':

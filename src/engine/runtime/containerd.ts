@@ -316,13 +316,19 @@ export class Containerd {
   /** Starts (or restarts) the daemon: loads CNI, recovers sandboxes from their metadata. */
   start(): void {
     const pid = this.deps.sim.state.nextPid;
+    // A release installed while the old one ran is what starts now (settings follow from it).
+    const next = this.state.installed;
+    const upgrade =
+      next !== undefined ? containerdSettings({ ...this.state.settings, version: next }) : null;
     this.sim.apply(
       stateEvent({
         node: this.node,
         source: 'systemd',
         target: 'containerd',
         level: 'runtime',
-        summary: `containerd started (pid ${pid})`,
+        summary: upgrade
+          ? `containerd ${upgrade.version} started (pid ${pid}), was ${this.state.settings.version}`
+          : `containerd started (pid ${pid})`,
         payload: { pid },
       }),
       (d) => {
@@ -331,6 +337,10 @@ export class Containerd {
         const c = n.containerd!;
         c.up = true;
         c.pid = pid;
+        if (upgrade) {
+          c.settings = upgrade as never;
+          delete c.installed;
+        }
       },
     );
     const id = containerdActorId(this.node);

@@ -43,6 +43,8 @@ export interface NodeReport {
     range: string;
     libcni: string;
     vendors: string;
+    /** A release installed since, that runs from containerd's next start. */
+    installed?: string;
   };
   kubelet: { up: boolean; pid: number };
   /** Networks containerd loaded (name, interface, file), or the load error. */
@@ -107,6 +109,7 @@ function nodeReport(
       range: rel.range,
       libcni: rel.libcni,
       vendors: rel.vendors,
+      ...(cd.installed !== undefined ? { installed: cd.installed } : {}),
     },
     kubelet: { up: kl.up, pid: kl.pid },
     networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
@@ -219,7 +222,7 @@ export function formatReport(summary: RunSummary, r: ClusterReport, c: Cluster):
     const ready = n.ready ? 'Ready' : `NotReady${n.readyMessage ? ` (${n.readyMessage})` : ''}`;
     out.push(`Node ${n.name}: ${ready}`);
     out.push(
-      `  containerd ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
+      `  containerd ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}${n.containerd.installed ? ` (${n.containerd.installed} installed: runs from the next start)` : ''}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
     );
     out.push(
       `  CNI networks: ${n.cniError ? `not initialized: ${n.cniError}` : n.networks.join(', ')}`,

@@ -190,6 +190,8 @@ export function actionText(a: ScenarioAction): string {
       return `systemctl restart kubelet${on(a.node)}`;
     case 'restartContainerd':
       return `systemctl restart containerd${on(a.node)}`;
+    case 'setContainerdVersion':
+      return `install containerd ${a.version}${on(a.node)}`;
     case 'reboot':
       return `reboot${on(a.node)}`;
     case 'shell':
@@ -392,6 +394,9 @@ class Runner {
         return;
       case 'restartContainerd':
         c.restartContainerd(node, us(a.down));
+        return;
+      case 'setContainerdVersion':
+        c.setContainerdVersion(node, a.version);
         return;
       case 'reboot':
         c.reboot(node, us(a.down));

@@ -165,6 +165,12 @@ const actionSchema = z.discriminatedUnion('do', [
   }),
   z.strictObject({ do: z.literal('restartKubelet'), node, down: z.optional(duration), ...when }),
   z.strictObject({ do: z.literal('restartContainerd'), node, down: z.optional(duration), ...when }),
+  z.strictObject({
+    do: z.literal('setContainerdVersion'),
+    node,
+    version: containerdVersion,
+    ...when,
+  }),
   z.strictObject({ do: z.literal('reboot'), node, down: z.optional(duration), ...when }),
   z.strictObject({ do: z.literal('shell'), node, line: z.string(), ...when }),
   z.strictObject({
@@ -218,6 +224,7 @@ export const ACTION_NAMES = [
   'scale',
   'restartKubelet',
   'restartContainerd',
+  'setContainerdVersion',
   'reboot',
   'shell',
   'writeFile',
@@ -356,6 +363,7 @@ export function setKnownFaults(ids: (() => readonly string[]) | null): void {
 const NODE_ACTIONS = new Set<ActionName>([
   'restartKubelet',
   'restartContainerd',
+  'setContainerdVersion',
   'reboot',
   'shell',
   'writeFile',

@@ -21,6 +21,8 @@ export type SessionAction =
   | { do: 'scale'; deployment: string; replicas: number; namespace?: string; node?: string }
   | { do: 'restartKubelet'; node: string }
   | { do: 'restartContainerd'; node: string }
+  /** Installs a containerd release on the node; it runs from containerd's next start. */
+  | { do: 'setContainerdVersion'; node: string; version: string }
   | { do: 'reboot'; node: string }
   | {
       do: 'shell';
@@ -96,6 +98,9 @@ export function applyAction(
     case 'restartContainerd':
       cluster.restartContainerd(a.node);
       return {};
+    case 'setContainerdVersion':
+      cluster.setContainerdVersion(a.node, a.version);
+      return {};
     case 'reboot':
       cluster.reboot(a.node);
       return {};
@@ -158,6 +163,8 @@ export function describeAction(a: SessionAction): string {
       return `systemctl restart kubelet on ${a.node}`;
     case 'restartContainerd':
       return `systemctl restart containerd on ${a.node}`;
+    case 'setContainerdVersion':
+      return `install containerd ${a.version} on ${a.node} (runs from the next containerd restart)`;
     case 'reboot':
       return `reboot ${a.node}`;
     case 'shell':

@@ -151,6 +151,17 @@ function buildSchemas() {
     }),
     z.strictObject({ do: z.literal('restartKubelet'), node: nodeName }),
     z.strictObject({ do: z.literal('restartContainerd'), node: nodeName }),
+    z.strictObject({
+      do: z.literal('setContainerdVersion'),
+      node: nodeName,
+      // The release's own error: it lists the releases and behaviour ranges there are.
+      version: z.string().check(
+        z.superRefine((v, ctx) => {
+          const r = parseRelease(v);
+          if (!r.ok) ctx.issues.push({ code: 'custom', message: r.error, input: v });
+        }),
+      ),
+    }),
     z.strictObject({ do: z.literal('reboot'), node: nodeName }),
     z.strictObject({
       do: z.literal('shell'),

@@ -75,6 +75,11 @@ export interface ContainerdState {
    */
   names?: Record<string, string>;
   settings: ContainerdSettings;
+  /**
+   * A release installed on disk that the daemon does not run yet (the binary was replaced while
+   * it ran): it runs from the daemon's next start, which moves it into `settings.version`.
+   */
+  installed?: string;
 }
 
 export interface ContainerdSettings {

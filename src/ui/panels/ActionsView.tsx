@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import {
   entriesIn,
   loadEngine,
@@ -8,6 +8,13 @@ import {
   type SessionAction,
 } from '../../engine';
 import { faultNodeOf, lastFaultNode, uiFaults } from '../faults';
+import {
+  releaseDetails,
+  releaseInfo,
+  releaseProblem,
+  releaseSpan,
+  releaseSuggestions,
+} from '../release';
 import { cmd, useApp } from '../store';
 import { Recovery } from './Recovery';
 import type { PanelProps } from './types';
@@ -96,7 +103,10 @@ export function ActionsView({ session, step }: PanelProps) {
     : 'Choose a fault.';
   const faultTarget =
     typeof faultAction === 'string' ? null : faultNodeOf(session, step, faultAction);
-  const libcni = session.spec.nodes.find((x) => x.name === opNode)?.containerd?.libcni ?? '1.1';
+  const [releaseText, setReleaseText] = useState('');
+  const releaseId = useId();
+  const running = releaseInfo(state.nodes[opNode]?.containerd);
+  const releaseError = releaseText.trim() ? releaseProblem(releaseText) : null;
   const submit = (f: () => void) => (e: FormEvent) => {
     e.preventDefault();
     f();
@@ -276,19 +286,59 @@ export function ActionsView({ session, step }: PanelProps) {
             Install plugins
           </button>
         </form>
-        <div className="row-form">
-          <Field label="containerd's libcni">
-            <select
-              value={libcni}
-              onChange={(e) => cmd.setLibcni(opNode, e.target.value as '1.1' | '1.2')}
-              disabled={busy}
-            >
-              <option value="1.1">v1.1 (containerd 1.7)</option>
-              <option value="1.2">v1.2 (containerd 2.x)</option>
-            </select>
+        <form
+          className="row-form"
+          onSubmit={submit(() => {
+            const version = releaseText.trim();
+            if (!version || releaseError) return;
+            void run({ do: 'setContainerdVersion', node: opNode, version }).then((r) => {
+              if (!r) return;
+              setReleaseText('');
+              setLast(
+                `containerd ${version} installed on ${opNode} at step ${(r.first ?? r.step) + 1}: it takes effect on restart (Restart containerd, or Reboot node).`,
+              );
+            });
+          })}
+        >
+          <Field label="containerd release to install">
+            <input
+              className="mono"
+              value={releaseText}
+              list={`${releaseId}-list`}
+              placeholder="e.g. 2.0.0"
+              inputMode="decimal"
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={releaseError !== null}
+              aria-describedby={releaseError ? `${releaseId}-error` : `${releaseId}-help`}
+              onChange={(e) => setReleaseText(e.target.value)}
+            />
           </Field>
-          <span className="muted">Changing it replays the sandbox with the other library.</span>
-        </div>
+          <datalist id={`${releaseId}-list`}>
+            {releaseSuggestions().map((r) => (
+              <option key={r.version} value={r.version} label={`newest of ${r.range}`} />
+            ))}
+          </datalist>
+          <button type="submit" disabled={busy || !releaseText.trim() || releaseError !== null}>
+            Install containerd release
+          </button>
+          {running && (
+            <p className="muted">
+              {`${opNode} runs containerd ${running.version} (${releaseDetails(running)}): its libcni follows from the release.`}
+              {running.installed
+                ? ` containerd ${running.installed} is installed: it takes effect on restart.`
+                : ''}
+            </p>
+          )}
+          <p className="muted" id={`${releaseId}-help`}>
+            {`Any release from ${releaseSpan()} (suggested: the newest of each behaviour range). It takes effect on restart: Restart containerd, or Reboot node.`}
+          </p>
+          {releaseError && (
+            <p className="error-text" id={`${releaseId}-error`} role="alert">
+              {releaseError}
+            </p>
+          )}
+        </form>
       </Section>
 
       <Section

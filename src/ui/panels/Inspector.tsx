@@ -271,7 +271,11 @@ function FsStep({
   );
 }
 
-function nodePart(state: WorldState, node: string | null, part: 'kernel' | 'fs'): unknown {
+function nodePart(
+  state: WorldState,
+  node: string | null,
+  part: 'kernel' | 'fs' | 'containerd',
+): unknown {
   return node ? state.nodes[node]?.[part] : undefined;
 }
 
@@ -314,6 +318,14 @@ function Changes({ e, before, after }: { e: TraceEvent; before: WorldState; afte
               ...diff(nodePart(before, e.node, 'fs'), nodePart(after, e.node, 'fs'), {
                 depth: 3,
               }).map((c) => ({ ...c, path: `fs.${c.path}` })),
+              // A containerd release installed to run from its next start.
+              ...diff(
+                nodePart(before, e.node, 'containerd'),
+                nodePart(after, e.node, 'containerd'),
+                {
+                  depth: 1,
+                },
+              ).map((c) => ({ ...c, path: `containerd.${c.path}` })),
             ]}
             empty="Nothing changed on the node."
           />

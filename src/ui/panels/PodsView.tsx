@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { loadEngine, tget, type PodRow } from '../../engine';
+import { releaseDetails, releaseInfo } from '../release';
 import { useApp } from '../store';
 import type { PanelProps } from './types';
 
@@ -44,11 +45,27 @@ export function PodsView({ session, step }: PanelProps) {
   return (
     <div className="pods">
       <p className="node-status">
-        {nodes.map((n) => (
-          <span key={n.name} className={`badge ${n.ready.status === 'True' ? 'ok' : 'bad'}`}>
-            {`${n.name}: Ready=${n.ready.status}`}
-          </span>
-        ))}
+        {nodes.map((n) => {
+          const rel = releaseInfo(state.nodes[n.name]?.containerd);
+          return (
+            <span key={n.name} className="node-head" role="group" aria-label={`Node ${n.name}`}>
+              <span className={`badge ${n.ready.status === 'True' ? 'ok' : 'bad'}`}>
+                {`${n.name}: Ready=${n.ready.status}`}
+              </span>
+              {rel && (
+                <span className="badge release" title={releaseDetails(rel)}>
+                  {`containerd ${rel.version}`}
+                  <span className="visually-hidden">{` (${releaseDetails(rel)})`}</span>
+                </span>
+              )}
+              {rel?.installed && (
+                <span className="badge pending">
+                  {`${rel.installed} installed: takes effect on restart`}
+                </span>
+              )}
+            </span>
+          );
+        })}
       </p>
       {rows.length === 0 ? (
         <p className="muted">No pods at this step.</p>

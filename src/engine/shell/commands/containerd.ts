@@ -1,6 +1,6 @@
 /**
- * `containerd --version`: the release the node runs (scenario field `containerd.version`), as
- * its binary prints it (cmd/containerd/command/main.go VersionPrinter: app name, Go package,
+ * `containerd --version`: the release installed on the node (scenario field `containerd.version`,
+ * or one installed since, which the daemon runs only from its next start), as its binary prints it (cmd/containerd/command/main.go VersionPrinter: app name, Go package,
  * version, revision). The daemon itself runs as a systemd unit: see systemctl, journalctl.
  */
 import { releaseOf } from '../../runtime/releases';
@@ -132,7 +132,9 @@ export function containerd(ctx: CommandContext): number {
   const args = ctx.argv.slice(1);
   const c = ctx.sim.state.nodes[ctx.nodeName]?.containerd;
   if (args[0] === '--version' || args[0] === '-v') {
-    const version = c ? releaseOf(c.settings).version : null;
+    // The binary on disk answers, not the daemon: a release installed while the old one runs
+    // prints its own version (`crictl version` asks the daemon, which still runs the old one).
+    const version = c ? (c.installed ?? releaseOf(c.settings).version) : null;
     if (version === null) {
       ctx.err('bash: containerd: command not found\n');
       return 127;

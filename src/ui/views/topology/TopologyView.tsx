@@ -345,6 +345,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
         <g ref={gRef}>
           {lay.nodes.map((nl) => {
             const kernel = state.nodes[nl.node.name]!.kernel;
+            const ctrd = state.nodes[nl.node.name]!.containerd;
             const root = tget(kernel.netns, nl.node.root)!;
             const hostKey = `${nl.node.name}/${root.id}`;
             const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
@@ -361,6 +362,11 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
                 />
                 <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
                   {nl.node.name}
+                  {ctrd && (
+                    <tspan className="topo-node-release">
+                      {` · containerd ${ctrd.settings.version}`}
+                    </tspan>
+                  )}
                 </text>
                 <g
                   className={`topo-ns topo-hostns${changes.changed.has(hostKey) ? ' is-changed' : ''}`}
