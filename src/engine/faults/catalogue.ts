@@ -930,7 +930,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": WRITE)" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config"',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(WRITE         \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config" (containerd 1.6, with fsnotify v1.4.9, prints the event as \\"<file>\\": WRITE)',
       },
       {
         where: 'event',
@@ -960,7 +960,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": REMOVE)" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(REMOVE        \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config" (containerd 1.6, with fsnotify v1.4.9, prints the event as \\"<file>\\": REMOVE)',
       },
       {
         where: 'journal',
