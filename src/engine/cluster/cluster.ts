@@ -564,6 +564,25 @@ export class Cluster implements ClusterHooks {
     );
   }
 
+  /**
+   * Makes a plugin binary write a line that is not JSON to stdout before its output (a wrapper or
+   * a debug build logging to stdout), or stop doing so.
+   */
+  noisyPlugin(node: string, plugin: string, noisy: boolean, dir = '/opt/cni/bin'): void {
+    const path = vfs.joinPath(dir, plugin);
+    this.env(
+      node,
+      noisy ? `${path} now writes a debug line to stdout` : `${path} no longer writes to stdout`,
+      ({ fs }) => {
+        const e = vfs.stat(fs, path);
+        if (!e || e.kind !== 'file' || !e.exec) throw new Error(`${path}: not a plugin binary`);
+        const { stdoutNoise: _, ...rest } = e.exec;
+        const exec = noisy ? { ...rest, stdoutNoise: true } : rest;
+        return { fs: vfs.writeFile(fs, path, e.data, { mode: e.mode, exec }) };
+      },
+    );
+  }
+
   /** `ip netns del` of a sandbox's namespace mount (the pause process keeps it alive). */
   deleteNetnsMount(node: string, path: string): void {
     this.env(node, `ip netns del ${vfs.basename(path)}`, ({ kernel, fs }) => {
