@@ -616,8 +616,8 @@ export class Cluster implements ClusterHooks {
       reloaded = true;
     }
     const binsChanged =
-      c.statusNetworks().length > 0 &&
-      c.state.settings.binDirs.some((d) => tget(before.dirs, d) !== tget(after.dirs, d));
+      c.state.settings.binDirs.some((d) => tget(before.dirs, d) !== tget(after.dirs, d)) &&
+      c.statusNetworks().length > 0;
     if (reloaded || binsChanged) rt.kubelet.noticeRuntimeChange();
   }
 
