@@ -284,20 +284,11 @@ export class Kubelet {
   private applyStatus(st: { ready: boolean; message: string }): void {
     const k = this.state;
     const message = st.ready ? '' : st.message;
-    // While the runtime's network is not ready the kubelet keeps asking every 5 s
-    // (updateRuntimeUp), and logs the error at every check.
-    const networkDown = !st.ready && this.containerd.state.up;
-    if (networkDown) this.noticeRuntimeChange();
     if (
       k.networkReady === st.ready &&
       k.networkMessage === message &&
       this.sim.state.api?.nodes[this.node]?.ready.status === (st.ready ? 'True' : 'False')
     ) {
-      if (networkDown) {
-        this.log('E', 'kubelet.go:3002', 'Container runtime network not ready', {
-          networkReady: `${NOT_READY_PREFIX}${message}`,
-        });
-      }
       return;
     }
     this.sim.apply(
