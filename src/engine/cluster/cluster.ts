@@ -47,6 +47,8 @@ import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
 import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
+import { fsKind } from '../shell/fsview';
+import { confDirEvents, fsnotifyEventText, reloadsOn } from '../runtime/confwatch';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import { tentries, tget, tvalues } from '../state/table';
 import { envEvent, type TraceEvent } from '../trace/trace';
@@ -516,7 +518,7 @@ export class Cluster implements ClusterHooks {
     opts: { resume?: Partial<ShellSnapshot>; tty?: boolean } = {},
   ): RunResult & { state: ShellSnapshot } {
     this.rt(node);
-    const before = this.confSnapshot(node);
+    const before = this.sim.node(node).fs;
     const sh = new Shell(this.sim, node, {
       actor: 'operator',
       cluster: this,
@@ -535,7 +537,7 @@ export class Cluster implements ClusterHooks {
     change: (n: { kernel: KernelState; fs: vfs.FsState }) => { fs?: vfs.FsState } | void,
     source = 'operator',
   ): void {
-    const before = this.confSnapshot(node);
+    const before = this.sim.node(node).fs;
     this.sim.apply(
       envEvent({
         node,
@@ -594,6 +596,25 @@ export class Cluster implements ClusterHooks {
     );
   }
 
+  /**
+   * Makes a plugin binary write a line that is not JSON to stdout before its output (a wrapper or
+   * a debug build logging to stdout), or stop doing so.
+   */
+  noisyPlugin(node: string, plugin: string, noisy: boolean, dir = '/opt/cni/bin'): void {
+    const path = vfs.joinPath(dir, plugin);
+    this.env(
+      node,
+      noisy ? `${path} now writes a debug line to stdout` : `${path} no longer writes to stdout`,
+      ({ fs }) => {
+        const e = vfs.stat(fs, path);
+        if (!e || e.kind !== 'file' || !e.exec) throw new Error(`${path}: not a plugin binary`);
+        const { stdoutNoise: _, ...rest } = e.exec;
+        const exec = noisy ? { ...rest, stdoutNoise: true } : rest;
+        return { fs: vfs.writeFile(fs, path, e.data, { mode: e.mode, exec }) };
+      },
+    );
+  }
+
   /** `ip netns del` of a sandbox's namespace mount (the pause process keeps it alive). */
   deleteNetnsMount(node: string, path: string): void {
     this.env(node, `ip netns del ${vfs.basename(path)}`, ({ kernel, fs }) => {
@@ -602,34 +623,34 @@ export class Cluster implements ClusterHooks {
     });
   }
 
-  private confSnapshot(node: string): Map<string, string> {
-    const rt = this.rt(node);
-    const fs = this.sim.node(node).fs;
-    const dir = rt.containerd.state.settings.confDir;
-    const out = new Map<string, string>();
-    if (vfs.stat(fs, dir)?.kind !== 'dir') return out;
-    for (const f of vfs.readDir(fs, dir)) {
-      const e = vfs.stat(fs, vfs.joinPath(dir, f));
-      if (e?.kind === 'file') out.set(vfs.joinPath(dir, f), e.data);
-    }
-    return out;
-  }
-
   /**
-   * fsnotify on the conf dir. containerd's syncer (cni_conf_syncer.go) skips Create and Chmod
-   * events and reloads on Write, Rename and Remove; a new file with content brings a Write after
-   * its Create, so it is that Write that reloads (an empty new file reloads nothing).
+   * fsnotify on the conf dir (runtime/confwatch.ts): the events the change sent, and containerd's
+   * syncer (cni_conf_syncer.go) reloading on each Write, Rename and Remove; Create and Chmod are
+   * skipped, so a conflist renamed in from another directory is not loaded. On a release whose
+   * CRI Status runs CNI STATUS (2.0.1+), a change of the plugin binaries also makes the kubelet
+   * check the runtime's status again.
    */
-  private afterEnv(node: string, before: Map<string, string>): void {
-    const after = this.confSnapshot(node);
+  private afterEnv(node: string, before: vfs.FsState): void {
+    const after = this.sim.node(node).fs;
+    if (after === before) return;
     const rt = this.rt(node);
-    const changes: string[] = [];
-    for (const [p, d] of after) {
-      if (!before.has(p) ? d !== '' : before.get(p) !== d) changes.push(`"${p}": WRITE`);
+    const c = rt.containerd;
+    const dir =
+      vfs.stat(after, c.state.settings.confDir)?.kind === 'dir'
+        ? vfs.resolvePath(after, c.state.settings.confDir)
+        : c.state.settings.confDir;
+    const events = confDirEvents(before, after, dir, fsKind);
+    const minor = c.release.version.split('.').slice(0, 2).join('.');
+    let reloaded = false;
+    for (const ev of events) {
+      if (!reloadsOn(ev.op)) continue;
+      c.reload(fsnotifyEventText(minor, ev));
+      reloaded = true;
     }
-    for (const p of before.keys()) if (!after.has(p)) changes.push(`"${p}": REMOVE`);
-    for (const c of changes.sort()) rt.containerd.reload(c);
-    if (changes.length) rt.kubelet.noticeRuntimeChange();
+    const binsChanged =
+      c.state.settings.binDirs.some((d) => tget(before.dirs, d) !== tget(after.dirs, d)) &&
+      c.statusNetworks().length > 0;
+    if (reloaded || binsChanged) rt.kubelet.noticeRuntimeChange();
   }
 
   // ---------------------------------------------------------------------------------------------

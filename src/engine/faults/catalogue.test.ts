@@ -25,6 +25,7 @@ describe('the fault catalogue', () => {
       'netns-deleted',
       'add-fails-midway',
       'plugin-hangs',
+      'bad-output',
       'kubelet-restart-during-add',
       'containerd-restart-during-add',
       'containerd-restart',
@@ -80,7 +81,7 @@ describe('the fault catalogue', () => {
         'faults[1] (Bad Id).title: must not be empty',
         'faults[1] (Bad Id).when: expected one of "any", "pod-running", "before-delete", "during-add", got "sometimes"',
         'faults[1] (Bad Id).params.plugin.description: expected string, got nothing',
-        'faults[1] (Bad Id).inject.kind: expected kind to be one of "shell", "node-command", "truncate-cache", "set-cni-version", "install-build", "fill-ipam", "stale-attachment", "delete-netns", "hang-plugin", "half-write-conflist", got "explode"',
+        'faults[1] (Bad Id).inject.kind: expected kind to be one of "shell", "node-command", "truncate-cache", "set-cni-version", "install-build", "fill-ipam", "stale-attachment", "delete-netns", "hang-plugin", "half-write-conflist", "noisy-plugin", got "explode"',
       ].join('\n'),
     );
     expect(() => parseCatalogue([good, good])).toThrow(

@@ -107,6 +107,8 @@ function buildSchemas() {
     z.strictObject({ kind: z.literal('hang-plugin') }),
     /** The node's conflist is cut to its first half (a write caught midway). */
     z.strictObject({ kind: z.literal('half-write-conflist') }),
+    /** param plugin writes a line that is not JSON to stdout before its output. */
+    z.strictObject({ kind: z.literal('noisy-plugin') }),
   ]);
 
   /** What an operator does to recover, as something the simulation can do too. */
@@ -732,6 +734,44 @@ const DATA: readonly FaultDef[] = [
     inject: { kind: 'hang-plugin' },
   },
   {
+    id: 'bad-output',
+    title: 'A plugin whose stdout is not JSON',
+    explanation:
+      'A plugin binary was replaced by a wrapper (or a debug build) that logs a line to stdout before running the real plugin. The plugin does its work and exits 0, but a CNI plugin’s stdout is its result: libcni parses it as JSON (invoke fixupResultVersion) and fails with "failed to unmarshal raw result: invalid character \'d\' looking for beginning of value", wrapped as plugin type="<plugin>" failed (add). An IPAM plugin’s output is parsed by the plugin that delegates to it (bridge), which fails the same way. Nothing is cached, containerd’s clean-up DEL succeeds (libcni ignores DEL’s stdout) and releases the address, and the kubelet retries after its back-off, to fail again: no leak, on every release. containerd 1.6.0 – 1.6.4 vendor libcni v1.0.1 / v1.1.0, whose text differs ("decoding version from network config: …"); the fault is refused there.',
+    when: 'any',
+    challenge: true,
+    params: {
+      node: NODE,
+      plugin: {
+        kind: 'plugin',
+        description: 'The plugin that writes to stdout.',
+        default: 'bridge',
+      },
+    },
+    symptoms: [
+      { where: 'kubectl', text: 'new pods stay ContainerCreating' },
+      {
+        where: 'event',
+        text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "<id>": plugin type="bridge" failed (add): failed to unmarshal raw result: invalid character \'d\' looking for beginning of value',
+      },
+      {
+        where: 'journal',
+        text: 'containerd: RunPodSandbox ... failed, error ... plugin type="bridge" failed (add): failed to unmarshal raw result: invalid character \'d\' looking for beginning of value',
+      },
+      {
+        where: 'ipam',
+        text: 'no reservation left by the failed attempts: the clean-up DEL released each',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Put the real plugin binary back (a plugin must write only its result to stdout; logs go to stderr or a file). The next retry succeeds.',
+      ],
+      actions: [{ kind: 'reinstall-plugin' }],
+    },
+    inject: { kind: 'noisy-plugin' },
+  },
+  {
     id: 'kubelet-restart-during-add',
     title: 'kubelet restart during ADD',
     explanation:
@@ -933,7 +973,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": WRITE)" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config"',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(WRITE         \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config" (containerd 1.6, with fsnotify v1.4.9, prints the event as \\"<file>\\": WRITE)',
       },
       {
         where: 'event',
@@ -963,7 +1003,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": REMOVE)" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"',
+        text: 'containerd: level=error msg="failed to reload cni configuration after receiving fs change event(REMOVE        \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config" (containerd 1.6, with fsnotify v1.4.9, prints the event as \\"<file>\\": REMOVE)',
       },
       {
         where: 'journal',

@@ -218,6 +218,25 @@ export const INJECTIONS: Injections = {
       did.push(`${node}: ${path} now blocks on ${command}`);
     },
   },
+  'noisy-plugin': {
+    check(v, _spec, r) {
+      void PLACEHOLDERS['plugin-path'](v, r);
+      // libcni v1.0.1 / v1.1.0 (containerd 1.6.0 – 1.6.4) parse a result with
+      // create.CreateFromBytes, whose error reads otherwise: cnisim models v1.1.1+ there.
+      const version = nodeState(v, r.node).containerd?.settings.version ?? '';
+      const m = /^1\.6\.(\d+)$/.exec(version);
+      if (m && Number(m[1]) <= 4)
+        fail(
+          `node ${r.node}: containerd ${version} vendors libcni ${Number(m[1]) <= 3 ? 'v1.0.1' : 'v1.1.0'}, which reports a plugin's bad output as "decoding version from network config: …"; cnisim models this fault from 1.6.5 (libcni v1.1.1+: "failed to unmarshal raw result: …")`,
+        );
+    },
+    apply(c, _spec, r, did) {
+      const node = r.node;
+      const dir = binDir(viewOf(c), node);
+      c.noisyPlugin(node, r.plugin, true, dir);
+      did.push(`${node}: ${dir}/${r.plugin} now writes "debug: CNI_COMMAND=…" to stdout first`);
+    },
+  },
   'half-write-conflist': {
     check: (v, _spec, r) => void PLACEHOLDERS.conflist(v, r),
     apply(c, _spec, r, did) {

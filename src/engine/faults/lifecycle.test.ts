@@ -374,13 +374,13 @@ function brokenConflist(id: 'conflist-malformed' | 'conflist-missing', event: st
 describe('conflist-malformed', () => {
   brokenConflist(
     'conflist-malformed',
-    'msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": WRITE)" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config"',
+    'msg="failed to reload cni configuration after receiving fs change event(WRITE         \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: unexpected end of JSON input: invalid cni config: failed to load cni config"',
   );
 });
 
 describe('conflist-missing', () => {
   brokenConflist(
     'conflist-missing',
-    'msg="failed to reload cni configuration after receiving fs change event(\\"/etc/cni/net.d/10-containerd-net.conflist\\": REMOVE)" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"',
+    'msg="failed to reload cni configuration after receiving fs change event(REMOVE        \\"/etc/cni/net.d/10-containerd-net.conflist\\")" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"',
   );
 });

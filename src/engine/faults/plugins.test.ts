@@ -17,6 +17,7 @@ import {
   reservations,
   taggedRules,
 } from './observe';
+import { injectFault } from './inject';
 import { NODE, inject, oneNode, recover, runningPod } from './testing';
 import { tget } from '../state/table';
 import { isKind } from '../trace/trace';
@@ -424,5 +425,70 @@ describe('ipam-exhausted', () => {
     expect(podStatus(c, 'web-1')).toBe('Running');
     expect(reservations(c, NODE)).toHaveLength(2);
     expect(c.audit()[0]!.findings).toEqual([]);
+  });
+});
+
+/**
+ * The fault `bad-output`: a plugin exits 0 with stdout that is not JSON. libcni's
+ * invoke.ExecPluginWithResult (`pkg/invoke/exec.go` fixupResultVersion, libcni v1.1.1 and later:
+ * containerd 1.6.5+, 1.7, 2.x) fails with "failed to unmarshal raw result: <json error>", which
+ * AddNetworkList wraps as `plugin type="<plugin>" failed (add): …` (`libcni/api.go`); the
+ * json error is encoding/json's for the first byte ("invalid character 'd' looking for beginning
+ * of value"). DEL's stdout is ignored (ExecPluginWithoutResult), so the clean-up succeeds.
+ */
+const BAD_OUTPUT_ERR =
+  "failed to unmarshal raw result: invalid character 'd' looking for beginning of value";
+
+describe('bad-output', () => {
+  for (const version of ['1.6.5', '1.6.39', '1.7.22', '1.7.24', '2.0.0', '2.0.1', '2.3.4'])
+    it(`${version}: every ADD fails with libcni's unmarshal error, nothing leaks, recovery works`, () => {
+      const c = oneNode({ containerd: { version } });
+      c.runFor(1_000_000);
+      inject(c, 'bad-output', { plugin: 'bridge' });
+      c.createPod({ name: 'web-0' });
+      c.runFor(30_000_000);
+      expect(podStatus(c, 'web-0')).toBe('ContainerCreating');
+      const failed = podEvents(c, 'web-0').filter((e) => e.reason === 'FailedCreatePodSandBox');
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed[0]!.message).toMatch(
+        new RegExp(
+          `^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "[0-9a-f]{64}": plugin type="bridge" failed \\(add\\): ${BAD_OUTPUT_ERR}$`,
+        ),
+      );
+      // The plugin did exit 0: it is its output libcni refused.
+      const exits = c.events
+        .filter(isKind('exit'))
+        .filter((e) => e.source === 'bridge' && e.payload.stdout.startsWith('debug: '));
+      expect(exits.length).toBeGreaterThan(0);
+      expect(exits.every((e) => e.payload.exitCode === 0)).toBe(true);
+      expect(journal(c, NODE, ['containerd']).join('\n')).toContain(
+        `plugin type=\\"bridge\\" failed (add): ${BAD_OUTPUT_ERR}`,
+      );
+      expect(reservations(c, NODE)).toEqual([]);
+      recover(c, 'bad-output', { plugin: 'bridge' });
+      c.runFor(30_000_000);
+      expect(podStatus(c, 'web-0')).toBe('Running');
+      expect(reservations(c, NODE)).toHaveLength(1);
+    });
+
+  it('an IPAM plugin: bridge, which delegates to it, fails with the same error', () => {
+    const c = oneNode();
+    c.runFor(1_000_000);
+    inject(c, 'bad-output', { plugin: 'host-local' });
+    c.createPod({ name: 'web-0' });
+    c.runFor(20_000_000);
+    const failed = podEvents(c, 'web-0').filter((e) => e.reason === 'FailedCreatePodSandBox');
+    expect(failed[0]!.message).toContain(`plugin type="bridge" failed (add): ${BAD_OUTPUT_ERR}`);
+    expect(reservations(c, NODE)).toEqual([]);
+  });
+
+  it('is refused on 1.6.0 – 1.6.4, whose libcni words the error otherwise', () => {
+    for (const version of ['1.6.0', '1.6.4']) {
+      const c = oneNode({ containerd: { version } });
+      c.runFor(1_000_000);
+      const r = injectFault(c, 'bad-output', { plugin: 'bridge' });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toContain('decoding version from network config');
+    }
   });
 });

@@ -37,6 +37,11 @@ export interface FsFile {
     readonly program: string;
     readonly build: string;
     readonly hangOn?: readonly string[];
+    /**
+     * The binary writes a line that is not JSON to stdout before its own output (a wrapper or a
+     * debug build that logs to stdout: the fault `bad-output`).
+     */
+    readonly stdoutNoise?: boolean;
   };
   /** Set for netns bind-mount points (nsfs); the kernel holds the namespace. */
   readonly nsfs?: boolean;

@@ -152,6 +152,8 @@ export function* execProgram(req: ExecRequest): Gen<ExecResult> {
       }),
   };
   const hangs = entry.exec?.hangOn?.includes(req.env['CNI_COMMAND'] ?? '') ?? false;
+  // A binary that logs to stdout: its first line is not JSON, whatever it prints after.
+  if (entry.exec?.stdoutNoise) proc.stdout = `debug: CNI_COMMAND=${req.env['CNI_COMMAND'] ?? ''}\n`;
 
   function exited(exitCode: number, killed: boolean): void {
     sim.apply(

@@ -36,6 +36,7 @@ import {
   confListFromConf,
   type NetworkConfigList,
 } from '../libcni/conf';
+import { versionGte } from '../cni/version';
 import { ipString } from '../net/ip';
 import { containerdLine, writeLog } from '../node/journal';
 import type { ProgramRegistry } from '../os/process';
@@ -284,6 +285,51 @@ export class Containerd {
       return { ready: false, message: 'Network plugin returns error: cni plugin not initialized' };
     }
     return { ready: true, message: '' };
+  }
+
+  /**
+   * The networks CRI Status runs CNI STATUS on: from 2.0.1 (go-cni v1.1.11 `cni.go` Status, which
+   * calls libcni GetStatusNetworkList for every loaded network), those whose list is cniVersion
+   * 1.1.0 or newer (libcni returns nil at once for the others). Empty on other releases, while
+   * CNI is not initialized, or with no such list loaded.
+   */
+  statusNetworks(): NetworkConfigList[] {
+    const c = this.state;
+    if (!c.up || !this.release.statusPolls || c.cni.networks.length < 2) return [];
+    const out: NetworkConfigList[] = [];
+    for (const net of c.cni.networks) {
+      let list: NetworkConfigList;
+      try {
+        list = confListFromBytes(net.bytes, { libcni: c.settings.libcni });
+      } catch {
+        continue;
+      }
+      const gte = versionGte(list.cniVersion, '1.1.0');
+      if (gte.ok && gte.value) out.push(list);
+    }
+    return out;
+  }
+
+  /**
+   * CRI Status as 2.0.1+ answers it (`internal/cri/server/status.go` Status → go-cni Status):
+   * ready() (the loopback network and one more), then libcni GetStatusNetworkList of each
+   * network; the first error makes NetworkReady false with `Network plugin returns error: <err>`.
+   * Plugins built before STATUS existed (v1.1.1) refuse it in their skel with "missing
+   * containerID" (CNI_CONTAINERID is empty for STATUS).
+   */
+  *statusWithCni(reqSeq?: number): Gen<CriResult<{ ready: boolean; message: string }>> {
+    const st = this.status();
+    if (!st.ready) return { ok: true, value: st };
+    for (const list of this.statusNetworks()) {
+      const out = yield* this.libcni(undefined, reqSeq).getStatusNetworkList(list);
+      if (!out.ok) {
+        return {
+          ok: true,
+          value: { ready: false, message: `Network plugin returns error: ${out.error.message}` },
+        };
+      }
+    }
+    return { ok: true, value: { ready: true, message: '' } };
   }
 
   /**

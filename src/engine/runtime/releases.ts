@@ -89,7 +89,10 @@ export interface Release {
    * ADD finds it (`sandbox_run.go`, `restart.go` loadSandbox): from 1.6.9.
    */
   savesBeforeSetup: boolean;
-  /** CRI Status runs CNI STATUS on every poll (go-cni v1.1.11): 2.0.1+. Not modelled yet. */
+  /**
+   * CRI Status runs CNI STATUS on every poll (go-cni v1.1.11 `cni.go` Status): 2.0.1+. See
+   * containerd.ts statusWithCni and status.test.ts.
+   */
   statusPolls: boolean;
 }
 
