@@ -59,3 +59,82 @@ test('topology: the step that gives eth0 its address marks it, in words and in t
   await expect(topo).not.toContainText(/added address 10\.244\.1\.\d+\/24 on eth0/);
   expect(errors).toEqual([]);
 });
+
+test('sequence: at 1280 px every lifeline is readable and the current message is centred', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  await runUntilRunning(page);
+  await views(page).getByRole('tab', { name: 'Sequence' }).click();
+  const diagram = views(page).getByRole('region', { name: 'Sequence diagram' });
+  const scroller = diagram.locator('.seq-scroller');
+  const back = page.getByRole('button', { name: 'Step back', exact: true });
+  await expect(diagram.locator('.seq-host svg text.messageText.is-current').first()).toBeVisible({
+    timeout: 15_000,
+  });
+  for (const moves of [0, 7, 6]) {
+    for (let i = 0; i < moves; i++) await back.click();
+    const current = diagram.locator('.seq-host svg text.messageText.is-current:not([data-more])');
+    await expect(current).toHaveCount(1, { timeout: 15_000 });
+    // Centred: the current message is in the middle third of the scroller's visible height, and
+    // inside the page.
+    await expect
+      .poll(async () => {
+        const s = (await scroller.boundingBox())!;
+        const c = (await current.boundingBox())!;
+        const mid = c.y + c.height / 2;
+        return (
+          mid >= s.y + s.height / 3 &&
+          mid <= s.y + (2 * s.height) / 3 &&
+          c.x >= s.x &&
+          c.x + c.width <= s.x + s.width &&
+          c.y + c.height <= 720
+        );
+      })
+      .toBe(true);
+    // The lifelines' headers in view show their whole names, inside their boxes and the pane;
+    // those of the current message's two ends among them.
+    const s = (await scroller.boundingBox())!;
+    const labels = await diagram.locator('.seq-header svg text').evaluateAll((ts) =>
+      ts
+        .filter((t) => getComputedStyle(t).visibility !== 'hidden')
+        .map((t) => {
+          const r = t.getBoundingClientRect();
+          const b = t.closest('g')!.querySelector('rect')!.getBoundingClientRect();
+          return { text: t.textContent, r: [r.left, r.right, r.top], box: [b.left, b.right] };
+        }),
+    );
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    for (const l of labels) {
+      expect(l.r[0], `${l.text} starts inside the pane`).toBeGreaterThanOrEqual(s.x - 0.5);
+      expect(l.r[1], `${l.text} ends inside the pane`).toBeLessThanOrEqual(s.x + s.width + 0.5);
+      expect(l.r[2], `${l.text} is in the pane`).toBeGreaterThanOrEqual(s.y - 0.5);
+      expect(l.r[0], `${l.text} inside its box`).toBeGreaterThanOrEqual(l.box[0]! - 0.5);
+      expect(l.r[1], `${l.text} inside its box`).toBeLessThanOrEqual(l.box[1]! + 0.5);
+    }
+    const ends = await diagram
+      .locator('.seq-lifelines [data-role] button')
+      .evaluateAll((bs) => bs.map((b) => b.textContent!.replace(/ \(current message.*$/, '')));
+    expect(ends.length).toBeGreaterThanOrEqual(1);
+    for (const e of ends) expect(labels.map((l) => l.text)).toContain(e.replace(/^‹ | ›$/g, ''));
+    // Every lifeline is named, readable, in the list above the diagram.
+    const all = diagram.getByRole('list', { name: 'Lifelines, left to right' }).getByRole('button');
+    expect(await all.count()).toBeGreaterThanOrEqual(5);
+    for (const b of await all.all()) {
+      await expect(b).toBeInViewport({ ratio: 1 });
+    }
+  }
+  // A lifeline out of view is one click away.
+  const far = diagram
+    .locator(
+      '.seq-lifelines [data-where="left"] button, .seq-lifelines [data-where="right"] button',
+    )
+    .first();
+  const name = (await far.textContent())!.replace(/^‹ | ›$/g, '');
+  await far.click();
+  await expect(
+    diagram.locator('.seq-header svg text', { hasText: new RegExp(`^${name}$`) }),
+  ).toBeInViewport();
+  expect(errors).toEqual([]);
+});
