@@ -3,7 +3,6 @@ import { Cluster } from '../../../engine/cluster/cluster';
 import {
   LayoutCache,
   StructureCache,
-  kernelChanges,
   layout,
   mergeStructures,
   stepChanges,
@@ -62,23 +61,23 @@ describe('topology model', () => {
     const addr = c.events.find(
       (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
     )!;
-    const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
+    const ch = stepChanges(states[addr.seq - 1], states[addr.seq]!);
     const n = structureOf(states[addr.seq]!).nodes[0]!;
     const podNs = n.pods[0]!.id;
     const eth0 = Object.values(
       tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links,
     ).find((l) => l.name === 'eth0')!;
-    expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
+    expect([...ch.marks.keys()]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
     // Bringing eth0 up adds its prefix route: the namespace changed too.
     const up = c.events.find(
       (e) => e.seq > addr.seq && e.kind === 'kernel' && /link set eth0 up/.test(e.summary),
     )!;
-    const ch2 = kernelChanges(states[up.seq - 1], states[up.seq]!);
-    expect(ch2.changed).toContain(`node-1/${podNs}`);
-    expect(ch2.changed).toContain(`node-1/${podNs}/${eth0.ifindex}`);
+    const ch2 = stepChanges(states[up.seq - 1], states[up.seq]!);
+    expect(ch2.marks.get(`node-1/${podNs}`)).toBe('changed');
+    expect(ch2.marks.get(`node-1/${podNs}/${eth0.ifindex}`)).toBe('changed');
     // An event that touches no kernel changes nothing.
     const api = c.events.find((e) => e.kind === 'api' && e.seq > 0)!;
-    expect(kernelChanges(states[api.seq - 1], states[api.seq]!).changed.size).toBe(0);
+    expect(stepChanges(states[api.seq - 1], states[api.seq]!).marks.size).toBe(0);
   });
 
   it('tells what a deletion removed', () => {
@@ -87,8 +86,13 @@ describe('topology model', () => {
     d.runFor(5_000_000);
     const del = d.events.find((e) => e.kind === 'kernel' && /link del/.test(e.summary));
     expect(del).toBeDefined();
-    const ch = kernelChanges(d.sim.states[del!.seq - 1], d.sim.states[del!.seq]!);
-    expect(ch.removed.join(' ')).toMatch(/eth0|veth/);
+    const ch = stepChanges(d.sim.states[del!.seq - 1], d.sim.states[del!.seq]!);
+    expect(
+      ch.items
+        .filter((i) => i.mark === 'removed')
+        .map((i) => i.text)
+        .join(' '),
+    ).toMatch(/eth0|veth/);
   });
 
   it('recomputes the structure only when namespaces or links come or go', () => {

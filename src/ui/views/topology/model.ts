@@ -280,58 +280,6 @@ function sameLinkSets(nss: Netns[], sets: unknown[]): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Changes between two steps
-
-export interface Changes {
-  /** Keys `node/nsId` and `node/nsId/ifindex` of what was added or changed. */
-  changed: Set<string>;
-  /** Readable descriptions of what disappeared. */
-  removed: string[];
-}
-
-export const NO_CHANGES: Changes = { changed: new Set(), removed: [] };
-
-function diffNs(node: string, a: Netns | undefined, b: Netns, out: Changes): void {
-  if (a === b) return;
-  const nsKey = `${node}/${b.id}`;
-  if (!a || a.routes !== b.routes || a.sysctl !== b.sysctl || a.iptables !== b.iptables)
-    out.changed.add(nsKey);
-  if (!a) out.changed.add(nsKey);
-  if (a?.links === b.links) return;
-  for (const l of Object.values(b.links)) {
-    if (a?.links[l.ifindex] !== l) out.changed.add(`${nsKey}/${l.ifindex}`);
-  }
-  if (a) {
-    for (const l of Object.values(a.links)) {
-      if (!b.links[l.ifindex]) out.removed.push(`${l.name} (${node}, ${a.id})`);
-    }
-  }
-}
-
-/** What the kernels of `cur` have that differs from `prev` (links, addresses, routes, namespaces). */
-export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Changes {
-  if (!prev || prev === cur) return prev ? NO_CHANGES : { changed: new Set(), removed: [] };
-  const out: Changes = { changed: new Set(), removed: [] };
-  for (const [name, node] of Object.entries(cur.nodes)) {
-    const before: KernelState | undefined = prev.nodes[name]?.kernel;
-    const k = node.kernel;
-    if (before === k) continue;
-    if (before?.netns === k.netns && before.mounts === k.mounts) continue;
-    for (const ns of tvalues(k.netns)) diffNs(name, tget(before?.netns, ns.id), ns, out);
-    if (before) {
-      for (const ns of tvalues(before.netns)) {
-        if (!tget(k.netns, ns.id)) out.removed.push(`namespace ${ns.id} (${name})`);
-      }
-      if (before.mounts !== k.mounts) {
-        for (const [p, id] of Object.entries(k.mounts))
-          if (before.mounts[p] !== id) out.changed.add(`${name}/${id}`);
-      }
-    }
-  }
-  return out.changed.size === 0 && out.removed.length === 0 ? NO_CHANGES : out;
-}
-
-// ---------------------------------------------------------------------------------------------
 // What one step added, changed or removed
 
 /** How a step touched an item. */
