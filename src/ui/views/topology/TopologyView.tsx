@@ -408,11 +408,6 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           {podCount === 1 ? '' : 's'}
           {changes.items.length > 0 ? ` · step ${step + 1}: ${countText(changes.items)}` : ''}
         </p>
-        <p className="topo-legend" aria-hidden="true">
-          <span className="topo-key is-added">added</span>
-          <span className="topo-key is-changed">changed</span>
-          <span className="topo-key is-removed">removed</span>
-        </p>
         <div className="topo-buttons">
           <button type="button" onClick={() => zoomBy(1.25)} aria-label="Zoom in">
             +
@@ -425,94 +420,103 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           </button>
         </div>
       </div>
-      <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
-        <title id={titleId}>
-          Network topology: nodes, host and pod namespaces, bridges and veth pairs
-        </title>
-        <g ref={gRef}>
-          {lay.nodes.map((nl) => {
-            const kernel = state.nodes[nl.node.name]!.kernel;
-            const root = tget(kernel.netns, nl.node.root)!;
-            // What this step removed is read from the state before it.
-            const prevKernel = prev?.nodes[nl.node.name]?.kernel;
-            const prevRoot = prevKernel ? tget(prevKernel.netns, nl.node.root) : undefined;
-            const hostKey = `${nl.node.name}/${root.id}`;
-            const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
-            const bridges = parseNames(hostNames);
-            return (
-              <g key={nl.node.name} className="topo-node">
-                <rect
-                  className="topo-node-frame"
-                  x={nl.box.x}
-                  y={nl.box.y}
-                  width={nl.box.w}
-                  height={nl.box.h}
-                  rx={8}
-                />
-                <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
-                  {nl.node.name}
-                </text>
-                <g
-                  className={`topo-ns topo-hostns${markClass(changes.marks.get(hostKey))}`}
-                  tabIndex={0}
-                  role="group"
-                  aria-label={`Host namespace of ${nl.node.name}`}
-                  onMouseEnter={() => setHovered(hostKey)}
-                  onMouseLeave={() => setHovered(null)}
-                  onFocus={() => setHovered(hostKey)}
-                  onBlur={() => setHovered(null)}
-                >
+      {/* The drawing, with the step's changes as text over its lower left corner (they take no
+          room from it: presenter mode gives the drawing the whole pane). */}
+      <div className="topo-stage">
+        <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
+          <title id={titleId}>
+            Network topology: nodes, host and pod namespaces, bridges and veth pairs
+          </title>
+          <g ref={gRef}>
+            {lay.nodes.map((nl) => {
+              const kernel = state.nodes[nl.node.name]!.kernel;
+              const root = tget(kernel.netns, nl.node.root)!;
+              // What this step removed is read from the state before it.
+              const prevKernel = prev?.nodes[nl.node.name]?.kernel;
+              const prevRoot = prevKernel ? tget(prevKernel.netns, nl.node.root) : undefined;
+              const hostKey = `${nl.node.name}/${root.id}`;
+              const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
+              const bridges = parseNames(hostNames);
+              return (
+                <g key={nl.node.name} className="topo-node">
                   <rect
-                    x={nl.hostBox.x}
-                    y={nl.hostBox.y}
-                    width={nl.hostBox.w}
-                    height={nl.hostBox.h}
-                    rx={6}
+                    className="topo-node-frame"
+                    x={nl.box.x}
+                    y={nl.box.y}
+                    width={nl.box.w}
+                    height={nl.box.h}
+                    rx={8}
                   />
-                  <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
-                    host namespace
+                  <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
+                    {nl.node.name}
                   </text>
+                  <g
+                    className={`topo-ns topo-hostns${markClass(changes.marks.get(hostKey))}`}
+                    tabIndex={0}
+                    role="group"
+                    aria-label={`Host namespace of ${nl.node.name}`}
+                    onMouseEnter={() => setHovered(hostKey)}
+                    onMouseLeave={() => setHovered(null)}
+                    onFocus={() => setHovered(hostKey)}
+                    onBlur={() => setHovered(null)}
+                  >
+                    <rect
+                      x={nl.hostBox.x}
+                      y={nl.hostBox.y}
+                      width={nl.hostBox.w}
+                      height={nl.hostBox.h}
+                      rx={6}
+                    />
+                    <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
+                      host namespace
+                    </text>
+                  </g>
+                  {nl.hostChips.map((c) => {
+                    const l = root.links[c.ifindex] ?? prevRoot?.links[c.ifindex];
+                    return l ? (
+                      <LinkChip
+                        key={c.ifindex}
+                        link={l}
+                        box={c.box}
+                        host
+                        master={l.master !== null ? (bridges[l.master] ?? null) : null}
+                        mark={changes.marks.get(`${hostKey}/${c.ifindex}`) ?? null}
+                      />
+                    ) : null;
+                  })}
+                  {nl.cells.map((c) => {
+                    const marks = perCell.get(`${nl.node.name}/${c.ns.id}`) ?? '';
+                    const before = marks.includes('=removed')
+                      ? tget(prevKernel?.netns, c.ns.id)
+                      : undefined;
+                    return (
+                      <PodCell
+                        key={c.ns.id}
+                        cell={c}
+                        ns={tget(kernel.netns, c.ns.id) ?? before}
+                        prevNs={before}
+                        hostLinks={c.peers.map(
+                          (p) => root.links[p.ifindex] ?? prevRoot?.links[p.ifindex],
+                        )}
+                        hostNames={hostNames}
+                        changed={marks}
+                        node={nl.node.name}
+                        onHover={setHovered}
+                      />
+                    );
+                  })}
                 </g>
-                {nl.hostChips.map((c) => {
-                  const l = root.links[c.ifindex] ?? prevRoot?.links[c.ifindex];
-                  return l ? (
-                    <LinkChip
-                      key={c.ifindex}
-                      link={l}
-                      box={c.box}
-                      host
-                      master={l.master !== null ? (bridges[l.master] ?? null) : null}
-                      mark={changes.marks.get(`${hostKey}/${c.ifindex}`) ?? null}
-                    />
-                  ) : null;
-                })}
-                {nl.cells.map((c) => {
-                  const marks = perCell.get(`${nl.node.name}/${c.ns.id}`) ?? '';
-                  const before = marks.includes('=removed')
-                    ? tget(prevKernel?.netns, c.ns.id)
-                    : undefined;
-                  return (
-                    <PodCell
-                      key={c.ns.id}
-                      cell={c}
-                      ns={tget(kernel.netns, c.ns.id) ?? before}
-                      prevNs={before}
-                      hostLinks={c.peers.map(
-                        (p) => root.links[p.ifindex] ?? prevRoot?.links[p.ifindex],
-                      )}
-                      hostNames={hostNames}
-                      changed={marks}
-                      node={nl.node.name}
-                      onHover={setHovered}
-                    />
-                  );
-                })}
-              </g>
-            );
-          })}
-        </g>
-      </svg>
-      <StepList items={changes.items} step={step} />
+              );
+            })}
+          </g>
+        </svg>
+        <StepList items={changes.items} step={step} />
+        <p className="topo-legend" aria-hidden="true">
+          <span className="topo-key is-added">added</span>
+          <span className="topo-key is-changed">changed</span>
+          <span className="topo-key is-removed">removed</span>
+        </p>
+      </div>
       <div className="topo-routes" aria-live="polite">
         {hoveredRoutes ? (
           <>
