@@ -80,6 +80,13 @@ async function main(): Promise<void> {
       await shot(page, 'sequence');
       await runUntil(page, 'a pod is Running');
       await tab(page, 'Views', 'Topology');
+      // Back to the step that gives the pod its address: the topology highlights that change.
+      const changes = page.getByRole('region', { name: /^Changes at step \d+$/ });
+      for (let i = 0; i < 120; i++) {
+        const t = (await changes.count()) ? ((await changes.textContent()) ?? '') : '';
+        if (/added address 10\.244\.1\.\d+\/24 on eth0/.test(t)) break;
+        await page.getByRole('button', { name: 'Step back', exact: true }).click();
+      }
       await tab(page, 'Cluster', 'Files');
       await page
         .getByRole('button', { name: /^10\.244\.1\.\d+$/ })

@@ -10,7 +10,15 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Level, SessionView } from '../../../engine';
 import { loadMermaid } from './mermaid';
-import { buildWindow, visibleSeqs, windowFor, type SequenceWindow } from './model';
+import {
+  buildWindow,
+  centredScroll,
+  labelX,
+  SCREEN_TEXT,
+  visibleSeqs,
+  windowFor,
+  type SequenceWindow,
+} from './model';
 import './sequence.css';
 
 /** What the view reads of the session (a SessionView has it all). */
@@ -33,10 +41,20 @@ let renderCount = 0;
 function decorate(host: HTMLElement, win: SequenceWindow): void {
   const lines = host.querySelectorAll<SVGElement>('[data-et="message"]');
   const texts = host.querySelectorAll<SVGTextElement>('text.messageText');
+  // Mermaid draws each line of a wrapped message as its own <text>.
+  let t = 0;
   win.messages.forEach((m, i) => {
     const seq = String(m.seq);
     const line = lines[i];
-    const text = texts[i];
+    const text = texts[t];
+    for (let j = 1; j < m.lines; j++) {
+      const more = texts[t + j];
+      if (!more) continue;
+      more.dataset['seq'] = seq;
+      more.dataset['more'] = '';
+      if (m.failed) more.classList.add('is-failed');
+    }
+    t += m.lines;
     if (line) {
       line.dataset['seq'] = seq;
       if (m.failed) line.classList.add('is-failed');
@@ -92,16 +110,91 @@ function stickyHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
   header.appendChild(copy);
 }
 
-/** Scrolls `scroller` (only it, not the page) so that `el` is visible. */
-function scrollIntoScroller(scroller: HTMLElement, el: Element): void {
+/**
+ * Scrolls `scroller` (only it, not the page) so that the current message (its text lines and its
+ * arrow) is at the centre of the part below the sticky header.
+ */
+function centreInScroller(scroller: HTMLElement, els: Iterable<Element>, header: number): void {
   const s = scroller.getBoundingClientRect();
-  const r = el.getBoundingClientRect();
-  const margin = 72;
-  if (r.top < s.top + margin) scroller.scrollTop -= s.top + margin - r.top;
-  else if (r.bottom > s.bottom - margin) scroller.scrollTop += r.bottom - (s.bottom - margin);
-  if (r.left < s.left) scroller.scrollLeft -= s.left - r.left + margin;
-  else if (r.right > s.right)
-    scroller.scrollLeft += Math.min(r.left - s.left - margin, r.right - s.right + margin);
+  let l = Infinity;
+  let r = -Infinity;
+  let t = Infinity;
+  let b = -Infinity;
+  for (const el of els) {
+    const x = el.getBoundingClientRect();
+    if (x.width === 0 && x.height === 0) continue;
+    l = Math.min(l, x.left);
+    r = Math.max(r, x.right);
+    t = Math.min(t, x.top);
+    b = Math.max(b, x.bottom);
+  }
+  if (l === Infinity) return;
+  // Content coordinates of the span: viewport position plus the current scroll offset.
+  const ox = scroller.scrollLeft - s.left - scroller.clientLeft;
+  const oy = scroller.scrollTop - s.top - scroller.clientTop;
+  scroller.scrollLeft = centredScroll(l + ox, r + ox, scroller.clientWidth, scroller.scrollWidth);
+  scroller.scrollTop = centredScroll(
+    t + oy,
+    b + oy,
+    scroller.clientHeight,
+    scroller.scrollHeight,
+    header,
+  );
+}
+
+/**
+ * Keeps each participant's name readable in the sticky header while the diagram scrolls
+ * sideways: a label whose box is cut by the pane's edge moves into the part in view (labelX).
+ */
+function placeHeaderLabels(
+  scroller: HTMLElement,
+  header: HTMLElement,
+  index?: HTMLElement | null,
+): void {
+  const svg = header.querySelector('svg');
+  if (!svg) return;
+  const where = new Map<string, 'left' | 'right' | 'in'>();
+  const vb = (svg.getAttribute('viewBox') ?? '0 0 0 0').split(/\s+/).map(Number);
+  const view = { x: (vb[0] ?? 0) + scroller.scrollLeft, w: scroller.clientWidth };
+  for (const g of svg.querySelectorAll(':scope > g')) {
+    const rect = g.querySelector('rect');
+    const text = g.querySelector('text');
+    if (!rect || !text) continue;
+    const box = {
+      x: Number(rect.getAttribute('x') ?? 0),
+      w: Number(rect.getAttribute('width') ?? 0),
+    };
+    const w = text.getComputedTextLength?.() ?? 0;
+    const x = labelX(box, view, Math.min(w + 4, box.w));
+    const name = text.textContent ?? '';
+    where.set(name, x !== null ? 'in' : box.x + box.w / 2 < view.x + view.w / 2 ? 'left' : 'right');
+    text.style.visibility = x === null ? 'hidden' : '';
+    if (x === null) continue;
+    text.setAttribute('x', String(x));
+    for (const ts of text.querySelectorAll('tspan')) ts.setAttribute('x', String(x));
+  }
+  // The list of every lifeline says which are out of view, and on which side.
+  for (const li of index?.querySelectorAll<HTMLElement>('[data-lifeline]') ?? []) {
+    li.dataset['where'] = where.get(li.dataset['lifeline'] ?? '') ?? 'in';
+  }
+}
+
+/** Scrolls sideways so that the lifeline named `label` is in the middle of the pane. */
+function scrollToLifeline(scroller: HTMLElement, header: HTMLElement, label: string): void {
+  for (const g of header.querySelectorAll('svg > g')) {
+    if ((g.querySelector('text')?.textContent ?? '') !== label) continue;
+    const r = g.querySelector('rect')?.getBoundingClientRect();
+    if (!r) return;
+    const s = scroller.getBoundingClientRect();
+    const ox = scroller.scrollLeft - s.left - scroller.clientLeft;
+    scroller.scrollLeft = centredScroll(
+      r.left + ox,
+      r.right + ox,
+      scroller.clientWidth,
+      scroller.scrollWidth,
+    );
+    return;
+  }
 }
 
 export default function SequenceView({
@@ -130,13 +223,14 @@ export default function SequenceView({
   );
   const range = windowFor(visible, step, WINDOW);
   const win = useMemo(
-    () => buildWindow(events, visible.slice(range.start, range.end)),
+    () => buildWindow(events, visible.slice(range.start, range.end), SCREEN_TEXT),
     [events, visible, range.start, range.end],
   );
 
   const hostRef = useRef<HTMLDivElement>(null);
   const headerRef = useRef<HTMLDivElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
+  const indexRef = useRef<HTMLOListElement>(null);
   const [rendered, setRendered] = useState<{ key: string; error: string | null } | null>(null);
   const baseId = useId().replace(/[^A-Za-z0-9_-]/g, '');
 
@@ -164,7 +258,11 @@ export default function SequenceView({
       // Mermaid's output, sanitised by it (securityLevel strict) from escaped text only.
       host.innerHTML = svg;
       decorate(host, win);
-      if (headerRef.current) stickyHeader(headerRef.current, host.querySelector('svg'));
+      if (headerRef.current) {
+        stickyHeader(headerRef.current, host.querySelector('svg'));
+        if (scrollerRef.current)
+          placeHeaderLabels(scrollerRef.current, headerRef.current, indexRef.current);
+      }
       setRendered({ key: win.key, error: null });
     };
     const cached = drawn.get(win.source);
@@ -218,7 +316,7 @@ export default function SequenceView({
     if (renderedKey !== source) return;
     const seqs = nextRef.current;
     if (!seqs || seqs.length === 0) return;
-    const next = buildWindow(events, seqs).source;
+    const next = buildWindow(events, seqs, SCREEN_TEXT).source;
     if (drawn.has(next)) return;
     const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 300));
     const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
@@ -243,12 +341,22 @@ export default function SequenceView({
     const host = hostRef.current;
     const scroller = scrollerRef.current;
     if (!host || renderedKey !== win.key) return;
-    for (const el of host.querySelectorAll('.is-current')) el.classList.remove('is-current');
+    for (const el of host.querySelectorAll('.is-current, .is-current-more'))
+      el.classList.remove('is-current', 'is-current-more');
     if (current === null) return;
     const els = host.querySelectorAll(`[data-seq="${current}"]`);
-    for (const el of els) el.classList.add('is-current');
-    const text = host.querySelector(`text[data-seq="${current}"]`);
-    if (text && scroller) scrollIntoScroller(scroller, text);
+    // One element is the current message; the further lines of its text look the same.
+    for (const el of els)
+      el.classList.add(
+        el instanceof SVGElement && el.dataset['more'] !== undefined
+          ? 'is-current-more'
+          : 'is-current',
+      );
+    if (scroller && els.length > 0) {
+      const header = headerRef.current?.querySelector('svg')?.getBoundingClientRect().height ?? 0;
+      centreInScroller(scroller, els, header);
+      if (headerRef.current) placeHeaderLabels(scroller, headerRef.current, indexRef.current);
+    }
   }, [current, renderedKey, win.key]);
 
   const select = (target: EventTarget | null) => {
@@ -258,6 +366,7 @@ export default function SequenceView({
     if (seq !== undefined) onSelectStep(Number(seq));
   };
 
+  const currentMsg = win.messages.find((m) => m.seq === current);
   const first = win.messages[0]?.seq;
   const last = win.messages[win.messages.length - 1]?.seq;
   const loading = win.messages.length > 0 && renderedKey !== win.key;
@@ -293,9 +402,35 @@ export default function SequenceView({
         </p>
       )}
       {loading && <p className="seq-loading">Drawing the diagram…</p>}
+      {win.participants.length > 0 && (
+        <ol className="seq-lifelines" aria-label="Lifelines, left to right" ref={indexRef}>
+          {win.participants.map((p) => {
+            const role =
+              currentMsg?.from === p.id ? 'from' : currentMsg?.to === p.id ? 'to' : undefined;
+            return (
+              <li key={p.id} data-lifeline={p.label} data-role={role}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    if (scrollerRef.current && headerRef.current)
+                      scrollToLifeline(scrollerRef.current, headerRef.current, p.label);
+                  }}
+                >
+                  {p.label}
+                  {role && <span className="visually-hidden"> (current message {role})</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
       <div
         className="seq-scroller"
         ref={scrollerRef}
+        onScroll={() => {
+          if (scrollerRef.current && headerRef.current)
+            placeHeaderLabels(scrollerRef.current, headerRef.current, indexRef.current);
+        }}
         onClick={(e) => select(e.target)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' || e.key === ' ') {

@@ -4,6 +4,9 @@ import type { TraceEvent } from '../../../engine/trace/trace';
 import fc from 'fast-check';
 import {
   buildWindow,
+  centredScroll,
+  labelX,
+  SCREEN_TEXT,
   escapeMermaid,
   lastAtOrBefore,
   visibleSeqs,
@@ -174,5 +177,46 @@ describe('wrapText', () => {
       'default/web-0',
       '(graceful)',
     ]);
+  });
+});
+
+describe('the screen layout of the diagram', () => {
+  it('wraps long messages into short lines and counts them', () => {
+    const ev = {
+      ...({} as TraceEvent),
+      seq: 0,
+      source: 'libcni',
+      target: 'bridge',
+      kind: 'exec',
+      level: 'cni',
+      node: 'node-1',
+      summary: 'exec /opt/cni/bin/bridge ADD (CNI_CONTAINERID=0123456789abcdef CNI_IFNAME=eth0)',
+    } as TraceEvent;
+    const win = buildWindow([ev], [0], SCREEN_TEXT);
+    const m = win.messages[0]!;
+    expect(m.lines).toBe(m.text.split('<br/>').length);
+    expect(m.lines).toBeGreaterThan(1);
+    for (const line of m.text.split('<br/>')) expect(line.length).toBeLessThanOrEqual(40);
+    expect(buildWindow([ev], [0]).messages[0]!.lines).toBe(1);
+  });
+
+  it('centres a span in the part of the viewport under the header, within the scroll range', () => {
+    // A message at 1000..1040 in 3000 px of content, a 450 px viewport with a 50 px header.
+    const top = centredScroll(1000, 1040, 450, 3000, 50);
+    const centre = 1020 - top;
+    expect(centre).toBe(50 + 200);
+    // Near the start or the end it stops at the range's ends.
+    expect(centredScroll(10, 20, 450, 3000, 50)).toBe(0);
+    expect(centredScroll(2990, 3000, 450, 3000, 50)).toBe(2550);
+    expect(centredScroll(0, 100, 450, 300)).toBe(0);
+  });
+
+  it('keeps a cut participant label inside the visible part of its box', () => {
+    // Box 100..220, view 150..650: the label centres on 150..220.
+    expect(labelX({ x: 100, w: 120 }, { x: 150, w: 500 }, 60)).toBe(185);
+    // Fully in view: the box's centre.
+    expect(labelX({ x: 200, w: 120 }, { x: 150, w: 500 }, 60)).toBe(260);
+    // Too little in view for the label: hidden.
+    expect(labelX({ x: 100, w: 120 }, { x: 190, w: 500 }, 60)).toBeNull();
   });
 });

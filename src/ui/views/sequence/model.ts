@@ -126,6 +126,8 @@ export interface Message {
   plain: string;
   reply: boolean;
   failed: boolean;
+  /** Lines the text is drawn on (Mermaid draws each line as its own <text>). */
+  lines: number;
 }
 
 export interface SequenceWindow {
@@ -236,16 +238,18 @@ export function buildWindow(
   });
   const messages: Message[] = evs.map((e) => {
     const plain = e.error ? `${e.summary} — failed: ${e.error}` : e.summary;
+    const wrapped = opts.wrap ? wrapText(clip(plain, opts.maxText), opts.wrap) : null;
     return {
       seq: e.seq,
       from: ids.get(keyOf(e.source, e.node))!,
       to: ids.get(keyOf(e.target, e.node))!,
-      text: opts.wrap
-        ? wrapText(clip(plain, opts.maxText), opts.wrap).map(escapeMermaid).join('<br/>')
+      text: wrapped
+        ? wrapped.map(escapeMermaid).join('<br/>')
         : escapeMermaid(clip(plain, opts.maxText)),
       plain,
       reply: isReply(e),
       failed: e.error !== undefined,
+      lines: Math.max(1, wrapped?.length ?? 1),
     };
   });
   const lines = ['sequenceDiagram'];
@@ -270,4 +274,39 @@ export function buildWindow(
     messages,
     source,
   };
+}
+
+/**
+ * How the Sequence view sets its messages: wrapped in short lines, so that the participants sit
+ * close together (Mermaid spaces them to fit their longest message line) and a window's nine or
+ * so lifelines fit a pane at 1280 px.
+ */
+export const SCREEN_TEXT = { maxText: 72, wrap: 22 } as const;
+
+/**
+ * The scroll offset (one axis) that puts the span [from, to] (content coordinates) at the centre
+ * of a viewport of `size` whose first `inset` pixels are covered (a sticky header), within the
+ * content's scroll range.
+ */
+export function centredScroll(from: number, to: number, size: number, content: number, inset = 0) {
+  const max = Math.max(0, content - size);
+  const want = (from + to) / 2 - (inset + (size - inset) / 2);
+  return Math.round(Math.min(max, Math.max(0, want)));
+}
+
+/**
+ * Where a participant's label goes in the sticky header when the diagram is scrolled sideways:
+ * the centre of the part of its box that is in view, kept inside the box, so that a box cut by
+ * the pane's edge still shows its whole name. `null` when too little of the box is in view for
+ * the label (`labelW` wide) to fit.
+ */
+export function labelX(
+  box: { x: number; w: number },
+  view: { x: number; w: number },
+  labelW: number,
+): number | null {
+  const l = Math.max(box.x, view.x);
+  const r = Math.min(box.x + box.w, view.x + view.w);
+  if (r - l < labelW) return null;
+  return (l + r) / 2;
 }

@@ -14,12 +14,15 @@ import { tget, type Level, type Link, type Netns, type SessionView } from '../..
 import {
   StructureCache,
   addrText,
-  kernelChanges,
   LayoutCache,
   linkState,
+  mergeStructures,
   routesText,
+  stepChanges,
   type Box,
   type CellLayout,
+  type Mark,
+  type StepItem,
 } from './model';
 import './topology.css';
 
@@ -46,16 +49,33 @@ function parseNames(s: string): Record<number, string> {
   return out;
 }
 
+/** Class and spoken words of a mark ("is-added", "added at this step"). */
+function markClass(m: Mark | null | undefined): string {
+  return m ? ` is-${m}` : '';
+}
+function markWords(m: Mark | null | undefined): string {
+  return m ? ` (${m} at this step)` : '';
+}
+
+function parseMarks(s: string): Map<string, Mark> {
+  const out = new Map<string, Mark>();
+  for (const part of s ? s.split(' ') : []) {
+    const eq = part.lastIndexOf('=');
+    out.set(part.slice(0, eq), part.slice(eq + 1) as Mark);
+  }
+  return out;
+}
+
 const LinkChip = memo(function LinkChip({
   link,
   box,
-  changed,
+  mark,
   host,
   master,
 }: {
   link: Link;
   box: Box;
-  changed: boolean;
+  mark: Mark | null;
   host: boolean;
   master: string | null;
 }) {
@@ -67,13 +87,13 @@ const LinkChip = memo(function LinkChip({
     `topo-${link.kind}`,
     host ? 'topo-hostend' : '',
     state === 'DOWN' ? 'is-down' : '',
-    changed ? 'is-changed' : '',
+    mark ? `is-${mark}` : '',
   ]
     .filter(Boolean)
     .join(' ');
   return (
-    <g className={cls} transform={`translate(${box.x},${box.y})`}>
-      <title>{`${link.name} (${link.kind}, ifindex ${link.ifindex}) ${sub}`}</title>
+    <g className={cls} transform={`translate(${box.x},${box.y})`} data-mark={mark ?? undefined}>
+      <title>{`${link.name} (${link.kind}, ifindex ${link.ifindex}) ${sub}${markWords(mark)}`}</title>
       <rect width={box.w} height={box.h} rx={4} />
       <text x={6} y={13} className="topo-chip-name">
         {clipText(link.name, 20)}
@@ -91,6 +111,7 @@ const PodCell = memo(
   function PodCell({
     cell,
     ns,
+    prevNs,
     hostLinks,
     hostNames,
     changed,
@@ -98,21 +119,28 @@ const PodCell = memo(
     onHover,
   }: {
     cell: CellLayout;
+    /** The namespace at this step, or before it if this step removed it. */
     ns: Netns | undefined;
+    /** The namespace before this step, only when this step removed links from it (drawn ghosted). */
+    prevNs?: Netns | undefined;
     hostLinks: readonly (Link | undefined)[];
     /** Names of host bridges by ifindex, "3=cni0,7=br1" (for the "master" text). */
     hostNames: string;
-    /** Changed keys inside this cell, joined: a string so that memo compares it cheaply. */
+    /** Marks inside this cell ("key=added ..."): a string so that memo compares it cheaply. */
     changed: string;
     node: string;
     onHover(key: string | null): void;
   }) {
     if (!ns) return null;
     const bridges = parseNames(hostNames);
-    const changedSet = new Set(changed ? changed.split(' ') : []);
+    const marks = parseMarks(changed);
     const nsKey = `${node}/${ns.id}`;
+    const nsMark = marks.get(nsKey);
     const label = cell.ns.pod ?? cell.ns.mounts[0]?.split('/').pop() ?? `${ns.id} (no mount)`;
     const links = Object.values(ns.links);
+    // Links this step removed keep their slot for this step, ghosted.
+    if (prevNs && prevNs !== ns)
+      for (const l of Object.values(prevNs.links)) if (!ns.links[l.ifindex]) links.push(l);
     const lines: Array<{ x1: number; y1: number; x2: number; y2: number }> = [];
     cell.peers.forEach((p, i) => {
       const l = hostLinks[i];
@@ -141,16 +169,19 @@ const PodCell = memo(
               box={p.box}
               host
               master={l.master !== null ? (bridges[l.master] ?? String(l.master)) : null}
-              changed={changedSet.has(`${node}/root/${l.ifindex}`)}
+              mark={marks.get(`${node}/root/${l.ifindex}`) ?? null}
             />
           ) : null;
         })}
         <g
-          className={`topo-ns topo-podns${changedSet.has(nsKey) ? ' is-changed' : ''}`}
+          className={`topo-ns topo-podns${markClass(nsMark)}`}
           tabIndex={0}
           role="group"
-          aria-label={`Pod namespace ${label}: ${links
-            .map((l) => `${l.name} ${addrText(l).join(' ')}`)
+          aria-label={`Pod namespace ${label}${markWords(nsMark)}: ${links
+            .map(
+              (l) =>
+                `${l.name} ${addrText(l).join(' ')}${markWords(marks.get(`${nsKey}/${l.ifindex}`))}`,
+            )
             .join(', ')}`}
           onMouseEnter={() => onHover(nsKey)}
           onMouseLeave={() => onHover(null)}
@@ -177,7 +208,7 @@ const PodCell = memo(
               box={slot}
               host={false}
               master={null}
-              changed={changedSet.has(`${nsKey}/${l.ifindex}`)}
+              mark={marks.get(`${nsKey}/${l.ifindex}`) ?? null}
             />
           ) : null;
         })}
@@ -187,6 +218,7 @@ const PodCell = memo(
   (a, b) =>
     a.cell === b.cell &&
     a.ns === b.ns &&
+    a.prevNs === b.prevNs &&
     a.changed === b.changed &&
     a.node === b.node &&
     a.onHover === b.onHover &&
@@ -195,17 +227,71 @@ const PodCell = memo(
     a.hostLinks.every((l, i) => l === b.hostLinks[i]),
 );
 
+const KIND_PLURAL: Record<StepItem['kind'], string> = {
+  namespace: 'namespaces',
+  link: 'links',
+  address: 'addresses',
+  route: 'routes',
+  reservation: 'reservations',
+  'cache file': 'cache files',
+};
+
+/** "1 link added, 2 routes removed". */
+function countText(items: readonly StepItem[]): string {
+  const n = new Map<string, number>();
+  for (const it of items) {
+    const k = `${it.kind}|${it.mark}`;
+    n.set(k, (n.get(k) ?? 0) + 1);
+  }
+  return [...n]
+    .map(([k, c]) => {
+      const [kind, mark] = k.split('|') as [StepItem['kind'], Mark];
+      return `${c} ${c === 1 ? kind : KIND_PLURAL[kind]} ${mark}`;
+    })
+    .join(', ');
+}
+
+const LIST_MAX = 12;
+
+/** The step's changes as text: what the drawing highlights, and the files it does not draw. */
+function StepList({ items, step }: { items: readonly StepItem[]; step: number }) {
+  if (items.length === 0) return null;
+  const shown = items.slice(0, LIST_MAX);
+  return (
+    <div className="topo-steplist" role="region" aria-label={`Changes at step ${step + 1}`}>
+      <ul>
+        {shown.map((it, i) => (
+          <li key={i} className={`topo-item is-${it.mark}`}>
+            <span className="topo-mark">{it.mark}</span> {it.kind} <code>{it.text}</code>
+            {it.node ? <span className="topo-item-node"> · {it.node}</span> : null}
+          </li>
+        ))}
+      </ul>
+      {items.length > LIST_MAX ? (
+        <p className="topo-hint">and {items.length - LIST_MAX} more</p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function TopologyView({ session, step }: TopologyViewProps) {
   // Step -1 is the world before the first event.
   const state = session.stateAt(step);
   const prev = step >= 0 ? session.stateAt(step - 1) : undefined;
 
   const [cache] = useState(() => new StructureCache());
-  // Structure and layout: recomputed only when namespaces or links come or go.
+  const [prevCache] = useState(() => new StructureCache());
+  // Structure and layout: recomputed only when namespaces or links come or go. What this step
+  // removed stays in the structure for this step, drawn ghosted.
   const structure = useMemo(() => (state ? cache.get(state) : null), [cache, state]);
+  const prevStructure = useMemo(() => (prev ? prevCache.get(prev) : null), [prevCache, prev]);
+  const merged = useMemo(
+    () => (structure ? mergeStructures(prevStructure, structure) : null),
+    [prevStructure, structure],
+  );
   const [layouts] = useState(() => new LayoutCache());
-  const lay = useMemo(() => (structure ? layouts.get(structure) : null), [layouts, structure]);
-  const changes = useMemo(() => (state ? kernelChanges(prev, state) : null), [prev, state]);
+  const lay = useMemo(() => (merged ? layouts.get(merged) : null), [layouts, merged]);
+  const changes = useMemo(() => (state ? stepChanges(prev, state) : null), [prev, state]);
 
   const [hovered, setHovered] = useState<string | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -260,7 +346,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
     fitRef.current();
   }, [layW, layH]);
 
-  // Changed keys per cell ("node/root/<ifindex>" for host ends), as stable strings.
+  // Marks per cell ("node/root/<ifindex>" for host ends), as stable strings.
   const perCell = useMemo(() => {
     const out = new Map<string, string>();
     if (!lay || !changes || !state) return out;
@@ -269,12 +355,12 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
       for (const c of nl.cells) {
         const keys: string[] = [];
         const nsKey = `${nl.node.name}/${c.ns.id}`;
-        for (const k of changes.changed) {
-          if (k === nsKey || k.startsWith(`${nsKey}/`)) keys.push(k);
+        for (const [k, m] of changes.marks) {
+          if (k === nsKey || k.startsWith(`${nsKey}/`)) keys.push(`${k}=${m}`);
         }
         for (const p of c.peers) {
-          if (changes.changed.has(`${nl.node.name}/${root}/${p.ifindex}`))
-            keys.push(`${nl.node.name}/root/${p.ifindex}`);
+          const m = changes.marks.get(`${nl.node.name}/${root}/${p.ifindex}`);
+          if (m) keys.push(`${nl.node.name}/root/${p.ifindex}=${m}`);
         }
         if (keys.length) out.set(nsKey, keys.join(' '));
       }
@@ -320,11 +406,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
         <p className="topo-summary">
           {lay.nodes.length} node{lay.nodes.length === 1 ? '' : 's'}, {podCount} pod namespace
           {podCount === 1 ? '' : 's'}
-          {changes.changed.size > 0 || changes.removed.length > 0
-            ? ` · step ${step + 1} changed ${changes.changed.size} object${changes.changed.size === 1 ? '' : 's'}`
-            : ''}
-          {changes.removed.length > 0 ? `, removed ${changes.removed.slice(0, 3).join(', ')}` : ''}
-          {changes.removed.length > 3 ? ` and ${changes.removed.length - 3} more` : ''}
+          {changes.items.length > 0 ? ` · step ${step + 1}: ${countText(changes.items)}` : ''}
         </p>
         <div className="topo-buttons">
           <button type="button" onClick={() => zoomBy(1.25)} aria-label="Zoom in">
@@ -338,87 +420,109 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           </button>
         </div>
       </div>
-      <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
-        <title id={titleId}>
-          Network topology: nodes, host and pod namespaces, bridges and veth pairs
-        </title>
-        <g ref={gRef}>
-          {lay.nodes.map((nl) => {
-            const kernel = state.nodes[nl.node.name]!.kernel;
-            const ctrd = state.nodes[nl.node.name]!.containerd;
-            const root = tget(kernel.netns, nl.node.root)!;
-            const hostKey = `${nl.node.name}/${root.id}`;
-            const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
-            const bridges = parseNames(hostNames);
-            return (
-              <g key={nl.node.name} className="topo-node">
-                <rect
-                  className="topo-node-frame"
-                  x={nl.box.x}
-                  y={nl.box.y}
-                  width={nl.box.w}
-                  height={nl.box.h}
-                  rx={8}
-                />
-                <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
-                  {nl.node.name}
-                  {ctrd && (
-                    <tspan className="topo-node-release">
-                      {` · containerd ${ctrd.settings.version}`}
-                    </tspan>
-                  )}
-                </text>
-                <g
-                  className={`topo-ns topo-hostns${changes.changed.has(hostKey) ? ' is-changed' : ''}`}
-                  tabIndex={0}
-                  role="group"
-                  aria-label={`Host namespace of ${nl.node.name}`}
-                  onMouseEnter={() => setHovered(hostKey)}
-                  onMouseLeave={() => setHovered(null)}
-                  onFocus={() => setHovered(hostKey)}
-                  onBlur={() => setHovered(null)}
-                >
+      {/* The drawing, with the step's changes as text over its lower left corner (they take no
+          room from it: presenter mode gives the drawing the whole pane). */}
+      <div className="topo-stage">
+        <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
+          <title id={titleId}>
+            Network topology: nodes, host and pod namespaces, bridges and veth pairs
+          </title>
+          <g ref={gRef}>
+            {lay.nodes.map((nl) => {
+              const kernel = state.nodes[nl.node.name]!.kernel;
+              const ctrd = state.nodes[nl.node.name]!.containerd;
+              const root = tget(kernel.netns, nl.node.root)!;
+              // What this step removed is read from the state before it.
+              const prevKernel = prev?.nodes[nl.node.name]?.kernel;
+              const prevRoot = prevKernel ? tget(prevKernel.netns, nl.node.root) : undefined;
+              const hostKey = `${nl.node.name}/${root.id}`;
+              const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
+              const bridges = parseNames(hostNames);
+              return (
+                <g key={nl.node.name} className="topo-node">
                   <rect
-                    x={nl.hostBox.x}
-                    y={nl.hostBox.y}
-                    width={nl.hostBox.w}
-                    height={nl.hostBox.h}
-                    rx={6}
+                    className="topo-node-frame"
+                    x={nl.box.x}
+                    y={nl.box.y}
+                    width={nl.box.w}
+                    height={nl.box.h}
+                    rx={8}
                   />
-                  <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
-                    host namespace
+                  <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
+                    {nl.node.name}
+                    {ctrd && (
+                      <tspan className="topo-node-release">
+                        {` · containerd ${ctrd.settings.version}`}
+                      </tspan>
+                    )}
                   </text>
-                </g>
-                {nl.hostChips.map((c) => {
-                  const l = root.links[c.ifindex];
-                  return l ? (
-                    <LinkChip
-                      key={c.ifindex}
-                      link={l}
-                      box={c.box}
-                      host
-                      master={l.master !== null ? (bridges[l.master] ?? null) : null}
-                      changed={changes.changed.has(`${hostKey}/${c.ifindex}`)}
+                  <g
+                    className={`topo-ns topo-hostns${markClass(changes.marks.get(hostKey))}`}
+                    tabIndex={0}
+                    role="group"
+                    aria-label={`Host namespace of ${nl.node.name}`}
+                    onMouseEnter={() => setHovered(hostKey)}
+                    onMouseLeave={() => setHovered(null)}
+                    onFocus={() => setHovered(hostKey)}
+                    onBlur={() => setHovered(null)}
+                  >
+                    <rect
+                      x={nl.hostBox.x}
+                      y={nl.hostBox.y}
+                      width={nl.hostBox.w}
+                      height={nl.hostBox.h}
+                      rx={6}
                     />
-                  ) : null;
-                })}
-                {nl.cells.map((c) => (
-                  <PodCell
-                    key={c.ns.id}
-                    cell={c}
-                    ns={tget(kernel.netns, c.ns.id)}
-                    hostLinks={c.peers.map((p) => root.links[p.ifindex])}
-                    hostNames={hostNames}
-                    changed={perCell.get(`${nl.node.name}/${c.ns.id}`) ?? ''}
-                    node={nl.node.name}
-                    onHover={setHovered}
-                  />
-                ))}
-              </g>
-            );
-          })}
-        </g>
-      </svg>
+                    <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
+                      host namespace
+                    </text>
+                  </g>
+                  {nl.hostChips.map((c) => {
+                    const l = root.links[c.ifindex] ?? prevRoot?.links[c.ifindex];
+                    return l ? (
+                      <LinkChip
+                        key={c.ifindex}
+                        link={l}
+                        box={c.box}
+                        host
+                        master={l.master !== null ? (bridges[l.master] ?? null) : null}
+                        mark={changes.marks.get(`${hostKey}/${c.ifindex}`) ?? null}
+                      />
+                    ) : null;
+                  })}
+                  {nl.cells.map((c) => {
+                    const marks = perCell.get(`${nl.node.name}/${c.ns.id}`) ?? '';
+                    const before = marks.includes('=removed')
+                      ? tget(prevKernel?.netns, c.ns.id)
+                      : undefined;
+                    return (
+                      <PodCell
+                        key={c.ns.id}
+                        cell={c}
+                        ns={tget(kernel.netns, c.ns.id) ?? before}
+                        prevNs={before}
+                        hostLinks={c.peers.map(
+                          (p) => root.links[p.ifindex] ?? prevRoot?.links[p.ifindex],
+                        )}
+                        hostNames={hostNames}
+                        changed={marks}
+                        node={nl.node.name}
+                        onHover={setHovered}
+                      />
+                    );
+                  })}
+                </g>
+              );
+            })}
+          </g>
+        </svg>
+        <StepList items={changes.items} step={step} />
+        <p className="topo-legend" aria-hidden="true">
+          <span className="topo-key is-added">added</span>
+          <span className="topo-key is-changed">changed</span>
+          <span className="topo-key is-removed">removed</span>
+        </p>
+      </div>
       <div className="topo-routes" aria-live="polite">
         {hoveredRoutes ? (
           <>

@@ -3,8 +3,9 @@ import { Cluster } from '../../../engine/cluster/cluster';
 import {
   LayoutCache,
   StructureCache,
-  kernelChanges,
   layout,
+  mergeStructures,
+  stepChanges,
   routesText,
   structureOf,
 } from './model';
@@ -60,23 +61,23 @@ describe('topology model', () => {
     const addr = c.events.find(
       (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
     )!;
-    const ch = kernelChanges(states[addr.seq - 1], states[addr.seq]!);
+    const ch = stepChanges(states[addr.seq - 1], states[addr.seq]!);
     const n = structureOf(states[addr.seq]!).nodes[0]!;
     const podNs = n.pods[0]!.id;
     const eth0 = Object.values(
       tget(states[addr.seq]!.nodes['node-1']!.kernel.netns, podNs)!.links,
     ).find((l) => l.name === 'eth0')!;
-    expect([...ch.changed]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
+    expect([...ch.marks.keys()]).toEqual([`node-1/${podNs}/${eth0.ifindex}`]);
     // Bringing eth0 up adds its prefix route: the namespace changed too.
     const up = c.events.find(
       (e) => e.seq > addr.seq && e.kind === 'kernel' && /link set eth0 up/.test(e.summary),
     )!;
-    const ch2 = kernelChanges(states[up.seq - 1], states[up.seq]!);
-    expect(ch2.changed).toContain(`node-1/${podNs}`);
-    expect(ch2.changed).toContain(`node-1/${podNs}/${eth0.ifindex}`);
+    const ch2 = stepChanges(states[up.seq - 1], states[up.seq]!);
+    expect(ch2.marks.get(`node-1/${podNs}`)).toBe('changed');
+    expect(ch2.marks.get(`node-1/${podNs}/${eth0.ifindex}`)).toBe('changed');
     // An event that touches no kernel changes nothing.
     const api = c.events.find((e) => e.kind === 'api' && e.seq > 0)!;
-    expect(kernelChanges(states[api.seq - 1], states[api.seq]!).changed.size).toBe(0);
+    expect(stepChanges(states[api.seq - 1], states[api.seq]!).marks.size).toBe(0);
   });
 
   it('tells what a deletion removed', () => {
@@ -85,8 +86,13 @@ describe('topology model', () => {
     d.runFor(5_000_000);
     const del = d.events.find((e) => e.kind === 'kernel' && /link del/.test(e.summary));
     expect(del).toBeDefined();
-    const ch = kernelChanges(d.sim.states[del!.seq - 1], d.sim.states[del!.seq]!);
-    expect(ch.removed.join(' ')).toMatch(/eth0|veth/);
+    const ch = stepChanges(d.sim.states[del!.seq - 1], d.sim.states[del!.seq]!);
+    expect(
+      ch.items
+        .filter((i) => i.mark === 'removed')
+        .map((i) => i.text)
+        .join(' '),
+    ).toMatch(/eth0|veth/);
   });
 
   it('recomputes the structure only when namespaces or links come or go', () => {
@@ -147,5 +153,114 @@ describe('topology model', () => {
         ),
       ]),
     );
+  });
+
+  describe('what a step added, changed or removed', () => {
+    it('marks a veth pair as added, with the pod namespace it leads to', () => {
+      const ev = c.events.find(
+        (e) => e.kind === 'kernel' && /link add .* type veth/.test(e.summary),
+      )!;
+      expect(ev).toBeDefined();
+      const ch = stepChanges(states[ev.seq - 1], states[ev.seq]!);
+      const links = ch.items.filter((i) => i.kind === 'link');
+      expect(links.length).toBeGreaterThanOrEqual(1);
+      expect(links.every((i) => i.mark === 'added')).toBe(true);
+      expect(links.map((i) => i.text).join(' ')).toMatch(/\(veth\)/);
+      const added = [...ch.marks].filter(([, m]) => m === 'added').map(([k]) => k);
+      expect(added.length).toBe(links.length);
+      for (const k of added) expect(k).toMatch(/^node-1\/[^/]+\/\d+$/);
+      // The step before it did not touch these links.
+      const before = stepChanges(states[ev.seq - 2], states[ev.seq - 1]!);
+      for (const k of added) expect(before.marks.has(k)).toBe(false);
+    });
+
+    it('marks an address added and the link that holds it changed', () => {
+      const addr = c.events.find(
+        (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
+      )!;
+      const ch = stepChanges(states[addr.seq - 1], states[addr.seq]!);
+      expect(ch.items).toEqual([
+        expect.objectContaining({
+          mark: 'added',
+          kind: 'address',
+          node: 'node-1',
+          text: expect.stringMatching(/^10\.244\.1\.\d+\/24 on eth0 in web-0 /),
+        }),
+      ]);
+      expect([...ch.marks.values()]).toEqual(['changed']);
+    });
+
+    it('lists the routes a step added', () => {
+      const rt = c.events.find((e) => e.kind === 'kernel' && /route add default/.test(e.summary))!;
+      expect(rt).toBeDefined();
+      const ch = stepChanges(states[rt.seq - 1], states[rt.seq]!);
+      expect(ch.items.filter((i) => i.kind === 'route').map((i) => `${i.mark} ${i.text}`)).toEqual([
+        expect.stringMatching(/^added default via 10\.244\.1\.1 dev eth0 in web-\d/),
+      ]);
+    });
+
+    it('marks a deleted link removed, and keeps it in the merged structure for that step', () => {
+      const d = run(1);
+      d.deletePod('web-0');
+      d.runFor(5_000_000);
+      const del = d.events.find((e) => e.kind === 'kernel' && /link del/.test(e.summary))!;
+      const prev = d.sim.states[del.seq - 1]!;
+      const cur = d.sim.states[del.seq]!;
+      const ch = stepChanges(prev, cur);
+      const removed = ch.items.filter((i) => i.kind === 'link' && i.mark === 'removed');
+      expect(removed.map((i) => i.text).join(' ')).toMatch(/eth0 \(veth\)/);
+      const keys = [...ch.marks].filter(([, m]) => m === 'removed').map(([k]) => k);
+      // Both ends of the pair go: the pod's eth0 and the host's veth.
+      expect(keys).toHaveLength(2);
+      // The layout of that step still has room for the host end: it is drawn ghosted there.
+      const before = structureOf(prev);
+      const after = structureOf(cur);
+      const merged = mergeStructures(before, after);
+      expect(after.nodes[0]!.pods[0]?.hostPeers ?? []).toHaveLength(0);
+      expect(merged.nodes[0]!.pods[0]!.hostPeers).toEqual(before.nodes[0]!.pods[0]!.hostPeers);
+      // Nothing removed: the structure itself, so layouts stay cached.
+      expect(mergeStructures(after, after)).toBe(after);
+      // The step after it no longer shows the removed links.
+      const next = stepChanges(cur, d.sim.states[del.seq + 1]!);
+      for (const k of keys) expect(next.marks.get(k)).not.toBe('removed');
+    });
+
+    it('tells a host-local reservation written, and libcni caching the result', () => {
+      const w = c.events.find(
+        (e) => e.kind === 'fs' && /networks\/[^/]+\/10\.244\.1\.\d+/.test(e.summary),
+      )!;
+      expect(w).toBeDefined();
+      const ch = stepChanges(states[w.seq - 1], states[w.seq]!);
+      const res = ch.items.filter((i) => i.kind === 'reservation');
+      expect(res).toEqual([
+        expect.objectContaining({
+          mark: 'added',
+          node: 'node-1',
+          text: expect.stringMatching(/^10\.244\.1\.\d+ for [0-9a-f]{12} eth0 \(network \S+\)$/),
+        }),
+      ]);
+      expect(ch.marks.size).toBe(0);
+      // The lock and last_reserved_ip are not reservations.
+      for (let i = 1; i < states.length; i++) {
+        for (const it of stepChanges(states[i - 1], states[i]!).items)
+          if (it.kind === 'reservation') expect(it.text).not.toMatch(/^(lock|last_reserved_ip)/);
+      }
+      const cache = states.findIndex(
+        (s, i) => i > 0 && stepChanges(states[i - 1], s).items.some((x) => x.kind === 'cache file'),
+      );
+      expect(cache).toBeGreaterThan(0);
+      const cached = stepChanges(states[cache - 1], states[cache]!).items.find(
+        (x) => x.kind === 'cache file',
+      )!;
+      expect(cached.mark).toBe('added');
+      expect(cached.text).toMatch(/^\/var\/lib\/cni\/results\/\S+-[0-9a-f]{64}-(eth0|lo)$/);
+    });
+
+    it('marks nothing on a step that touches no kernel and no file of these', () => {
+      const api = c.events.find((e) => e.kind === 'api' && e.seq > 0)!;
+      const ch = stepChanges(states[api.seq - 1], states[api.seq]!);
+      expect(ch.items).toEqual([]);
+      expect(ch.marks.size).toBe(0);
+    });
   });
 });

@@ -10,8 +10,12 @@
  * identity comparisons.
  */
 import {
+  dirChildren,
+  tchangedKeys,
   tget,
+  tkeys,
   tvalues,
+  type FsState,
   type KernelState,
   type Link,
   type Netns,
@@ -134,6 +138,45 @@ export function structureOf(state: WorldState): Structure {
 }
 
 /**
+ * The structure of a step: `cur`'s, with what `prev` had and `cur` lost kept in place (pod
+ * namespaces, host links, host ends of veths), so that the step that removes them can draw them
+ * ghosted. `cur` itself when nothing was lost, so that layouts stay cached.
+ */
+export function mergeStructures(prev: Structure | null, cur: Structure): Structure {
+  if (!prev || prev === cur || prev.key === cur.key) return cur;
+  let lost = false;
+  const nodes = cur.nodes.map((n) => {
+    const o = prev.nodes.find((x) => x.name === n.name);
+    if (!o || o === n) return n;
+    const hostLinks = [...n.hostLinks];
+    for (const i of o.hostLinks) if (!hostLinks.includes(i)) hostLinks.push(i);
+    const byId = new Map(n.pods.map((p) => [p.id, p]));
+    const pods: PodNs[] = [];
+    // Previous order first (a removed namespace keeps its place), then the new ones.
+    for (const p of o.pods) {
+      const c = byId.get(p.id);
+      if (!c) {
+        pods.push(p);
+        continue;
+      }
+      const peers = [...c.hostPeers];
+      for (const i of p.hostPeers) if (!peers.includes(i)) peers.push(i);
+      pods.push(
+        peers.length === c.hostPeers.length ? c : { ...c, hostPeers: peers, pod: c.pod ?? p.pod },
+      );
+      byId.delete(p.id);
+    }
+    for (const c of byId.values()) pods.push(c);
+    const m: NodeStructure = { ...n, hostLinks, pods, podLinks: Math.max(n.podLinks, o.podLinks) };
+    if (structureKey([m]) === structureKey([n])) return n;
+    lost = true;
+    return m;
+  });
+  if (!lost) return cur;
+  return { key: structureKey(nodes), nodes };
+}
+
+/**
  * Caches structures by the objects they are computed from: a node whose namespaces, mounts and
  * sandboxes are the same objects as last time has the same structure, so stepping through
  * events that only change addresses, flags or files costs a few comparisons.
@@ -237,55 +280,208 @@ function sameLinkSets(nss: Netns[], sets: unknown[]): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Changes between two steps
+// What one step added, changed or removed
 
-export interface Changes {
-  /** Keys `node/nsId` and `node/nsId/ifindex` of what was added or changed. */
-  changed: Set<string>;
-  /** Readable descriptions of what disappeared. */
-  removed: string[];
+/** How a step touched an item. */
+export type Mark = 'added' | 'changed' | 'removed';
+
+export type ItemKind = 'namespace' | 'link' | 'address' | 'route' | 'reservation' | 'cache file';
+
+export interface StepItem {
+  mark: Mark;
+  kind: ItemKind;
+  node: string;
+  /** Readable, as `ip` or `ls` would name it: "eth0 (veth) in web-0", "10.244.1.2/24 on eth0". */
+  text: string;
 }
 
-export const NO_CHANGES: Changes = { changed: new Set(), removed: [] };
+export interface StepChanges {
+  /**
+   * Marks of what the topology draws: namespaces (`node/nsId`) and links (`node/nsId/ifindex`).
+   * A link whose addresses changed is marked "changed".
+   */
+  marks: Map<string, Mark>;
+  /** Every item the step touched, drawn or not (addresses, routes, reservations, cache files). */
+  items: StepItem[];
+}
 
-function diffNs(node: string, a: Netns | undefined, b: Netns, out: Changes): void {
-  if (a === b) return;
-  const nsKey = `${node}/${b.id}`;
-  if (!a || a.routes !== b.routes || a.sysctl !== b.sysctl || a.iptables !== b.iptables)
-    out.changed.add(nsKey);
-  if (!a) out.changed.add(nsKey);
-  if (a?.links === b.links) return;
-  for (const l of Object.values(b.links)) {
-    if (a?.links[l.ifindex] !== l) out.changed.add(`${nsKey}/${l.ifindex}`);
+export const NO_STEP_CHANGES: StepChanges = { marks: new Map(), items: [] };
+
+/** host-local's data directory and libcni's result cache (their defaults, as the nodes use them). */
+export const IPAM_DIR = '/var/lib/cni/networks';
+export const CACHE_DIR = '/var/lib/cni/results';
+
+function addrKey(a: { local: string; prefix: number }): string {
+  return `${a.local}/${a.prefix}`;
+}
+
+function nsName(owners: Map<string, string> | undefined, ns: Netns, root: string): string {
+  if (ns.id === root) return 'host namespace';
+  const pod = owners?.get(ns.id);
+  return pod ? `${pod.split('/').pop()} (${ns.id})` : ns.id;
+}
+
+function diffLinks(
+  node: string,
+  where: string,
+  nsKey: string,
+  a: Netns | undefined,
+  b: Netns | undefined,
+  out: StepChanges,
+): void {
+  const before = a?.links ?? {};
+  const after = b?.links ?? {};
+  if (before === after) return;
+  for (const l of Object.values(after)) {
+    const o = before[l.ifindex];
+    if (o === l) continue;
+    const key = `${nsKey}/${l.ifindex}`;
+    if (!o) {
+      out.marks.set(key, 'added');
+      out.items.push({
+        mark: 'added',
+        kind: 'link',
+        node,
+        text: `${l.name} (${l.kind}) in ${where}`,
+      });
+    } else {
+      out.marks.set(key, 'changed');
+      if (o.name !== l.name)
+        out.items.push({
+          mark: 'changed',
+          kind: 'link',
+          node,
+          text: `${o.name} renamed ${l.name} in ${where}`,
+        });
+      if (o.adminUp !== l.adminUp || o.operstate !== l.operstate)
+        out.items.push({
+          mark: 'changed',
+          kind: 'link',
+          node,
+          text: `${l.name} ${linkState(l)} in ${where}`,
+        });
+    }
+    const had = new Set((o?.addrs ?? []).map(addrKey));
+    const has = new Set(l.addrs.map(addrKey));
+    for (const x of has)
+      if (!had.has(x))
+        out.items.push({
+          mark: 'added',
+          kind: 'address',
+          node,
+          text: `${x} on ${l.name} in ${where}`,
+        });
+    for (const x of had)
+      if (!has.has(x))
+        out.items.push({
+          mark: 'removed',
+          kind: 'address',
+          node,
+          text: `${x} on ${l.name} in ${where}`,
+        });
   }
-  if (a) {
-    for (const l of Object.values(a.links)) {
-      if (!b.links[l.ifindex]) out.removed.push(`${l.name} (${node}, ${a.id})`);
+  for (const l of Object.values(before)) {
+    if (after[l.ifindex]) continue;
+    out.marks.set(`${nsKey}/${l.ifindex}`, 'removed');
+    out.items.push({
+      mark: 'removed',
+      kind: 'link',
+      node,
+      text: `${l.name} (${l.kind}) in ${where}`,
+    });
+  }
+}
+
+function diffRoutes(
+  node: string,
+  where: string,
+  a: Netns | undefined,
+  b: Netns | undefined,
+  out: StepChanges,
+) {
+  if (a?.routes === b?.routes) return;
+  const before = new Set(a ? routesText(a) : []);
+  const after = new Set(b ? routesText(b) : []);
+  for (const r of after)
+    if (!before.has(r))
+      out.items.push({ mark: 'added', kind: 'route', node, text: `${r} in ${where}` });
+  for (const r of before)
+    if (!after.has(r))
+      out.items.push({ mark: 'removed', kind: 'route', node, text: `${r} in ${where}` });
+}
+
+/** Reservations (host-local) and cached results (libcni) written or removed between two filesystems. */
+function diffFiles(node: string, a: FsState | undefined, b: FsState, out: StepChanges): void {
+  if (!a || a.dirs === b.dirs) return;
+  for (const dir of tchangedKeys(a.dirs, b.dirs)) {
+    const isCache = dir === CACHE_DIR;
+    const isIpam = dir.startsWith(`${IPAM_DIR}/`) && dir.indexOf('/', IPAM_DIR.length + 1) < 0;
+    if (!isCache && !isIpam) continue;
+    const da = dirChildren(a, dir);
+    const db = dirChildren(b, dir);
+    const names =
+      da && db ? tchangedKeys(da, db) : [...(da ? tkeys(da) : []), ...(db ? tkeys(db) : [])];
+    for (const name of names) {
+      if (isIpam && (name === 'lock' || name.startsWith('last_reserved_ip'))) continue;
+      const x = da ? tget(da, name) : undefined;
+      const y = db ? tget(db, name) : undefined;
+      if (x === y) continue;
+      const mark: Mark = !x ? 'added' : !y ? 'removed' : 'changed';
+      const file = (y ?? x)!;
+      let text: string;
+      if (isIpam) {
+        const data = file.kind === 'file' ? file.data : '';
+        const [id = '', ifname] = data.split(/\r?\n/);
+        const net = dir.slice(IPAM_DIR.length + 1);
+        text = `${name} for ${id.slice(0, 12)}${ifname ? ` ${ifname}` : ''} (network ${net})`;
+      } else text = `${CACHE_DIR}/${name}`;
+      out.items.push({ mark, kind: isIpam ? 'reservation' : 'cache file', node, text });
     }
   }
 }
 
-/** What the kernels of `cur` have that differs from `prev` (links, addresses, routes, namespaces). */
-export function kernelChanges(prev: WorldState | undefined, cur: WorldState): Changes {
-  if (!prev || prev === cur) return prev ? NO_CHANGES : { changed: new Set(), removed: [] };
-  const out: Changes = { changed: new Set(), removed: [] };
+/**
+ * What step `cur` changed against `prev` (the world before it): namespaces and links with their
+ * addresses (marked for drawing), routes, host-local reservations and libcni's cached results.
+ * Walks only what is not shared between the two states, so a step that touches nothing of this
+ * costs a few comparisons.
+ */
+export function stepChanges(prev: WorldState | undefined, cur: WorldState): StepChanges {
+  if (!prev || prev === cur) return NO_STEP_CHANGES;
+  const out: StepChanges = { marks: new Map(), items: [] };
   for (const [name, node] of Object.entries(cur.nodes)) {
-    const before: KernelState | undefined = prev.nodes[name]?.kernel;
+    const beforeNode = prev.nodes[name];
+    if (beforeNode === node) continue;
+    const before: KernelState | undefined = beforeNode?.kernel;
     const k = node.kernel;
-    if (before === k) continue;
-    if (before?.netns === k.netns && before.mounts === k.mounts) continue;
-    for (const ns of tvalues(k.netns)) diffNs(name, tget(before?.netns, ns.id), ns, out);
-    if (before) {
-      for (const ns of tvalues(before.netns)) {
-        if (!tget(k.netns, ns.id)) out.removed.push(`namespace ${ns.id} (${name})`);
+    if (beforeNode && before && before.netns !== k.netns) {
+      const owners = podsOf(node, cur.actors);
+      const oldOwners = podsOf(beforeNode, prev.actors);
+      for (const ns of tvalues(k.netns)) {
+        const a = tget(before.netns, ns.id);
+        if (a === ns) continue;
+        const nsKey = `${name}/${ns.id}`;
+        const where = nsName(owners, ns, k.root);
+        if (!a) {
+          out.marks.set(nsKey, 'added');
+          out.items.push({ mark: 'added', kind: 'namespace', node: name, text: where });
+        } else if (a.routes !== ns.routes || a.sysctl !== ns.sysctl || a.iptables !== ns.iptables)
+          out.marks.set(nsKey, 'changed');
+        diffLinks(name, where, nsKey, a, ns, out);
+        diffRoutes(name, where, a, ns, out);
       }
-      if (before.mounts !== k.mounts) {
-        for (const [p, id] of Object.entries(k.mounts))
-          if (before.mounts[p] !== id) out.changed.add(`${name}/${id}`);
+      for (const ns of tvalues(before.netns)) {
+        if (tget(k.netns, ns.id)) continue;
+        const nsKey = `${name}/${ns.id}`;
+        const where = nsName(oldOwners, ns, before.root);
+        out.marks.set(nsKey, 'removed');
+        out.items.push({ mark: 'removed', kind: 'namespace', node: name, text: where });
+        diffLinks(name, where, nsKey, ns, undefined, out);
       }
     }
+    diffFiles(name, beforeNode?.fs, node.fs, out);
   }
-  return out.changed.size === 0 && out.removed.length === 0 ? NO_CHANGES : out;
+  return out.items.length === 0 && out.marks.size === 0 ? NO_STEP_CHANGES : out;
 }
 
 // ---------------------------------------------------------------------------------------------
