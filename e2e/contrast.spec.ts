@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, openApp } from './support';
+import { clearSavedState, openApp, runUntil } from './support';
 
 // WCAG AA contrast (4.5:1) of what axe does not check: the text of the SVG diagrams (sequence,
 // topology, machines, metrics) and the conflist editor's tokens, in both themes. Each text's
@@ -106,14 +106,7 @@ for (const theme of ['Light', 'Dark']) {
   }) => {
     await openApp(page);
     await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: theme });
-    await page
-      .getByRole('group', { name: 'Run until' })
-      .getByRole('combobox')
-      .selectOption({ label: 'a pod is Running' });
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
-      timeout: 20_000,
-    });
+    await runUntil(page, 'a pod is Running');
     const views = page.getByRole('region', { name: 'Views' });
     for (const [tab, ready] of [
       ['Sequence', '.seq-host svg text'],

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, openApp } from './support';
+import { clearSavedState, openApp, runUntil } from './support';
 
 // Every control has a name of its own: a screen reader's list of form fields, or a test, can
 // tell them apart (three selects in Actions were all "Node").
@@ -22,14 +22,7 @@ async function sharedNames(page: Page): Promise<string[]> {
 
 test('no two controls share an accessible name, in any tab', async ({ page }) => {
   await openApp(page);
-  await page
-    .getByRole('group', { name: 'Run until' })
-    .getByRole('combobox')
-    .selectOption({ label: 'a pod is Running' });
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
-    timeout: 20_000,
-  });
+  await runUntil(page, 'a pod is Running');
   const cluster = page.getByRole('region', { name: 'Cluster' });
   const views = page.getByRole('region', { name: 'Views' });
   for (const tab of ['Pods', 'Files', 'Journal', 'Actions', 'Config']) {
@@ -55,14 +48,7 @@ test.describe('at 1440 px', () => {
       await page.getByRole('button', { name: 'Create pod', exact: true }).click();
       await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled();
     }
-    await page
-      .getByRole('group', { name: 'Run until' })
-      .getByRole('combobox')
-      .selectOption({ label: 'a pod is Running' });
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
-      timeout: 20_000,
-    });
+    await runUntil(page, 'a pod is Running');
     await page.getByRole('tab', { name: 'Pods' }).click();
     const table = page.getByRole('region', { name: 'Cluster' }).getByRole('table');
     await expect(table).toContainText('Running');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { clearSavedState, openApp } from './support';
+import { clearSavedState, openApp, runUntil } from './support';
 
 // Notices do not pile up for ever: an info notice goes by itself (not while the pointer is on
 // it), and at most three show.
@@ -10,17 +10,7 @@ test('an info notice expires; hovering holds it; at most three show', async ({ p
   await page.clock.install();
   await openApp(page);
   const notices = page.getByRole('list', { name: 'Notices' });
-  const runUntil = async (label: string) => {
-    await page
-      .getByRole('group', { name: 'Run until' })
-      .getByRole('combobox')
-      .selectOption({ label });
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
-      timeout: 20_000,
-    });
-  };
-  await runUntil('next error');
+  await runUntil(page, 'next error');
   const said = notices.getByRole('status').filter({ hasText: 'Nothing is left to happen' });
   await expect(said).toHaveCount(1);
   // Held while the pointer is on it.

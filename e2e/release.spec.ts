@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp } from './support';
+import { clearSavedState, collectPageErrors, openApp, terminalScreen } from './support';
 
 // A node's containerd release: shown in its header, picked in the Actions panel, and running
 // from the next `Restart containerd` (docs/runtimes.md, "Changing a node's release").
@@ -9,25 +9,20 @@ test.use({ viewport: { width: 1280, height: 800 } });
 test.setTimeout(120_000);
 test.afterEach(async ({ page }) => clearSavedState(page));
 
-/** The terminal's screen as one string: rows joined, so that wrapped lines read whole. */
-async function screen(page: Page): Promise<string> {
-  return page
-    .locator('.shell-terminal .xterm-rows > div')
-    .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ')).join(''));
-}
-
 /** Clears the screen, types a line and returns what the screen shows after it ran. */
 async function run(page: Page, line: string): Promise<string> {
   await page.getByRole('group', { name: 'Shell on node-1' }).click();
   await page.keyboard.type('clear');
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screen(page)).trim()).toMatch(/^root@node-1:[^#]*#$/);
+  await expect
+    .poll(async () => (await terminalScreen(page)).trim())
+    .toMatch(/^root@node-1:[^#]*#$/);
   await page.keyboard.type(line);
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await screen(page)).trimEnd(), { timeout: 15_000 })
+    .poll(async () => (await terminalScreen(page)).trimEnd(), { timeout: 15_000 })
     .toMatch(/#.*\n?[\s\S]*root@node-1:[^#]*#$/);
-  return screen(page);
+  return terminalScreen(page);
 }
 
 function header(page: Page) {

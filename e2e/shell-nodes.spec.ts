@@ -1,5 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, currentStep, openApp } from './support';
+import {
+  clearSavedState,
+  collectPageErrors,
+  currentStep,
+  openApp,
+  terminalScreen,
+  runUntil,
+} from './support';
 
 // The shell beyond node-1: each node's terminal in its tab, the cursor after a line that changed
 // the node, and a lesson's terminals apart from the sandbox's (issue 16, items 1, 7 and 11).
@@ -8,27 +15,20 @@ test.use({ viewport: { width: 1280, height: 800 } });
 test.setTimeout(90_000);
 test.afterEach(async ({ page }) => clearSavedState(page));
 
-/** The screen of the terminal shown (rows joined, so that wrapped lines read whole). */
-async function screen(page: Page): Promise<string> {
-  return page
-    .locator('.shell-terminal .xterm-rows > div')
-    .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ')).join(''));
-}
-
 /** Types a line and waits for the next (empty) prompt of `node` after it. */
 async function typeLine(page: Page, node: string, line: string): Promise<void> {
   await page.keyboard.type(line);
-  await expect.poll(async () => (await screen(page)).trimEnd()).toMatch(/# \S.*$/);
+  await expect.poll(async () => (await terminalScreen(page)).trimEnd()).toMatch(/# \S.*$/);
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await screen(page)).trimEnd(), { timeout: 20_000 })
+    .poll(async () => (await terminalScreen(page)).trimEnd(), { timeout: 20_000 })
     .toMatch(new RegExp(`root@${node}:[^#]*#$`));
 }
 
 async function openShell(page: Page, node = 'node-1'): Promise<void> {
   await page.getByRole('tab', { name: 'Shell' }).click();
   await expect(page.locator('.shell-terminal .xterm')).toBeVisible({ timeout: 15_000 });
-  await expect.poll(() => screen(page)).toContain(`root@${node}:~#`);
+  await expect.poll(() => terminalScreen(page)).toContain(`root@${node}:~#`);
   await page.getByRole('group', { name: `Shell on ${node}` }).click();
 }
 
@@ -45,8 +45,8 @@ test("node-2's tab shows node-2's terminal, alone and usable, and each node keep
   await expect(group).toBeVisible();
   // One terminal in the panel (node-1's is not left on top of it), fully on screen.
   await expect(page.locator('.shell-terminal .xterm')).toHaveCount(1);
-  await expect.poll(() => screen(page)).toContain('root@node-2:~#');
-  expect(await screen(page)).not.toContain('typed-on-node-1');
+  await expect.poll(() => terminalScreen(page)).toContain('root@node-2:~#');
+  expect(await terminalScreen(page)).not.toContain('typed-on-node-1');
   const box = (await page.locator('.shell-terminal .xterm-screen').boundingBox())!;
   expect(box.y + box.height).toBeLessThanOrEqual(800);
   expect(box.height).toBeGreaterThan(150);
@@ -56,17 +56,17 @@ test("node-2's tab shows node-2's terminal, alone and usable, and each node keep
   await expect(page.locator('.shell-terminal textarea')).toBeFocused();
   await typeLine(page, 'node-2', 'ip netns add only-on-node-2');
   await typeLine(page, 'node-2', 'ip netns list');
-  expect(await screen(page)).toMatch(/ip netns list\s*only-on-node-2/);
+  expect(await terminalScreen(page)).toMatch(/ip netns list\s*only-on-node-2/);
   await typeLine(page, 'node-2', 'journalctl -u kubelet -n 1 --no-pager');
-  expect(await screen(page)).toMatch(/node-2 kubelet\[\d+\]: I0303/);
+  expect(await terminalScreen(page)).toMatch(/node-2 kubelet\[\d+\]: I0303/);
 
   // Back to node-1: its own screen, and its node has no such netns.
   await page.getByRole('tablist', { name: 'Nodes' }).getByRole('tab', { name: 'node-1' }).click();
   await expect(page.locator('.shell-terminal .xterm')).toHaveCount(1);
-  await expect.poll(() => screen(page)).toContain('typed-on-node-1');
+  await expect.poll(() => terminalScreen(page)).toContain('typed-on-node-1');
   await page.getByRole('group', { name: 'Shell on node-1' }).click();
   await typeLine(page, 'node-1', 'ip netns list');
-  expect(await screen(page)).not.toContain('only-on-node-2');
+  expect(await terminalScreen(page)).not.toContain('only-on-node-2');
   expect(errors).toEqual([]);
 });
 
@@ -83,13 +83,13 @@ test('after a line that changed the node, the next line reads what it left (the 
     'node-1',
     'CNI_PATH=/opt/cni/bin cnitool add containerd-net /var/run/netns/demo',
   );
-  expect(await screen(page)).toContain('"gateway": "10.244.1.1"');
+  expect(await terminalScreen(page)).toContain('"gateway": "10.244.1.1"');
   // The plugin runs are behind the cursor: several steps past the one before the line.
   expect(await currentStep(page)).toBeGreaterThan(before + 1);
   await page.keyboard.type('clear');
   await page.keyboard.press('Enter');
   await typeLine(page, 'node-1', 'ip -n demo -br addr');
-  expect(await screen(page)).toMatch(/eth0@if\d+ +UP +10\.244\.1\.\d+\/24/);
+  expect(await terminalScreen(page)).toMatch(/eth0@if\d+ +UP +10\.244\.1\.\d+\/24/);
   expect(errors).toEqual([]);
 });
 
@@ -105,7 +105,7 @@ test("a lesson's shell does not show what was typed in the sandbox", async ({ pa
     timeout: 20_000,
   });
   await openShell(page);
-  expect(await screen(page)).not.toContain('typed-in-the-sandbox');
+  expect(await terminalScreen(page)).not.toContain('typed-in-the-sandbox');
   await typeLine(page, 'node-1', 'echo typed-in-the-lesson');
   // Back in the sandbox: its terminal again, without the lesson's line.
   await page.goto('./#/');
@@ -116,8 +116,8 @@ test("a lesson's shell does not show what was typed in the sandbox", async ({ pa
     timeout: 20_000,
   });
   await openShell(page);
-  await expect.poll(() => screen(page)).toContain('typed-in-the-sandbox');
-  expect(await screen(page)).not.toContain('typed-in-the-lesson');
+  await expect.poll(() => terminalScreen(page)).toContain('typed-in-the-sandbox');
+  expect(await terminalScreen(page)).not.toContain('typed-in-the-lesson');
 });
 
 test.describe('at 1440 px', () => {
@@ -125,14 +125,7 @@ test.describe('at 1440 px', () => {
 
   test("the terminal is wide enough for crictl's table: each pod is one row", async ({ page }) => {
     await openApp(page);
-    await page
-      .getByRole('group', { name: 'Run until' })
-      .getByRole('combobox')
-      .selectOption({ label: 'a pod is Running' });
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
-      timeout: 20_000,
-    });
+    await runUntil(page, 'a pod is Running');
     await openShell(page);
     await typeLine(page, 'node-1', 'crictl pods');
     const rows = await page

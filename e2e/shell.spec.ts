@@ -1,6 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, currentStep, openApp, podsTable } from './support';
+import {
+  clearSavedState,
+  collectPageErrors,
+  currentStep,
+  openApp,
+  podsTable,
+  terminalScreen,
+} from './support';
 
 // The node shell in the app: a terminal per node, running lines at the cursor (docs/shell.md).
 
@@ -11,20 +18,13 @@ test.setTimeout(90_000);
 
 test.afterEach(async ({ page }) => clearSavedState(page));
 
-/** The terminal's screen as one string: rows joined, so that wrapped lines read whole. */
-async function screen(page: Page): Promise<string> {
-  return page
-    .locator('.shell-terminal .xterm-rows > div')
-    .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ')).join(''));
-}
-
 /** Types a line and waits for the next (empty) prompt after it. */
 async function typeLine(page: Page, line: string): Promise<void> {
   await page.keyboard.type(line);
-  await expect.poll(async () => (await screen(page)).trimEnd()).toMatch(/# \S.*$/);
+  await expect.poll(async () => (await terminalScreen(page)).trimEnd()).toMatch(/# \S.*$/);
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await screen(page)).trimEnd(), { timeout: 15_000 })
+    .poll(async () => (await terminalScreen(page)).trimEnd(), { timeout: 15_000 })
     .toMatch(/root@node-1:[^#]*#$/);
 }
 
@@ -32,7 +32,9 @@ async function typeLine(page: Page, line: string): Promise<void> {
 async function clearScreen(page: Page): Promise<void> {
   await page.keyboard.type('clear');
   await page.keyboard.press('Enter');
-  await expect.poll(async () => (await screen(page)).trim()).toMatch(/^root@node-1:[^#]*#$/);
+  await expect
+    .poll(async () => (await terminalScreen(page)).trim())
+    .toMatch(/^root@node-1:[^#]*#$/);
 }
 
 async function runUntil(page: Page, what: string): Promise<void> {
@@ -50,7 +52,7 @@ async function openShell(page: Page): Promise<void> {
   await page.getByRole('tab', { name: 'Shell' }).click();
   const term = page.locator('.shell-terminal .xterm');
   await expect(term).toBeVisible({ timeout: 15_000 });
-  await expect.poll(() => screen(page)).toContain('root@node-1:~#');
+  await expect.poll(() => terminalScreen(page)).toContain('root@node-1:~#');
   await page.getByRole('group', { name: 'Shell on node-1' }).click();
 }
 
@@ -65,19 +67,19 @@ test('reads the node: results cache, a cache file, containerd journal; reads add
   await openShell(page);
 
   await typeLine(page, 'ls /var/lib/cni/results');
-  const ls = await screen(page);
+  const ls = await terminalScreen(page);
   expect(ls).toMatch(/cni-loopback-[0-9a-f]{64}-lo/);
   expect(ls).toMatch(/containerd-net-[0-9a-f]{64}-eth0/);
 
   await typeLine(page, 'cat /var/lib/cni/results/containerd-net-*');
-  const cat = await screen(page);
+  const cat = await terminalScreen(page);
   // The file is longer than the screen: its end shows (the ADD result).
   expect(cat).toMatch(/"name":"eth0","sandbox":"\/var\/run\/netns\/cni-[0-9a-f-]{36}"/);
   expect(cat).toContain('"ips":[{"address":"10.244.1.2/24"');
 
   await clearScreen(page);
   await typeLine(page, 'journalctl -u containerd | grep -i sandbox');
-  const journal = await screen(page);
+  const journal = await terminalScreen(page);
   expect(journal).toMatch(/level=info msg="RunPodSandbox for &PodSandboxMetadata\{Name:web-0/);
   expect(journal).toContain('returns sandbox id');
 
@@ -86,7 +88,7 @@ test('reads the node: results cache, a cache file, containerd journal; reads add
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await page.keyboard.press('ArrowUp');
-  await expect.poll(() => screen(page)).toMatch(/# ls \/var\/lib\/cni\/results\/ *$/);
+  await expect.poll(() => terminalScreen(page)).toMatch(/# ls \/var\/lib\/cni\/results\/ *$/);
   await page.keyboard.press('Control+C');
 
   // None of this was a step: the cursor stayed.
@@ -127,7 +129,7 @@ test('echo garbage into a cache file is a step, and the next DEL fails as with a
   );
   await page.getByRole('group', { name: 'Shell on node-1' }).click();
   await typeLine(page, 'kubectl delete pod web-0');
-  await expect.poll(() => screen(page)).toContain('pod "web-0" deleted');
+  await expect.poll(() => terminalScreen(page)).toContain('pod "web-0" deleted');
   // The first error is libcni's DEL; the second, containerd's StopPodSandbox after it.
   await runUntil(page, 'next error');
   await runUntil(page, 'next error');
@@ -135,7 +137,7 @@ test('echo garbage into a cache file is a step, and the next DEL fails as with a
   await page.getByRole('group', { name: 'Shell on node-1' }).click();
   await clearScreen(page);
   await typeLine(page, 'journalctl -u containerd -n 1 -o cat');
-  const out = await screen(page);
+  const out = await terminalScreen(page);
   expect(out).toContain('level=error msg="StopPodSandbox for');
   expect(out).toContain('failed to destroy network for sandbox');
   expect(out).toContain('failed to get network \\"containerd-net\\" cached result');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp } from './support';
+import { clearSavedState, collectPageErrors, openApp, runUntilPodShown } from './support';
 
 // Each step drawn as a change (issue 16): the topology marks what the current step added, changed
 // or removed; the sequence diagram keeps its lifelines readable and the current message centred.
@@ -7,15 +7,6 @@ import { clearSavedState, collectPageErrors, openApp } from './support';
 test.use({ viewport: { width: 1280, height: 720 } });
 test.setTimeout(60_000);
 test.afterEach(async ({ page }) => clearSavedState(page));
-
-async function runUntilRunning(page: Page): Promise<void> {
-  const group = page.getByRole('group', { name: 'Run until' });
-  await group.getByRole('combobox').selectOption({ label: 'a pod is Running' });
-  await group.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByRole('region', { name: 'Cluster' })).toContainText('10.244.1.', {
-    timeout: 15_000,
-  });
-}
 
 function views(page: Page) {
   return page.getByRole('region', { name: 'Views' });
@@ -26,7 +17,7 @@ test('topology: the step that gives eth0 its address marks it, in words and in t
 }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await views(page).getByRole('tab', { name: 'Topology' }).click();
   const topo = views(page).getByRole('region', { name: 'Topology' });
   await expect(topo.locator('.topo-svg')).toBeVisible();
@@ -65,7 +56,7 @@ test('sequence: at 1280 px every lifeline is readable and the current message is
 }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await views(page).getByRole('tab', { name: 'Sequence' }).click();
   const diagram = views(page).getByRole('region', { name: 'Sequence diagram' });
   const scroller = diagram.locator('.seq-scroller');

@@ -79,3 +79,32 @@ export async function expectNoSeriousAxeViolations(page: Page, what: string): Pr
     );
   expect(blocking).toEqual([]);
 }
+
+/** A node's terminal screen as one string: rows joined, so that wrapped lines read whole. */
+export async function terminalScreen(page: Page): Promise<string> {
+  return page
+    .locator('.shell-terminal .xterm-rows > div')
+    .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ')).join(''));
+}
+
+/** "Run until <label>" from the step controls, and the run's end ("Step forward" enabled again). */
+export async function runUntil(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('group', { name: 'Run until' })
+    .getByRole('combobox')
+    .selectOption({ label });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+    timeout: 20_000,
+  });
+}
+
+/** "Run until a pod is Running", until the Cluster pane shows the pod's address. */
+export async function runUntilPodShown(page: Page): Promise<void> {
+  const group = page.getByRole('group', { name: 'Run until' });
+  await group.getByRole('combobox').selectOption({ label: 'a pod is Running' });
+  await group.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('region', { name: 'Cluster' })).toContainText('10.244.1.', {
+    timeout: 15_000,
+  });
+}

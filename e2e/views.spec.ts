@@ -1,19 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, currentStep, openApp } from './support';
+import {
+  clearSavedState,
+  collectPageErrors,
+  currentStep,
+  openApp,
+  runUntilPodShown,
+} from './support';
 
 test.afterEach(async ({ page }) => clearSavedState(page));
 
 /** Runs the landing sandbox until its pod is Running (ADD done, IP assigned). */
-async function runUntilRunning(page: Page): Promise<void> {
-  const group = page.getByRole('group', { name: 'Run until' });
-  await group.getByRole('combobox').selectOption({ label: 'a pod is Running' });
-  await group.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByRole('region', { name: 'Cluster' })).toContainText('10.244.1.', {
-    timeout: 15_000,
-  });
-}
-
 function views(page: Page) {
   return page.getByRole('region', { name: 'Views' });
 }
@@ -35,7 +32,7 @@ test('sequence: the plugins exchange messages, and clicking one selects its step
 }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await page.getByRole('tab', { name: 'Sequence' }).click();
   const diagram = views(page).getByRole('region', { name: 'Sequence diagram' });
   // The current step's message is highlighted once Mermaid has drawn the window.
@@ -65,7 +62,7 @@ test('topology: the pod gets its address on eth0, and loses it when stepping bac
 }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await page.getByRole('tab', { name: 'Topology' }).click();
   const topo = views(page).getByRole('region', { name: 'Topology' });
   const pod = topo.getByRole('group', { name: /^Pod namespace default\/web-0/ });
@@ -89,7 +86,7 @@ test('topology: the pod gets its address on eth0, and loses it when stepping bac
 test('machines: the pod worker and the sandbox are lit in their states', async ({ page }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await page.getByRole('tab', { name: 'Machines' }).click();
   const m = views(page).getByRole('region', { name: 'State machines' });
   await expect(
@@ -107,7 +104,7 @@ test('metrics: IPAM use follows the pod, and change points are one click away', 
 }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
-  await runUntilRunning(page);
+  await runUntilPodShown(page);
   await page.getByRole('tab', { name: 'Metrics' }).click();
   const m = views(page).getByRole('region', { name: 'Metrics' });
   await expect(
@@ -128,7 +125,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     test.setTimeout(90_000); // four axe scans: slow on a busy 2-core machine
     await page.emulateMedia({ colorScheme });
     await openApp(page);
-    await runUntilRunning(page);
+    await runUntilPodShown(page);
     for (const tab of ['Sequence', 'Topology', 'Machines', 'Metrics']) {
       await page.getByRole('tab', { name: tab }).click();
       if (tab === 'Sequence')
