@@ -4,7 +4,7 @@
  * runtime's CNI settings and libcni generation. What cannot be made faithfully is named in
  * `notes`, never invented.
  */
-import { parseRelease, type Release } from '../runtime/releases';
+import { LIBCNI_SHORTHAND, parseRelease, type Release } from '../runtime/releases';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES, UNMODELLED_PLUGINS } from '../plugins/registry';
 import { parseCIDR } from '../net/ip';
@@ -125,7 +125,7 @@ export function planNode(b: NodeBundle): NodePlan {
   const release = releaseOfBundle(b.runtime);
   if (b.runtime.kind === 'containerd' && b.runtime.version && !release)
     notes.push(
-      `containerd ${b.runtime.version} is not a release cnisim knows; the node runs the behaviour of containerd ${libcni === '1.2' ? '2.0.0' : '1.7.22'} (libcni ${libcni})`,
+      `containerd ${b.runtime.version} is not a release cnisim knows; the node runs the behaviour of containerd ${LIBCNI_SHORTHAND[libcni]} (libcni ${libcni})`,
     );
   if (b.runtime.kind === 'cri-o')
     notes.push(
