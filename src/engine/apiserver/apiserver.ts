@@ -4,7 +4,7 @@
  */
 import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
-import { emptyTable, tdel, tget, tset, tvalues } from '../state/table';
+import { emptyTable, tdel, tget, tkeys, tset, tvalues, type Table } from '../state/table';
 import { apiEvent, type ApiPayload } from '../trace/trace';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from '../state/api';
 
@@ -12,9 +12,13 @@ export function emptyApi(): ApiState {
   return { pods: emptyTable(), events: emptyTable(), eventIds: emptyTable(), nodes: {} };
 }
 
-/** What the event recorder aggregates on: the same object instance, type, reason, message and source. */
+/**
+ * What the event recorder counts up on (client-go's getEventKey): the same source, object
+ * instance, type, reason and message. It starts with the source and a NUL, as every key the
+ * client remembers does (forgetEventClient).
+ */
 export function eventKey(e: Omit<K8sEvent, 'count' | 'firstTime' | 'lastTime'>): string {
-  return [e.object, e.namespace, e.uid ?? '', e.reason, e.type, e.message, e.source].join('\0');
+  return [e.source, e.object, e.namespace, e.uid ?? '', e.reason, e.type, e.message].join('\0');
 }
 
 /** The API server's events, oldest first (by when each was first recorded). */
@@ -128,39 +132,126 @@ export function removePod(sim: Simulation, key: string, node: string | null): vo
   );
 }
 
+/** client-go's EventCorrelator defaults (tools/record/events_cache.go). */
+export const EVENT_CORRELATOR = {
+  /** EventAggregator: the distinct messages of one reason before they are combined... */
+  aggregateMaxEvents: 10,
+  /** ...within this long of the last one (defaultAggregateIntervalInSeconds). */
+  aggregateIntervalUs: 600_000_000,
+  /** EventSourceObjectSpamFilter: events per source and object at once (defaultSpamBurst)... */
+  spamBurst: 25,
+  /** ...then one per this long (defaultSpamQPS = 1/300). */
+  spamRefillUs: 300_000_000,
+} as const;
+
+export const COMBINED_PREFIX = '(combined from similar events): ';
+
+type NewEvent = Omit<K8sEvent, 'count' | 'firstTime' | 'lastTime'>;
+
 /**
- * The event recorder: an event with the same object, type, reason and message as an earlier one
- * counts up (kubectl describe: "(x12 over 3m)") instead of adding a line.
+ * The event recorder, as client-go's EventCorrelator runs before each write
+ * (tools/record/events_cache.go, EventCorrelate):
+ * 1. EventAggregator (EventAggregatorByReasonFunc): events of one source, object, type and
+ *    reason that differ only in their message are similar. From the 10th distinct message
+ *    within 10 minutes of the last, the event becomes one "(combined from similar events): …"
+ *    event that counts up and carries the latest message. (client-go then drops an arbitrary
+ *    message from its set, Go's PopAny; here the oldest, so runs are deterministic.)
+ * 2. eventLogger: the same object, type, reason and message as an earlier one counts up
+ *    (kubectl describe: "(x12 over 3m)") instead of adding a line.
+ * 3. EventSourceObjectSpamFilter: 25 events per source and object at once, then one per 5
+ *    minutes; the rest are never sent. The count of step 2 includes them.
  */
-export function recordEvent(
-  sim: Simulation,
-  e: Omit<K8sEvent, 'count' | 'firstTime' | 'lastTime'>,
-  node: string | null = null,
-): void {
+export function recordEvent(sim: Simulation, e: NewEvent, node: string | null = null): void {
   const now = sim.state.clock;
+  const { aggregateMaxEvents, aggregateIntervalUs, spamBurst, spamRefillUs } = EVENT_CORRELATOR;
+  const mem = sim.state.api?.correlator;
+  const client = e.source;
+  const objectKey = [client, e.object, e.namespace, e.uid ?? ''].join('\0');
+  const similarKey = [objectKey, e.type, e.reason].join('\0');
+
+  // 1. Similar events.
+  let similar = tget(mem?.similar, similarKey);
+  if (!similar || now - similar.last > aggregateIntervalUs) similar = { messages: [], last: now };
+  let messages = similar.messages.includes(e.message)
+    ? similar.messages
+    : [...similar.messages, e.message];
+  let ev = e;
+  let key = eventKey(e);
+  if (messages.length >= aggregateMaxEvents) {
+    messages = messages.slice(1);
+    ev = { ...e, message: COMBINED_PREFIX + e.message };
+    key = `${similarKey}\0combined`;
+  }
+  // 2. The count, as the client counts it.
+  const count = (tget(mem?.counts, key) ?? 0) + 1;
+  // 3. The spam filter's token bucket.
+  const b = tget(mem?.buckets, objectKey);
+  const tokens = b
+    ? Math.min(spamBurst, b.tokens + (now - b.last) / spamRefillUs)
+    : (spamBurst as number);
+  const send = tokens >= 1;
+
+  const remember = (api: ApiState) => {
+    const m = (api.correlator ??= {
+      similar: emptyTable(),
+      buckets: emptyTable(),
+      counts: emptyTable(),
+    });
+    tset(m.similar, similarKey, { messages, last: now });
+    tset(m.counts, key, count);
+    tset(m.buckets, objectKey, { tokens: send ? tokens - 1 : tokens, last: now });
+  };
+  if (!send) {
+    sim.apply(
+      apiEvent({
+        node,
+        source: client.split(',')[0]!,
+        target: client.split(',')[0]!,
+        level: 'cluster',
+        summary: `not sent (spam filter: ${spamBurst} events per object, then 1 per 5 min): ${ev.type} ${ev.reason} ${ev.object}: ${ev.message}`,
+        payload: { dropped: ev },
+      }),
+      (d) => remember(d.api as ApiState),
+    );
+    return;
+  }
   sim.apply(
     apiEvent({
       node,
-      source: e.source.split(',')[0]!,
+      source: client.split(',')[0]!,
       target: 'apiserver',
       level: 'cluster',
-      summary: `${e.type} ${e.reason} ${e.object}: ${e.message}`,
-      payload: { event: e },
+      summary: `${ev.type} ${ev.reason} ${ev.object}: ${ev.message}`,
+      payload: { event: ev },
     }),
     (d) => {
       const api = d.api as ApiState;
-      const k = eventKey(e);
-      const id = tget(api.eventIds, k);
+      remember(api);
+      const id = tget(api.eventIds, key);
       const same = id === undefined ? undefined : tget(api.events, id);
       if (id !== undefined && same) {
-        tset(api.events, id, { ...same, count: same.count + 1, lastTime: now });
+        tset(api.events, id, { ...same, message: ev.message, count, lastTime: now });
       } else {
         const next = String(api.events.seq);
-        tset(api.events, next, { ...e, count: 1, firstTime: now, lastTime: now });
-        tset(api.eventIds, k, next);
+        tset(api.events, next, { ...ev, count, firstTime: now, lastTime: now });
+        tset(api.eventIds, key, next);
       }
     },
   );
+}
+
+/**
+ * A client process stopped (a restart, a crash): it forgets what its event correlator remembered.
+ * For a draft of the API server's state, inside the event that stops the process.
+ */
+export function forgetEventClient(api: ApiState, source: string): void {
+  const mem = api.correlator;
+  if (!mem) return;
+  const prefix = source + '\0';
+  // eventIds is the name of the Event object each key was written to, which only the client
+  // knows: a restarted client creates a new Event object instead of patching the old one.
+  for (const t of [mem.similar, mem.buckets, mem.counts, api.eventIds] as Table<unknown>[])
+    for (const k of tkeys(t)) if (k.startsWith(prefix)) tdel(t, k);
 }
 
 export function setNodeReady(sim: Simulation, name: string, ready: Condition): void {

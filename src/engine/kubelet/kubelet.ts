@@ -9,13 +9,14 @@
 import {
   createPod as _createPod,
   podKey,
+  forgetEventClient,
   recordEvent,
   removePod,
   setCondition,
   setNodeReady,
   updatePod,
 } from '../apiserver/apiserver';
-import type { K8sEvent, PodObj } from '../state/api';
+import { DEFAULT_APP_IMAGE, type ApiState, type K8sEvent, type PodObj } from '../state/api';
 import { kubeletLine, writeLog } from '../node/journal';
 import type { Gen } from '../os/sys';
 import {
@@ -67,6 +68,16 @@ export function newKubeletState(settings: KubeletSettings, pid: number): Kubelet
   return { up: false, pid, networkReady: false, networkMessage: '', settings };
 }
 
+/**
+ * The journal lines the kubelet writes on every 5-s runtime status poll while the network is not
+ * ready or the runtime does not answer: periodic, not part of any retry of a pod.
+ */
+export const STATUS_POLL_LINE =
+  /\] "(Container runtime network not ready|Status from runtime service failed|Container runtime sanity check failed|Skipping pod synchronization)"/;
+
+/** runtime_state.go baseRuntimeSyncThreshold: no good status for this long is "runtime is down". */
+const RUNTIME_SYNC_THRESHOLD_US = 30_000_000;
+
 const NOT_READY_PREFIX = 'NetworkReady=false reason:NetworkPluginNotReady message:';
 
 /** What a CRI call gets while containerd is down: its socket refuses the connection. */
@@ -83,6 +94,15 @@ export class Kubelet {
   /** Something changed while it ran: check again. */
   private statusAgain = false;
   private startedAt = 0;
+  /** A change was noticed since the last runtime status check: the next poll checks anew. */
+  private checkDue = false;
+  /**
+   * When the runtime last answered a status check (runtimeState.lastBaseRuntimeSync); null until
+   * it first does after a start (the zero time: "down" at once).
+   */
+  private lastRuntimeSync: number | null = null;
+  /** containerd was down when a change was last noticed. */
+  private downNoticed = false;
 
   constructor(
     readonly deps: KubeletDeps,
@@ -168,6 +188,8 @@ export class Kubelet {
       },
     );
     this.startedAt = this.sim.state.clock;
+    this.lastRuntimeSync = null;
+    this.downNoticed = false;
     const id = kubeletActorId(this.node);
     if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
     else this.deps.host.start(id, 'kubelet', { node: this.node });
@@ -204,6 +226,7 @@ export class Kubelet {
       }),
       (d) => {
         d.nodes[this.node]!.kubelet!.up = false;
+        if (d.api) forgetEventClient(d.api as ApiState, `kubelet, ${this.node}`);
       },
     );
     this.deps.host.send(kubeletActorId(this.node), { type: 'STOP' });
@@ -239,11 +262,77 @@ export class Kubelet {
   /** Asks for a runtime status check at the kubelet's next poll. */
   noticeRuntimeChange(): void {
     if (!this.state.up) return;
+    // containerd just went down: it answered every poll until now (polls that change nothing
+    // are not shown).
+    if (!this.containerd.state.up && !this.downNoticed && this.lastRuntimeSync !== null) {
+      this.lastRuntimeSync = Math.max(this.lastRuntimeSync, this.lastPoll());
+    }
+    this.downNoticed = !this.containerd.state.up;
+    this.checkDue = true;
+    this.schedulePoll();
+  }
+
+  /** The time of the kubelet's last 5-s poll at or before now. */
+  private lastPoll(): number {
     const period = this.settings.statusPeriodUs;
-    const since = this.sim.state.clock - this.startedAt;
-    const at = this.startedAt + (Math.floor(since / period) + 1) * period;
+    return this.startedAt + Math.floor((this.sim.state.clock - this.startedAt) / period) * period;
+  }
+
+  private schedulePoll(): void {
     const key = `kubelet/${this.node}/status`;
-    if (!this.deps.sched.hasTimer(key)) this.deps.sched.at(at, key, () => this.checkRuntime());
+    const at = this.lastPoll() + this.settings.statusPeriodUs;
+    if (!this.deps.sched.hasTimer(key))
+      this.deps.sched.at(at, key, () => (this.checkDue ? this.checkRuntime() : this.poll()));
+  }
+
+  /**
+   * A poll with nothing noticed since the last check: the runtime answers as it did, so only what
+   * the kubelet logs on every poll shows (kubelet.go updateRuntimeUp, every 5 s): the network
+   * not being ready, or the runtime not answering at all. A node whose runtime is fine records
+   * nothing. (A 2.0.1+ node would run CNI STATUS again on each of these polls; they are not shown.)
+   */
+  private poll(): void {
+    if (!this.state.up) return;
+    if (!this.containerd.state.up) {
+      this.runtimeDown();
+      return;
+    }
+    if (this.state.networkReady) return;
+    this.logNetworkNotReady(this.state.networkMessage);
+    this.schedulePoll();
+  }
+
+  /**
+   * CRI Status fails while containerd is down: "Container runtime sanity check failed" on every
+   * poll, and nothing else changes until 30 s have passed without a good status
+   * (runtime_state.go runtimeErrors, baseRuntimeSyncThreshold); then the node goes NotReady with
+   * "container runtime is down" and the sync loop skips pods (kubelet.go syncLoop).
+   */
+  private runtimeDown(): void {
+    const err = `rpc error: code = ${RUNTIME_DOWN.code} desc = ${RUNTIME_DOWN.desc}`;
+    this.log('E', 'log.go:32', 'Status from runtime service failed', { err });
+    this.log('E', 'kubelet.go:2986', 'Container runtime sanity check failed', { err });
+    const since = this.lastRuntimeSync;
+    if (since === null || this.sim.state.clock - since >= RUNTIME_SYNC_THRESHOLD_US) {
+      this.log('E', 'kubelet.go:2405', 'Skipping pod synchronization', {
+        err: 'container runtime is down',
+      });
+      if (this.sim.state.api?.nodes[this.node]?.ready.message !== 'container runtime is down') {
+        setNodeReady(this.sim, this.node, {
+          type: 'Ready',
+          status: 'False',
+          reason: 'KubeletNotReady',
+          message: 'container runtime is down',
+        });
+      }
+    }
+    this.schedulePoll();
+  }
+
+  private logNetworkNotReady(message: string): void {
+    this.log('E', 'kubelet.go:3002', 'Container runtime network not ready', {
+      networkReady: `${NOT_READY_PREFIX}${message}`,
+    });
   }
 
   /**
@@ -256,6 +345,11 @@ export class Kubelet {
    * polls in between give the same answer and are not shown, so an idle node records nothing.
    */
   private checkRuntime(): void {
+    this.checkDue = false;
+    if (!this.containerd.state.up) {
+      this.runtimeDown();
+      return;
+    }
     if (this.containerd.statusNetworks().length === 0) {
       this.applyStatus(this.containerd.status());
       return;
@@ -269,7 +363,8 @@ export class Kubelet {
       const r = yield* this.cri('Status', 'NetworkReady', (_ctx, seq) =>
         this.containerd.statusWithCni(seq),
       );
-      this.applyStatus(r.ok ? r.value : this.containerd.status());
+      if (!r.ok && !this.containerd.state.up) this.runtimeDown();
+      else this.applyStatus(r.ok ? r.value : this.containerd.status());
       if (this.statusAgain) this.noticeRuntimeChange();
     }.call(this);
     const t = this.deps.sched.spawn(body, {
@@ -284,11 +379,15 @@ export class Kubelet {
   private applyStatus(st: { ready: boolean; message: string }): void {
     const k = this.state;
     const message = st.ready ? '' : st.message;
+    this.lastRuntimeSync = this.sim.state.clock;
+    if (!st.ready) this.schedulePoll();
     if (
       k.networkReady === st.ready &&
       k.networkMessage === message &&
-      this.sim.state.api?.nodes[this.node]?.ready.status === (st.ready ? 'True' : 'False')
+      this.sim.state.api?.nodes[this.node]?.ready.status === (st.ready ? 'True' : 'False') &&
+      this.sim.state.api?.nodes[this.node]?.ready.message !== 'container runtime is down'
     ) {
+      if (!st.ready) this.logNetworkNotReady(message);
       return;
     }
     this.sim.apply(
@@ -315,17 +414,12 @@ export class Kubelet {
         message: 'kubelet is posting ready status',
       });
     } else {
-      const text = this.containerd.state.up
-        ? `container runtime network not ready: ${NOT_READY_PREFIX}${message}`
-        : 'container runtime is down';
-      this.log('E', 'kubelet.go:3002', 'Container runtime network not ready', {
-        networkReady: `${NOT_READY_PREFIX}${message}`,
-      });
+      this.logNetworkNotReady(message);
       setNodeReady(this.sim, this.node, {
         type: 'Ready',
         status: 'False',
         reason: 'KubeletNotReady',
-        message: text,
+        message: `container runtime network not ready: ${NOT_READY_PREFIX}${message}`,
       });
     }
   }
@@ -641,7 +735,11 @@ export class Kubelet {
       if (p.containerRunning && p.podIP === sb.ip) return;
       const restarted = p.phase === 'Running';
       for (const [reason, message] of [
-        ['Pulled', 'Container image "registry.k8s.io/pause:3.9" already present on machine'],
+        // The app's image (IfNotPresent, already there); the pause image never shows in events.
+        [
+          'Pulled',
+          `Container image "${p.spec.image ?? DEFAULT_APP_IMAGE}" already present on machine`,
+        ],
         ['Created', `Created container ${containerName(p)}`],
         ['Started', `Started container ${containerName(p)}`],
       ] as const) {

@@ -10,6 +10,8 @@
  * on, as it changes something.
  */
 import { isErrorEvent } from './conditions';
+import { STATUS_POLL_LINE } from '../kubelet/kubelet';
+import { COMBINED_PREFIX } from '../apiserver/apiserver';
 import type { TraceEvent } from '../trace/trace';
 
 /** Identical rounds in a row (the failure seen one time more) before a run is said to repeat. */
@@ -52,9 +54,22 @@ const NORMALISE: [RegExp, string][] = [
   [/\bAttempt:\d+/g, 'Attempt:N'],
 ];
 
+/** An event the kubelet sent, or that its event client folded or kept back: the same to a round. */
+function sentForm(e: TraceEvent): { target: string; summary: string } {
+  if (e.kind !== 'api') return e;
+  const ev =
+    'event' in e.payload ? e.payload.event : 'dropped' in e.payload ? e.payload.dropped : null;
+  if (!ev) return e;
+  const message = ev.message.startsWith(COMBINED_PREFIX)
+    ? ev.message.slice(COMBINED_PREFIX.length)
+    : ev.message;
+  return { target: 'apiserver', summary: `${ev.type} ${ev.reason} ${ev.object}: ${message}` };
+}
+
 /** What an event says, without what differs on every retry by itself. */
 export function eventShape(e: TraceEvent): string {
-  let s = `${e.kind}|${e.node ?? ''}|${e.source}|${e.target}|${e.summary}`;
+  const { target, summary } = sentForm(e);
+  let s = `${e.kind}|${e.node ?? ''}|${e.source}|${target}|${summary}`;
   for (const [re, to] of NORMALISE) s = s.replace(re, to);
   return s;
 }
@@ -93,7 +108,11 @@ const SAYS: Partial<Record<TraceEvent['kind'], number>> = { 'libcni.return': 3, 
  * try a sandbox while the node's network is not ready).
  */
 export function isFailure(e: TraceEvent): boolean {
-  return isErrorEvent(e) || (e.kind === 'api' && e.summary.startsWith('Warning '));
+  if (isErrorEvent(e)) return true;
+  if (e.kind !== 'api') return false;
+  const ev =
+    'event' in e.payload ? e.payload.event : 'dropped' in e.payload ? e.payload.dropped : null;
+  return ev?.type === 'Warning';
 }
 
 function saysMore(a: TraceEvent, b: TraceEvent | null): boolean {
@@ -107,6 +126,9 @@ export class RepeatWatch {
 
   /** Feeds event `e` (step `i`); returns the repetition once it is one. */
   feed(e: TraceEvent, i: number): Repetition | null {
+    // The kubelet's status poll lines come every 5 s whatever the pods do: a round of a retry
+    // (10 - 15 s) holds two or three of them, so they are no part of it.
+    if (e.kind === 'log' && e.source === 'kubelet' && STATUS_POLL_LINE.test(e.summary)) return null;
     const shape = eventShape(e);
     const h = hashOf(shape);
     const worker = e.kind === 'state' && e.source === 'kubelet' ? POD_WORKER.exec(e.summary) : null;
@@ -153,7 +175,7 @@ export class RepeatWatch {
       return null;
     }
     return {
-      failure: said.summary,
+      failure: sentForm(said).summary,
       node: e.node,
       pods: [...t.pods].sort(),
       times: t.times,

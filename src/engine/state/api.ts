@@ -20,6 +20,8 @@ export interface PodSpec {
   nodeName: string;
   hostPorts: HostPort[];
   annotations: Record<string, string>;
+  /** The container's image (absent: DEFAULT_APP_IMAGE). */
+  image?: string;
 }
 
 export interface Condition {
@@ -69,6 +71,30 @@ export interface NodeObj {
   ready: Condition;
 }
 
+/**
+ * What the event clients remember (client-go's EventCorrelator, tools/record/events_cache.go).
+ * It lives in each client process (a node's kubelet, the scheduler), so a restart of that process
+ * forgets its part; every key starts with the client's source (`kubelet, node-1`) and a NUL.
+ * client-go keeps each cache in an LRU of 4,096 entries; these keep everything.
+ */
+export interface EventCorrelatorMemory {
+  /**
+   * EventAggregator, per source + object + type + reason: the distinct messages seen (at most
+   * 10) and when the last one came; one older than 10 minutes starts afresh.
+   */
+  similar: Table<{ messages: string[]; last: number }>;
+  /** EventSourceObjectSpamFilter: a token bucket per source + object (burst 25, 1 per 300 s). */
+  buckets: Table<{ tokens: number; last: number }>;
+  /**
+   * eventLogger: each event's count as the client last counted it. It counts events that the
+   * spam filter then drops, so the next one written jumps (client-go counts before it filters).
+   */
+  counts: Table<number>;
+}
+
+/** The image of the pods' one container when the pod names none. */
+export const DEFAULT_APP_IMAGE = 'nginx:1.27';
+
 export interface ApiState {
   /** Pods by namespace/name, in creation order. */
   pods: Table<PodObj>;
@@ -80,4 +106,6 @@ export interface ApiState {
    */
   eventIds: Table<string>;
   nodes: Record<string, NodeObj>;
+  /** The event clients' correlator memory (absent until the first event). */
+  correlator?: EventCorrelatorMemory;
 }

@@ -240,7 +240,9 @@ export interface TraceK8sEvent {
 export type ApiPayload =
   | { pod: string; op: 'create' | 'status' | 'delete' | 'remove' }
   | { node: string; op: 'nodeStatus' }
-  | { event: TraceK8sEvent };
+  | { event: TraceK8sEvent }
+  /** An event the client's spam filter kept back (never sent: nothing changed in the API server). */
+  | { dropped: TraceK8sEvent };
 
 export type Unit = 'containerd' | 'kubelet';
 

@@ -302,7 +302,7 @@ function Changes({ e, before, after }: { e: TraceEvent; before: WorldState; afte
     case 'api':
       return (
         <BeforeAfter
-          changes={diff(before.api, after.api, { depth: 2, skip: ['eventIds'] })}
+          changes={diff(before.api, after.api, { depth: 2, skip: ['eventIds', 'correlator'] })}
           empty="No API object changed."
         />
       );
