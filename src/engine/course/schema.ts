@@ -360,6 +360,11 @@ export const quizSchema = z.strictObject({
         text,
         /** A distractor built on one of §8's simplifications. */
         myth: z.optional(z.enum(MYTH_IDS as [MythId, ...MythId[]])),
+        /**
+         * Why this choice is wrong, from the misconception that makes it tempting; shown once the
+         * question is answered. Every wrong choice has one, a right choice none (validate.ts).
+         */
+        whyNot: z.optional(text),
       }),
     )
     .check(z.minLength(2), z.maxLength(6)),
