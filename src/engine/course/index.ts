@@ -25,6 +25,7 @@ export {
   type Verdict,
 } from './challenge';
 export { FIXES } from './fixes';
+export { quizChoices, learnerSeed, type ShownChoice } from './quiz';
 export { lessonHandout, type Handout } from './handout';
 export { MYTHS } from './schema';
 export type { Lesson, Challenge, QuizQuestion, Goal } from './schema';

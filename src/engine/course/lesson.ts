@@ -208,6 +208,8 @@ export interface QuizOutcome {
   explanation: string;
   /** Choices picked that are §8 simplifications, with what real nodes do. */
   myths: { choice: string; myth: string }[];
+  /** Every wrong choice with why it is wrong (picked ones first), to show once answered. */
+  whyNot: { choice: string; picked: boolean; text: string }[];
 }
 
 /** Checks a learner's choices (every right one and nothing else). */
@@ -218,5 +220,9 @@ export function answerQuiz(q: QuizQuestion, chosen: readonly string[]): QuizOutc
   const myths = q.choices
     .filter((c) => c.myth && got.includes(c.id))
     .map((c) => ({ choice: c.id, myth: c.myth! }));
-  return { correct, answer: want, explanation: q.explanation, myths };
+  const whyNot = q.choices
+    .filter((c) => !want.includes(c.id) && c.whyNot)
+    .map((c) => ({ choice: c.id, picked: got.includes(c.id), text: c.whyNot! }))
+    .sort((a, b) => Number(b.picked) - Number(a.picked));
+  return { correct, answer: want, explanation: q.explanation, myths, whyNot };
 }

@@ -64,26 +64,27 @@ export const CNI_COMMANDS = ['ADD', 'DEL', 'CHECK', 'GC', 'STATUS', 'VERSION'] a
 export const POD_STATUSES = ['Running', 'ContainerCreating', 'Terminating', 'Pending'] as const;
 
 /**
- * The simplifications of kubelet-containerd.md §8 that real nodes contradict. A quiz choice
- * marked with one of these is a distractor built on that simplification (never a right answer).
+ * The simplifications of kubelet-containerd.md §8 that real nodes contradict, each scoped to the
+ * runtime (and release) it describes, with what CRI-O does. A quiz choice marked with one of these
+ * is a distractor built on that simplification (never a right answer).
  */
 export const MYTHS = {
   'kubelet-calls-libcni':
-    'The kubelet calls libcni or the plugin. Real nodes: the kubelet calls the CRI runtime; containerd calls libcni (through go-cni), which execs the plugins.',
+    'The kubelet calls libcni or the plugin. Since dockershim left (Kubernetes 1.24) the kubelet only calls the CRI runtime. containerd calls libcni through go-cni, CRI-O through ocicni; libcni execs the plugins.',
   'version-negotiation':
-    'Runtime and plugin negotiate a version. Real nodes: the runtime passes the config cniVersion; a plugin without exactly that version fails with code 1. Only a 1.1 cniVersions list lets libcni pick the highest version it knows.',
+    "Runtime and plugin negotiate a version. libcni passes the config's cniVersion to every plugin, and a plugin without exactly that version fails with code 1; only a 1.1 cniVersions list lets libcni pick (the highest it knows). containerd asks no plugin for its versions; CRI-O asks when it loads a list and rejects a list a plugin cannot serve: a check, not a negotiation.",
   'cache-file-name':
-    'The result cache file is <network>_<container-id>. Real nodes: /var/lib/cni/results/<network>-<container-id>-<ifname>, JSON of kind cniCacheV1.',
+    'The result cache file is <network>_<container-id>. libcni writes /var/lib/cni/results/<network>-<container-id>-<ifname>, JSON of kind cniCacheV1 (containerd uses that default cache dir; CRI-O reads the cached config back at DEL).',
   'netns-path':
-    'CNI_NETNS is /var/run/netns/<sandbox-id>. Real nodes: containerd uses /var/run/netns/cni-<random uuid>.',
+    'CNI_NETNS is /var/run/netns/<sandbox-id>. containerd uses /var/run/netns/cni-<random uuid>, CRI-O /var/run/netns/<random uuid>; the sandbox id travels only as CNI_CONTAINERID.',
   'kubelet-runs-check':
-    "The kubelet runs CHECK when it queries pod status. Real nodes: the kubelet never calls CNI. containerd calls neither CHECK nor GC (2.0.1+ calls STATUS on every status poll); CRI-O runs CHECK right after ADD and, from 1.32, one GC at start. An operator cannot stand in: cnitool check cannot name a runtime's attachment, and cnitool gc deletes every attachment.",
+    "The kubelet runs CHECK when it queries pod status. The kubelet never calls CNI. containerd calls neither CHECK nor GC (from 2.0.1 it runs STATUS on every status poll, for 1.1.0 lists). CRI-O runs CHECK right after each ADD and, from 1.32, STATUS and one GC at start. cnitool cannot stand in: it cannot name a runtime's attachment, and its gc deletes every attachment a runtime made.",
   'corrupted-cache-blocks-del':
-    'A corrupted cache blocks every future DEL. True for libcni before v1.2 only; from v1.2 libcni discards an unreadable cache file and runs DEL without prevResult.',
+    'A corrupted cache blocks every future DEL. True for libcni before 1.2 only (containerd 1.6 and 1.7 vendor 1.1.2); from 1.2 (containerd 2.0) libcni discards an unreadable cache file and runs DEL without prevResult. Which libcni the runtime is built with decides, on CRI-O too.',
   'kubelet-logs-plugin':
-    'The kubelet logs "Successfully added network". Real nodes: the kubelet logs CRI errors only; plugin errors reach the runtime journal.',
+    "The kubelet logs \"Successfully added network\". The kubelet logs CRI errors only; plugin errors and stderr reach the runtime's journal (containerd's or CRI-O's), and some plugins, such as Calico, keep their own log file.",
   'failed-del-leaks-ip':
-    'A failed DEL lets the pod go and leaks the IP. Real nodes: a failed DEL with a recorded result fails StopPodSandbox (FailedKillPod, pod stuck Terminating, retried, IP still held); the silent leak is a failed ADD whose clean-up DEL also fails, on containerd up to 1.6.8, from 1.6.37 and in 2.x (1.6.9 to 1.6.36 and 1.7 keep that sandbox as SANDBOX_UNKNOWN and tear it down again).',
+    'A failed DEL lets the pod go and leaks the IP. On containerd, a failed DEL with a recorded result fails StopPodSandbox (FailedKillPod, pod stuck Terminating, retried, IP still held); the silent leak is a failed ADD whose clean-up DEL also fails, on releases up to 1.6.8, from 1.6.37 and in 2.x (1.6.9 to 1.6.36 and 1.7 keep that sandbox as SANDBOX_UNKNOWN and tear it down again). CRI-O runs one DEL per deletion, with the config cached at ADD.',
 } as const;
 export type MythId = keyof typeof MYTHS;
 export const MYTH_IDS = Object.keys(MYTHS) as MythId[];
@@ -360,6 +361,11 @@ export const quizSchema = z.strictObject({
         text,
         /** A distractor built on one of §8's simplifications. */
         myth: z.optional(z.enum(MYTH_IDS as [MythId, ...MythId[]])),
+        /**
+         * Why this choice is wrong, from the misconception that makes it tempting; shown once the
+         * question is answered. Every wrong choice has one, a right choice none (validate.ts).
+         */
+        whyNot: z.optional(text),
       }),
     )
     .check(z.minLength(2), z.maxLength(6)),

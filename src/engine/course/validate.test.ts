@@ -38,12 +38,30 @@ describe('validateLesson', () => {
   });
 
   it('refuses a quiz answer that is not a choice, or that is marked as a myth', () => {
+    const answered = (good as any).quiz[0].answer[0] as string;
     expect(errors(variant((l) => (l.quiz[0].answer = ['z'])))).toEqual([
       'quiz[0].answer: "z" is not one of the choices (a, b, c, d)',
+      `quiz[0].choices: wrong choice "${answered}" has no whyNot`,
     ]);
-    expect(errors(variant((l) => (l.quiz[0].answer = ['a'])))).toEqual([
-      'quiz[0].choices: "a" is marked as the simplification "kubelet-calls-libcni" but is an answer',
+    const mythAt = (good as any).quiz[0].choices.find((c: any) => c.myth).id as string;
+    expect(errors(variant((l) => (l.quiz[0].answer = [mythAt]))).sort()).toEqual([
+      `quiz[0].choices: "${mythAt}" is an answer but has a whyNot`,
+      `quiz[0].choices: "${mythAt}" is marked as the simplification "kubelet-calls-libcni" but is an answer`,
+      `quiz[0].choices: wrong choice "${answered}" has no whyNot`,
     ]);
+  });
+
+  it('refuses a wrong choice without a whyNot, and a right one with one', () => {
+    const wrong = (good as any).quiz[0].choices.find(
+      (c: any) => !(good as any).quiz[0].answer.includes(c.id),
+    ).id as string;
+    const right = (good as any).quiz[0].answer[0] as string;
+    expect(
+      errors(variant((l) => delete l.quiz[0].choices.find((c: any) => c.id === wrong).whyNot)),
+    ).toEqual([`quiz[0].choices: wrong choice "${wrong}" has no whyNot`]);
+    expect(
+      errors(variant((l) => (l.quiz[0].choices.find((c: any) => c.id === right).whyNot = 'no'))),
+    ).toEqual([`quiz[0].choices: "${right}" is an answer but has a whyNot`]);
   });
 
   it('refuses duplicate goal ids and a solution action the scenario format does not know', () => {

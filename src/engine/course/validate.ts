@@ -1,6 +1,7 @@
 /**
  * Validation of course files beyond their shape: the scenarios parse, ids are unique, quiz
- * answers are among the choices, a §8 distractor is never an answer, a challenge's fixes exist.
+ * answers are among the choices, a §8 distractor is never an answer, every wrong choice says why
+ * it is wrong (whyNot) and no right one does, a challenge's fixes exist.
  * Every problem is a line `field: what is wrong`; a file is usable only with none.
  */
 import { parseScenario } from '../scenario/schema';
@@ -41,6 +42,11 @@ function quizErrors(q: QuizQuestion, at: string): string[] {
       out.push(
         `${at}.choices: "${c.id}" is marked as the simplification "${c.myth}" but is an answer`,
       );
+  for (const c of q.choices) {
+    const right = q.answer.includes(c.id);
+    if (!right && !c.whyNot) out.push(`${at}.choices: wrong choice "${c.id}" has no whyNot`);
+    if (right && c.whyNot) out.push(`${at}.choices: "${c.id}" is an answer but has a whyNot`);
+  }
   return out;
 }
 

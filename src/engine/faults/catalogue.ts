@@ -301,7 +301,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cache-corrupted',
     title: 'Corrupted result cache',
     explanation:
-      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed or the disk was full). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
+      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
     when: 'before-delete',
     challenge: true,
     params: { pod: POD, then: THEN },
@@ -600,7 +600,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Confirm that no sandbox has the container id (crictl pods -q --no-trunc does not list it), then release the attachment: a GC of the node’s network with the live sandboxes as valid attachments, as a runtime calls libcni v1.2 (CRI-O 1.32+ runs one at start; containerd never does, so there an operator removes the reservation and the cache file by hand). It DELs every cached attachment that no ready sandbox owns. Never cnitool gc: it passes no valid attachments and tears down every pod of the network.',
+        'Confirm that no sandbox has the container id (crictl pods -q --no-trunc does not list it), then release the attachment: a GC of the node’s network with the live sandboxes as valid attachments, as a runtime calls libcni v1.2 (CRI-O 1.32+ runs one at start; containerd never does, so there an operator removes the reservation and the cache file by hand). It DELs every cached attachment that no ready sandbox owns. Never cnitool gc: it passes none of the runtime’s attachments as valid and tears down every pod of the network.',
       ],
       actions: [{ kind: 'cni-gc' }],
     },

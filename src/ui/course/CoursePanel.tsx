@@ -72,7 +72,10 @@ function CourseHome() {
       notify('error', `${f.name} is not course progress (${r.error}). Nothing was changed.`);
       return;
     }
-    setProgress(r.progress);
+    setProgress({
+      ...r.progress,
+      learner: r.progress.learner ?? useCourse.getState().progress.learner,
+    });
     notify('info', `Progress imported from ${f.name}.`);
   };
 
@@ -157,7 +160,11 @@ function CourseHome() {
                 <button
                   type="button"
                   onClick={() => {
-                    setProgress(emptyProgress());
+                    // The learner keeps their seed: the quiz shows its choices as before.
+                    setProgress({
+                      ...emptyProgress(),
+                      learner: useCourse.getState().progress.learner,
+                    });
                     setConfirmReset(false);
                     notify('info', 'Course progress reset.');
                   }}
@@ -420,6 +427,9 @@ function Question(props: {
 }) {
   const { q, open, outcome: engine } = props;
   const { lesson } = open;
+  // The choices in this learner's order (engine/course/quiz.ts); answers keep the authored ids.
+  const seed = useCourse((s) => s.progress.learner) ?? 1;
+  const shown = engine.quizChoices(q, seed);
   const state = open.quiz[q.id] ?? { chosen: [], checked: false };
   const multi = q.answer.length > 1;
   const result = state.checked ? engine.answerQuiz(q, state.chosen) : null;
@@ -462,7 +472,7 @@ function Question(props: {
           {q.question}
           {multi ? ' (select all that apply)' : ''}
         </legend>
-        {q.choices.map((c) => (
+        {shown.map((c) => (
           <label key={c.id} className="choice">
             <input
               type={multi ? 'checkbox' : 'radio'}
@@ -480,6 +490,14 @@ function Question(props: {
               }}
             />{' '}
             {c.text}
+            {result?.whyNot
+              .filter((w) => w.choice === c.id)
+              .map((w) => (
+                <span key={w.choice} className="why-not muted">
+                  {' '}
+                  Why not: {w.text}
+                </span>
+              ))}
           </label>
         ))}
       </fieldset>
@@ -499,7 +517,7 @@ function Question(props: {
           </p>
           {result?.myths.map((m) => (
             <p key={m.choice} className="muted">
-              Choice {m.choice.toUpperCase()} is a common simplification.{' '}
+              “{q.choices.find((c) => c.id === m.choice)?.text}” is a common simplification.{' '}
               {engine.MYTHS[m.myth as keyof typeof engine.MYTHS]}
             </p>
           ))}

@@ -20,7 +20,10 @@ async function engine() {
   if (!progressLoaded) {
     progressLoaded = true;
     const { progress, problem, damaged } = loadProgress(storage());
-    useCourse.setState({ progress });
+    // A new learner gets a seed for the quiz's order; it is saved with the first progress.
+    useCourse.setState({
+      progress: { ...progress, learner: progress.learner ?? e.learnerSeed(cryptoRandom) },
+    });
     if (problem)
       notify(
         'warning',
@@ -35,6 +38,13 @@ async function engine() {
       );
   }
   return e;
+}
+
+/** A number in [0, 1) from the browser's cryptographic random source. */
+function cryptoRandom(): number {
+  const a = new Uint32Array(1);
+  crypto.getRandomValues(a);
+  return a[0]! / 2 ** 32;
 }
 
 /** A fresh seed for a challenge attempt. */

@@ -40,6 +40,13 @@ describe('course progress', () => {
     expect(parseProgress(serializeProgress(some))).toEqual({ ok: true, progress: some });
   });
 
+  it("keeps the learner's quiz seed, and progress saved before it existed still loads", () => {
+    const withSeed = { ...some, learner: 123456 };
+    expect(parseProgress(serializeProgress(withSeed))).toEqual({ ok: true, progress: withSeed });
+    expect(parseProgress(serializeProgress(some)).ok).toBe(true);
+    expect(parseProgress(serializeProgress({ ...some, learner: 0 })).ok).toBe(false);
+  });
+
   it('sets corrupted progress aside with a notice, and starts afresh', () => {
     const s = memory({ [PROGRESS_KEY]: '{"app":"cnisim-course","version":1,"lessons":' });
     const r = loadProgress(s);

@@ -37,6 +37,8 @@ export type ChallengeProgress = z.output<typeof challengeProgress>;
 export const progressSchema = z.strictObject({
   app: z.literal('cnisim-course'),
   version: z.literal(1),
+  /** This learner's seed: the order quiz choices are shown in (the same on every visit). */
+  learner: z.optional(z.int().check(z.minimum(1), z.maximum(0x7fffffff))),
   lessons: z.record(z.string(), lessonProgress),
   challenges: z.record(z.string(), challengeProgress),
 });
