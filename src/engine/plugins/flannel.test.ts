@@ -9,6 +9,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Fixture, replayFixture } from '../conformance/replay';
 import * as vfs from '../fs/vfs';
+import { linkByName } from '../kernel/kernel';
+import { runScenario } from '../scenario/run';
+import { tget } from '../state/table';
 import { parseSubnetEnv } from './flannel';
 import { Harness, cniEnv } from './harness';
 
@@ -124,5 +127,55 @@ describe('flannel: subnet.env parsing', () => {
         'FLANNEL_NETWORK=10.244.0.0/16\r\nFLANNEL_SUBNET=10.244.1.1/24\r\nFLANNEL_MTU=1450\r\nFLANNEL_IPMASQ=true\r\n',
       ).ipmasq,
     ).toBe(true);
+  });
+});
+
+describe('flannel in a cluster', () => {
+  it("a node with kube-flannel's conflist and subnet.env runs pods through flannel -> bridge -> host-local, and deletes them", () => {
+    const conflist = JSON.stringify({
+      name: 'cbr0',
+      cniVersion: '0.3.1',
+      plugins: [
+        { type: 'flannel', delegate: { hairpinMode: true, isDefaultGateway: true } },
+        { type: 'portmap', capabilities: { portMappings: true } },
+      ],
+    });
+    const run = (deleteToo: boolean) =>
+      runScenario({
+        version: 1,
+        nodes: [
+          {
+            name: 'node-1',
+            podCIDR: '10.244.1.0/24',
+            plugins: ['bridge', 'host-local', 'loopback', 'portmap', 'flannel'],
+            cniConfigs: { '10-flannel.conflist': conflist },
+            files: { '/run/flannel/subnet.env': SUBNET_ENV },
+          },
+        ],
+        actions: [
+          { do: 'createPod', name: 'web-0' },
+          { do: 'runUntil', until: 'pod-running:web-0', timeout: '1m' },
+          ...(deleteToo ? [{ do: 'deletePod' as const, pod: 'web-0' }] : []),
+        ],
+      });
+    const r = run(false);
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const pod = tget(r.cluster.sim.state.api!.pods, 'default/web-0')!;
+    expect(pod.podIP).toBe('10.244.1.2');
+    const fs = r.cluster.sim.node('node-1').fs;
+    const saved = vfs.readDir(fs, '/var/lib/cni/flannel');
+    expect(saved).toHaveLength(1);
+    expect(JSON.parse(vfs.readFile(fs, `/var/lib/cni/flannel/${saved[0]}`))).toMatchObject({
+      type: 'bridge',
+      mtu: 1450,
+      ipMasq: false,
+      isGateway: true,
+    });
+    expect(
+      linkByName(
+        tget(r.cluster.sim.node('node-1').kernel.netns, r.cluster.sim.node('node-1').kernel.root)!,
+        'cni0',
+      )?.mtu,
+    ).toBe(1450);
   });
 });
