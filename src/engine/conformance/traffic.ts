@@ -82,8 +82,11 @@ export class TrafficNormaliser {
   }
 }
 
+/** ping's timings; in tcpdump lines the ICMP id and the VXLAN source port (record.py norm_ping). */
 export function normPing(s: string): string {
   return s
+    .replace(/\bid [0-9]+,/g, 'id <id>,')
+    .replace(/\.[0-9]+ > ([0-9.]+)\.8472:/g, '.<sport> > $1.8472:')
     .replace(/time=[0-9.]+ ms/g, 'time=<t> ms')
     .replace(/, time [0-9]+ms/g, ', time <t>ms')
     .replace(/rtt min\/avg\/max\/mdev = [0-9./]+ ms/g, 'rtt min/avg/max/mdev = <rtt> ms');

@@ -137,7 +137,10 @@ class Normaliser:
 
 
 def norm_ping(s):
-    """ping's timings: per-reply time, the total time and the rtt summary."""
+    """ping's timings (per-reply time, the total time, the rtt summary); in tcpdump lines the
+    ICMP id and the VXLAN source port (a hash of the inner flow)."""
+    s = re.sub(r'\bid [0-9]+,', 'id <id>,', s)
+    s = re.sub(r'\.[0-9]+ > ([0-9.]+)\.8472:', r'.<sport> > \1.8472:', s)
     s = re.sub(r'time=[0-9.]+ ms', 'time=<t> ms', s)
     s = re.sub(r', time [0-9]+ms', ', time <t>ms', s)
     s = re.sub(r'rtt min/avg/max/mdev = [0-9./]+ ms', 'rtt min/avg/max/mdev = <rtt> ms', s)
