@@ -43,7 +43,11 @@ import { printResult } from './loopback';
 
 export const FLANNEL_SUBNET_FILE = '/run/flannel/subnet.env';
 export const FLANNEL_DATA_DIR = '/var/lib/cni/flannel';
-/** The release's version line (scripts/build_flannel.sh stamps Program, Version, Commit). */
+/**
+ * The version line a release binary prints without CNI_COMMAND (scripts/build_flannel.sh stamps
+ * Program, Version, the commit's first 8 digits and the build time). The build time of the
+ * published binary is not known here: this is the tag's commit time, in UTC.
+ */
 export const FLANNEL_ABOUT =
   'CNI Plugin flannel version v1.1.2 (linux/amd64) commit 18a3027e built on 2022-12-05T16:14:29Z';
 /** %#v of the *uint FLANNEL_MTU: a Go heap address, different in every run. */
