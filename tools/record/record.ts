@@ -24,7 +24,7 @@ const repo = resolve(here, '..', '..');
 function usage(msg?: string): never {
   if (msg) console.error(msg);
   console.error(
-    'usage: npx tsx tools/record/record.ts [--out DIR] [--driver BIN] [--keep-tmp] [--only a,b] (--all | <scenario.json|dir>...)',
+    'usage: npx tsx tools/record/record.ts [--out DIR] [--driver BIN] [--keep-tmp] [--only a,b] [--plugin NAME=BIN] (--all | <scenario.json|dir>...)',
   );
   process.exit(2);
 }
@@ -35,6 +35,7 @@ function main(): void {
   let driver = '/tmp/cnirec/bin/cnidriver';
   let keepTmp = false;
   let only: string[] | undefined;
+  const pluginBins: Record<string, string> = {};
   const inputs: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? '';
@@ -43,7 +44,11 @@ function main(): void {
     else if (a === '--driver') driver = resolve(next());
     else if (a === '--keep-tmp') keepTmp = true;
     else if (a === '--only') only = next().split(',');
-    else if (a === '--all') inputs.push(join(here, 'scenarios'));
+    else if (a === '--plugin') {
+      const [name, bin] = next().split('=');
+      if (!name || !bin) usage('--plugin needs NAME=BIN');
+      pluginBins[name] = resolve(bin);
+    } else if (a === '--all') inputs.push(join(here, 'scenarios'));
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else inputs.push(resolve(a));
   }
@@ -58,7 +63,12 @@ function main(): void {
     const t0 = Date.now();
     console.log(`recording ${sc.name} (${sc.steps.length + 1} steps)`);
     try {
-      const doc = recordScenario(sc, { driverBin: driver, keepTmp, log: (m) => console.log(m) });
+      const doc = recordScenario(sc, {
+        driverBin: driver,
+        pluginBins,
+        keepTmp,
+        log: (m) => console.log(m),
+      });
       writeFileSync(join(out, `${sc.name}.json`), jqSorted(doc));
       console.log(`  -> ${join(out, `${sc.name}.json`)} (${Date.now() - t0} ms)`);
     } catch (e) {

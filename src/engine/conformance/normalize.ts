@@ -9,6 +9,8 @@ import { eui64LinkLocal } from '../net/mac';
 
 const MAC_RE = /\b[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}\b/g;
 const VETH_RE = /\bveth[0-9a-f]{8}\b/g;
+/** A Go pointer printed with %#v (flannel logs its delegate config: `"mtu":(*uint)(0xc0000…)`). */
+const GO_PTR_RE = /\((\*[\w.]+)\)\(0x[0-9a-f]+\)/g;
 const FIXED_MACS = new Set(['00:00:00:00:00:00', 'ff:ff:ff:ff:ff:ff']);
 
 export interface NormalizeOptions {
@@ -88,6 +90,7 @@ export class Normalizer {
   private text(s: string): string {
     let out = s;
     for (const [real, ph] of this.paths) out = out.split(real).join(ph);
+    out = out.replace(GO_PTR_RE, '($1)(<ptr>)');
     out = out.replace(MAC_RE, (m) => {
       const n = this.mac(m);
       return n === null ? m : `<mac:${n}>`;

@@ -33,6 +33,8 @@ export interface Fixture {
   conflists: Record<string, Json>;
   conflistFiles: Record<string, string>;
   pods: string[];
+  /** Plugins recorded from binaries outside the reference package (flannel), installed too. */
+  extraPlugins?: string[];
   steps: Obj[];
   notes?: string[];
 }
@@ -150,7 +152,7 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
   let world = newWorld(opts.seed ?? 1);
   world = addNode(world, {
     name: 'node',
-    plugins: REFERENCE_PACKAGE,
+    plugins: [...REFERENCE_PACKAGE, ...(fx.extraPlugins ?? [])],
     pluginDir: SIM_PATHS.cniPath,
     loUp: true,
   });

@@ -139,8 +139,8 @@ describe('injectFault parameters', () => {
     [
       'an unknown plugin',
       'plugin-missing',
-      { plugin: 'flannel' },
-      'params.plugin: unknown plugin "flannel" (known: ',
+      { plugin: 'weave-net' },
+      'params.plugin: unknown plugin "weave-net" (known: ',
     ],
     [
       'an unknown build',

@@ -52,12 +52,12 @@ export class Harness {
   readonly sim: Simulation;
   readonly node = 'node';
 
-  constructor(opts: { seed?: number; build?: string } = {}) {
+  constructor(opts: { seed?: number; build?: string; plugins?: string[] } = {}) {
     const world = addNode(newWorld(opts.seed ?? 1), {
       name: this.node,
       pluginDir: PLUGIN_DIR,
       build: opts.build ?? 'v1.1.1',
-      plugins: ['bridge', 'host-local', 'loopback'],
+      plugins: opts.plugins ?? ['bridge', 'host-local', 'loopback'],
     });
     this.sim = new Simulation(world);
   }

@@ -6,6 +6,7 @@ import type { Program, ProgramRegistry } from '../os/process';
 import { bandwidthProgram } from './bandwidth';
 import { bridgeProgram } from './bridge';
 import { firewallProgram } from './firewall';
+import { flannelProgram } from './flannel';
 import { calicoIpamProgram, calicoProgram } from './calico';
 import { BUILDS, type PluginBuild } from './lib/build';
 import { hostLocalProgram } from './host-local';
@@ -50,6 +51,7 @@ export const PLUGIN_FACTORIES: Record<string, Factory> = {
   tuning: tuningProgram,
   calico: calicoProgram,
   'calico-ipam': calicoIpamProgram,
+  flannel: flannelProgram,
 };
 
 /** In the package, not modelled (yet): VERSION only. */

@@ -63,7 +63,13 @@ func tap(name string) {
 	start := time.Now().UnixNano()
 	stdin, _ := io.ReadAll(os.Stdin)
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(filepath.Join(realPluginDir, name))
+	real := filepath.Join(realPluginDir, name)
+	// a plugin that is not in realPluginDir (flannel): the sandbox links its binary as
+	// <tap dir>/.real/<name>
+	if extra := filepath.Join(filepath.Dir(os.Args[0]), ".real", name); fileExists(extra) {
+		real = extra
+	}
+	cmd := exec.Command(real)
 	cmd.Env = os.Environ()
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Stdout = &stdout
@@ -318,4 +324,9 @@ func main() {
 		os.Exit(2)
 	}
 	driver(os.Args[1])
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

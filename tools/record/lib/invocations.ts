@@ -24,6 +24,8 @@ interface ShimRecord {
   dir: string;
   order: string;
   ppid: number;
+  /** the real plugin the shim ran */
+  pid: number;
   argv0: string;
   env: Record<string, string>;
   stdin: string;
@@ -83,6 +85,7 @@ function readShimLog(dir: string): ShimRecord[] {
       dir: d,
       order: name,
       ppid: Number(rd('ppid')),
+      pid: Number(rd('pid') || '-1'),
       argv0: rd('argv0'),
       env,
       stdin: rd('stdin'),
@@ -119,20 +122,27 @@ export function collectInvocations(sb: Sandbox, paths: string[]): JsonObject[] {
       t.stderr,
       t.exitCode,
     );
-    const delegated = shims
-      .filter((s) => s.ppid === t.pid)
-      .map((s) => {
-        used.add(s);
-        return invocation(
-          basename(s.argv0),
-          s.argv0,
-          s.env,
-          s.stdin,
-          s.stdout,
-          s.stderr,
-          s.exitCode,
-        );
-      });
+    // a shim's $PPID is the real plugin that ran it; a shim records its own child's pid, so
+    // a delegated plugin's own delegations (flannel -> bridge -> host-local) nest under it
+    const delegatedOf = (pid: number): JsonObject[] =>
+      shims
+        .filter((s) => s.ppid === pid)
+        .map((s) => {
+          used.add(s);
+          const d = invocation(
+            basename(s.argv0),
+            s.argv0,
+            s.env,
+            s.stdin,
+            s.stdout,
+            s.stderr,
+            s.exitCode,
+          );
+          const inner = delegatedOf(s.pid);
+          if (inner.length > 0) d.delegated = inner as Json[];
+          return d;
+        });
+    const delegated = delegatedOf(t.pid);
     if (delegated.length > 0) inv.delegated = delegated as Json[];
     return inv;
   });

@@ -16,6 +16,7 @@ import { isObject, sortKeys, type Json, type JsonObject } from './util';
 
 const MAC_RE = /(?<![0-9A-Fa-f:])[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:])/g;
 const VETH_RE = /\bveth[0-9a-f]{8}\b/g;
+const GO_PTR_RE = /\((\*[\w.]+)\)\(0x[0-9a-f]+\)/g;
 const LL6_RE = /^fe80:[0-9a-f:]*$/i;
 
 /** 16 bytes of an IPv6 address, or undefined. */
@@ -92,6 +93,8 @@ export class Normaliser {
     let out = s;
     const byLength = [...this.paths].sort((a, b) => b[1].length - a[1].length);
     for (const [ph, real] of byLength) out = out.split(real).join(ph);
+    // a Go pointer printed with %#v (flannel logs its delegate config: "mtu":(*uint)(0xc0000…))
+    out = out.replace(GO_PTR_RE, '($1)(<ptr>)');
     return out.split(this.prefix).join('');
   }
 

@@ -24,6 +24,14 @@ import {
 
 export const LIBCNI_NOTE = 'none: real libcni v1.1.2 (tools/record/driver, Go)';
 
+/** What an extra plugin binary is (how tools/record/traffic/build-flannel.sh built it). */
+function pluginVersion(name: string): string {
+  if (name === 'flannel') {
+    return 'flannel-io/cni-plugin v1.1.2 (cni v1.1.2, Go 1.19; tools/record/traffic/build-flannel.sh)';
+  }
+  return 'unknown build';
+}
+
 export function recordedWith(): JsonObject {
   const pkg = run(['dpkg-query', '-W', '-f', '${Version}', 'containernetworking-plugins']).stdout;
   const ipt = run(['iptables', '--version']).stdout;
@@ -208,12 +216,20 @@ function resolvePlaceholders<T extends StepSpec>(spec: T, doc: JsonObject, sb: S
 
 export interface RecordOptions {
   driverBin: string;
+  /** binaries of plugins outside /usr/lib/cni, by name (`--plugin NAME=BIN`). */
+  pluginBins?: Record<string, string>;
   keepTmp?: boolean;
   log?: (msg: string) => void;
 }
 
 export function recordScenario(sc: Scenario, opts: RecordOptions): JsonObject {
-  const sb = new Sandbox(opts.driverBin, opts.keepTmp ?? false);
+  const extra: Record<string, string> = {};
+  for (const name of sc.extraPlugins ?? []) {
+    const bin = opts.pluginBins?.[name];
+    if (!bin) throw new Error(`${sc.name} needs plugin ${name}: pass --plugin ${name}=BIN`);
+    extra[name] = bin;
+  }
+  const sb = new Sandbox(opts.driverBin, opts.keepTmp ?? false, extra);
   const log = opts.log ?? (() => undefined);
   try {
     for (const [key, text] of Object.entries(sc.conflists)) {
@@ -234,7 +250,13 @@ export function recordScenario(sc: Scenario, opts: RecordOptions): JsonObject {
       name: sc.name,
       description: sc.description,
       notes: sc.notes ?? [],
-      recordedWith: recordedWith(),
+      recordedWith: {
+        ...recordedWith(),
+        ...(sc.extraPlugins?.length
+          ? { extraPlugins: sc.extraPlugins.map((n) => `${n}: ${pluginVersion(n)}`).join('; ') }
+          : {}),
+      },
+      ...(sc.extraPlugins?.length ? { extraPlugins: sc.extraPlugins } : {}),
       conflists,
       conflistFiles: { ...sc.conflists },
       node: { netns: 'node', setup: ['ip netns add node', 'ip -n node link set lo up'] },

@@ -58,6 +58,8 @@ export class Sandbox {
   constructor(
     readonly driverBin: string,
     keep = false,
+    /** Plugins that are not in REAL_PLUGIN_DIR: name -> binary (e.g. flannel). */
+    readonly extraPlugins: Record<string, string> = {},
   ) {
     this.prefix = `cnr${randomBytes(3).toString('hex')}-`;
     this.root = mkdtempSync('/tmp/cnirec-run.');
@@ -85,19 +87,27 @@ export class Sandbox {
 
   /** One bash golden shim per plugin name, and one tap link per plugin name. */
   private writeShims(): void {
-    for (const name of readdirSync(REAL_PLUGIN_DIR).sort()) {
+    const bins: Record<string, string> = {};
+    for (const name of readdirSync(REAL_PLUGIN_DIR)) bins[name] = join(REAL_PLUGIN_DIR, name);
+    Object.assign(bins, this.extraPlugins);
+    for (const name of Object.keys(bins).sort()) {
+      const bin = bins[name] ?? '';
       const shim = join(this.cniPath, name);
       writeFileSync(
         shim,
         [
           '#!/bin/bash',
-          `# golden shim: records this call of ${name}, then runs ${REAL_PLUGIN_DIR}/${name} transparently`,
+          `# golden shim: records this call of ${name}, then runs ${bin} transparently`,
           `d=$(mktemp -d "${this.shimLog}/$(date +%s%N)-$$-XXXXXX")`,
           'cat > "$d/stdin"',
           'printf %s "$PPID" > "$d/ppid"',
           'printf %s "$0" > "$d/argv0"',
           'env -0 > "$d/env"',
-          `${REAL_PLUGIN_DIR}/${name} < "$d/stdin" > "$d/stdout" 2> "$d/stderr"`,
+          // in the background so that its pid is known: the calls it delegates (flannel ->
+          // bridge -> host-local) name it as their parent
+          `${bin} < "$d/stdin" > "$d/stdout" 2> "$d/stderr" &`,
+          'printf %s "$!" > "$d/pid"',
+          'wait $!',
           'rc=$?',
           'printf %s "$rc" > "$d/rc"',
           'cat "$d/stdout"',
@@ -108,6 +118,11 @@ export class Sandbox {
       );
       chmodSync(shim, 0o755);
       symlinkSync(this.driverBin, join(this.tapDir, name));
+      if (name in this.extraPlugins) {
+        // the tap runs /usr/lib/cni/<name>, or <tapDir>/.real/<name> when that exists
+        mkdirSync(join(this.tapDir, '.real'), { recursive: true });
+        symlinkSync(bin, join(this.tapDir, '.real', name));
+      }
     }
   }
 

@@ -20,6 +20,11 @@ export interface Scenario {
   pods: string[];
   /** extra sysctl keys to snapshot, per logical netns (the node always has the 2 forwarding keys). */
   sysctls?: Record<string, string[]>;
+  /**
+   * plugins not in /usr/lib/cni that the scenario needs (e.g. flannel), installed next to the
+   * others in CNI_PATH; their binaries are given with `record.ts --plugin NAME=BIN`.
+   */
+  extraPlugins?: string[];
   /** snapshot `tc` in every netns (true) or only in the listed ones. */
   tc?: boolean | string[];
   steps: StepSpec[];
