@@ -150,6 +150,8 @@ export class MetricsIndex {
   private inflight = new Map<string, Inflight>();
   /** Increases whenever a point is added: views memoise on it. */
   version = 0;
+  /** How often a node's reservations or orphan veths were worked out afresh (the costly part). */
+  readonly recomputed = { reservations: 0, veths: 0 };
   /** States processed so far. */
   get length(): number {
     return this.seen.length;
@@ -214,10 +216,12 @@ export class MetricsIndex {
         this.memo.set(name, m);
       } else {
         if (!sameInputs(m.resInputs, resInputs)) {
+          this.recomputed.reservations++;
           m.resInputs = resInputs;
           m.res = reservationsOf(node.fs, c, f);
         }
         if (!sameInputs(m.vethInputs, vethInputs)) {
+          this.recomputed.veths++;
           m.vethInputs = vethInputs;
           m.veths = orphanVeths(k, c, f);
         }
