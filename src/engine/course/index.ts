@@ -15,6 +15,13 @@ export {
 } from './lesson';
 export { checkGoals, type GoalResult, type CheckContext } from './goals';
 export { findEvent } from './match';
+export {
+  pendingPrediction,
+  answerPrediction,
+  predictionStep,
+  type PendingPrediction,
+  type PredictionOutcome,
+} from './predict';
 export { scenarioSession } from './session';
 export {
   openChallenge,
@@ -27,4 +34,4 @@ export {
 export { FIXES } from './fixes';
 export { lessonHandout, type Handout } from './handout';
 export { MYTHS } from './schema';
-export type { Lesson, Challenge, QuizQuestion, Goal } from './schema';
+export type { Lesson, Challenge, QuizQuestion, Goal, Prediction } from './schema';

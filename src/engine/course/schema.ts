@@ -372,6 +372,39 @@ export const quizSchema = z.strictObject({
 export type QuizQuestion = z.output<typeof quizSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Predictions
+
+/**
+ * A question the narration pauses for: before the first event matching `when` after the learner
+ * takes over is shown, the learner picks what it will be. Each choice says, as an event matcher
+ * (`is`), what that event looks like if the choice is right, so the engine itself decides which
+ * choice came true (predict.ts) and the tests check that the authored answer is what happens.
+ */
+export const predictionSchema = z.strictObject({
+  id,
+  /** The event predicted; the narration stops on the step before it. */
+  when: eventMatcherSchema,
+  /** Not the first `skip` matching events (e.g. 1: the second CHECK). */
+  skip: z.optional(z.int().check(z.minimum(1))),
+  question: text,
+  choices: z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.regex(/^[a-z]$/, 'expected a letter a-z')),
+        text,
+        /** What the predicted event matches when this choice is what happens. */
+        is: eventMatcherSchema,
+      }),
+    )
+    .check(z.minLength(2), z.maxLength(5)),
+  /** The choice that happens in the lesson's solution. */
+  answer: z.string(),
+  /** Why, shown once the learner has answered and the step is shown. */
+  explanation: text,
+});
+export type Prediction = z.output<typeof predictionSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // Lessons
 
 const scenarioData = z.record(z.string(), z.unknown());
@@ -407,6 +440,8 @@ export const lessonSchema = z.strictObject({
       }),
     )
     .check(z.minLength(1)),
+  /** Questions the narration pauses for before the step they are about (see predictionSchema). */
+  predictions: z.optional(z.array(predictionSchema)),
   goals: z.array(goalSchema).check(z.minLength(1)),
   solution: z.strictObject({
     /** Scenario actions that take the learner from the start to every goal. */

@@ -14,6 +14,7 @@ import {
   type Challenge,
   type Goal,
   type Lesson,
+  type Prediction,
   type QuizQuestion,
 } from './schema';
 
@@ -41,6 +42,14 @@ function quizErrors(q: QuizQuestion, at: string): string[] {
       out.push(
         `${at}.choices: "${c.id}" is marked as the simplification "${c.myth}" but is an answer`,
       );
+  return out;
+}
+
+function predictionErrors(p: Prediction, at: string): string[] {
+  const ids = p.choices.map((c) => c.id);
+  const out = dupes(ids, 'choice', `${at}.choices`);
+  if (!ids.includes(p.answer))
+    out.push(`${at}.answer: "${p.answer}" is not one of the choices (${ids.join(', ')})`);
   return out;
 }
 
@@ -81,6 +90,15 @@ export function validateLesson(data: unknown): Validated<Lesson> {
     ),
   );
   l.quiz.forEach((q, i) => errors.push(...quizErrors(q, `quiz[${i}]`)));
+  const predictions = l.predictions ?? [];
+  errors.push(
+    ...dupes(
+      predictions.map((p) => p.id),
+      'prediction',
+      'predictions',
+    ),
+  );
+  predictions.forEach((p, i) => errors.push(...predictionErrors(p, `predictions[${i}]`)));
   return errors.length ? { ok: false, errors } : { ok: true, value: l };
 }
 
