@@ -69,6 +69,8 @@ export type {
   Verdict,
   PendingPrediction,
   PredictionOutcome,
+  ComparedSection,
+  ComparedItem,
 } from './course';
 export type { Lesson, Challenge, QuizQuestion, Goal, Prediction } from './course/schema';
 export type { Handout } from './course/handout';

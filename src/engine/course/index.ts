@@ -22,6 +22,14 @@ export {
   type PendingPrediction,
   type PredictionOutcome,
 } from './predict';
+export {
+  goalPicture,
+  picture,
+  comparePictures,
+  type Picture,
+  type ComparedSection,
+  type ComparedItem,
+} from './target';
 export { scenarioSession } from './session';
 export {
   openChallenge,
