@@ -72,7 +72,7 @@ export type {
   ComparedSection,
   ComparedItem,
 } from './course';
-export type { Lesson, Challenge, QuizQuestion, Goal, Prediction } from './course/schema';
+export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './course/schema';
 export type { Handout } from './course/handout';
 export type { FaultDef } from './faults';
 export type { FsFile, FsState } from './fs/vfs';

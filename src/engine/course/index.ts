@@ -42,4 +42,4 @@ export {
 export { FIXES } from './fixes';
 export { lessonHandout, type Handout } from './handout';
 export { MYTHS } from './schema';
-export type { Lesson, Challenge, QuizQuestion, Goal, Prediction } from './schema';
+export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './schema';

@@ -105,6 +105,14 @@ export const TOPICS = [
   'gc-status',
   'libcni-cache',
   'real-nodes',
+  // Issue 15's new lessons.
+  'del',
+  'rollout',
+  'staging-drill',
+  'orphans',
+  'timeouts',
+  'disable-check',
+  'version-by-hand',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
@@ -419,6 +427,8 @@ export const lessonSchema = z.strictObject({
   /** Minutes a learner needs, about. */
   minutes: z.int().check(z.minimum(1), z.maximum(120)),
   covers: z.array(z.enum(TOPICS)).check(z.minLength(1)),
+  /** Topics the lesson relies on: a track must teach them (`covers`) before it. */
+  needs: z.optional(z.array(z.enum(TOPICS))),
   objectives: z.array(text).check(z.minLength(1)),
   /** What the learner reads before the first step. */
   intro: text,
@@ -459,6 +469,25 @@ export const lessonSchema = z.strictObject({
   quiz: z.array(quizSchema).check(z.minLength(1)),
 });
 export type Lesson = z.output<typeof lessonSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Tracks
+
+/**
+ * A track: lessons in an order where nothing is used before it is taught (every lesson's `needs`
+ * is `covers` of a lesson before it). `src/course/tracks.json` lists them.
+ */
+export const trackSchema = z.strictObject({
+  id,
+  title: text,
+  summary: text,
+  lessons: z.array(id).check(z.minLength(1)),
+});
+export type Track = z.output<typeof trackSchema>;
+export const tracksSchema = z.array(trackSchema).check(z.minLength(1));
+
+/** A short level (issue 15): one idea, at most this many goals and minutes. */
+export const SHORT_LEVEL = { goals: 3, minutes: 8 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Challenges
