@@ -17,6 +17,7 @@ import { NarrationText, useLessonNarration } from './narration';
 import { backToAttempt, openLesson } from './open';
 import { Prediction } from './Prediction';
 import { ShowGoal } from './ShowGoal';
+import { Tracks } from './Tracks';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
   setProgress,
@@ -91,10 +92,11 @@ function CourseHome() {
           Some course files could not be loaded: {course.errors.slice(0, 3).join('; ')}
         </div>
       )}
+      <Tracks course={course} />
       <div className="course-columns">
         <div>
           <h3>Lessons</h3>
-          <ol className="course-list">
+          <ol className="course-list" aria-label="Lessons">
             {course.lessons.map((l) => {
               const p = progress.lessons[l.id];
               const status = p?.done ? 'done' : p ? 'started' : 'new';

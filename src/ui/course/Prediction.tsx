@@ -115,7 +115,8 @@ export function Prediction({ lesson, start }: { lesson: Lesson; start: number })
   return (
     <div className="prediction-outcome" ref={outcomeRef} tabIndex={-1} role="status">
       <p>
-        <strong>{o.correct ? 'Right.' : 'Not quite.'}</strong> You predicted “{text(chosen)}”.
+        <strong>{o.correct ? 'Right prediction.' : 'Not what happened.'}</strong> You picked “
+        {text(chosen)}”.
         {happened ? ` What happened: ${happened}.` : ''}
       </p>
       <p className="muted">{o.explanation}</p>
