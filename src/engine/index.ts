@@ -61,8 +61,18 @@ export type { PodObj } from './state/api';
 export type { BundleFile, NodeReport } from './bundle';
 export type { PodRow } from './apiserver/apiserver';
 export type { ClusterSpec } from './cluster/cluster';
-export type { HintLevel, GoalResult, CheckContext, ChallengeRun, Verdict } from './course';
-export type { Lesson, Challenge, QuizQuestion, Goal } from './course/schema';
+export type {
+  HintLevel,
+  GoalResult,
+  CheckContext,
+  ChallengeRun,
+  Verdict,
+  PendingPrediction,
+  PredictionOutcome,
+  ComparedSection,
+  ComparedItem,
+} from './course';
+export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './course/schema';
 export type { Handout } from './course/handout';
 export type { FaultDef } from './faults';
 export type { FsFile, FsState } from './fs/vfs';

@@ -20,6 +20,13 @@ import l12 from '../../course/lessons/12-failures-are-per-node.json';
 import l13 from '../../course/lessons/13-gc-and-status.json';
 import l14 from '../../course/lessons/14-corrupted-cache.json';
 import l15 from '../../course/lessons/15-what-real-nodes-do.json';
+import l16 from '../../course/lessons/16-plain-del.json';
+import l17 from '../../course/lessons/17-disable-check.json';
+import l18 from '../../course/lessons/18-version-by-hand.json';
+import l19 from '../../course/lessons/19-staging-drill.json';
+import l20 from '../../course/lessons/20-add-timeout.json';
+import l21 from '../../course/lessons/21-orphans.json';
+import l22 from '../../course/lessons/22-conflist-rollout.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -28,7 +35,8 @@ import c05 from '../../course/challenges/new-node.json';
 import c06 from '../../course/challenges/node-notready.json';
 import c07 from '../../course/challenges/stuck-containercreating.json';
 import c08 from '../../course/challenges/which-node.json';
-import type { Challenge, Lesson } from './schema';
+import tracksData from '../../course/tracks.json';
+import { issueLines, tracksSchema, type Challenge, type Lesson, type Track } from './schema';
 import { validateChallenge, validateLesson } from './validate';
 
 /** Lesson files in course order. */
@@ -48,6 +56,13 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['13-gc-and-status.json', l13],
   ['14-corrupted-cache.json', l14],
   ['15-what-real-nodes-do.json', l15],
+  ['16-plain-del.json', l16],
+  ['17-disable-check.json', l17],
+  ['18-version-by-hand.json', l18],
+  ['19-staging-drill.json', l19],
+  ['20-add-timeout.json', l20],
+  ['21-orphans.json', l21],
+  ['22-conflist-rollout.json', l22],
 ];
 
 /** Challenge files, in the order the app lists them. */
@@ -65,6 +80,8 @@ export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [
 export interface Course {
   lessons: Lesson[];
   challenges: Challenge[];
+  /** The tracks of tracks.json whose lessons all exist. */
+  tracks: Track[];
   /** `file: field: problem`, one per problem, for files left out. */
   errors: string[];
 }
@@ -93,7 +110,19 @@ export function loadCourse(): Course {
       errors.push(`duplicate id "${x.id}" (lesson and challenge ids share one space)`);
     ids.add(x.id);
   }
-  cached = { lessons, challenges, errors };
+  const tracks: Track[] = [];
+  const t = tracksSchema.safeParse(tracksData, { reportInput: true });
+  if (!t.success) errors.push(...issueLines(t.error.issues).map((e) => `tracks.json: ${e}`));
+  else
+    t.data.forEach((track, i) => {
+      const missing = track.lessons.filter((l) => !lessons.some((x) => x.id === l));
+      if (missing.length)
+        errors.push(
+          `tracks.json: [${i}].lessons: no lesson ${missing.map((m) => `"${m}"`).join(', ')}`,
+        );
+      else tracks.push(track);
+    });
+  cached = { lessons, challenges, tracks, errors };
   return cached;
 }
 

@@ -15,6 +15,21 @@ export {
 } from './lesson';
 export { checkGoals, type GoalResult, type CheckContext } from './goals';
 export { findEvent } from './match';
+export {
+  pendingPrediction,
+  answerPrediction,
+  predictionStep,
+  type PendingPrediction,
+  type PredictionOutcome,
+} from './predict';
+export {
+  goalPicture,
+  picture,
+  comparePictures,
+  type Picture,
+  type ComparedSection,
+  type ComparedItem,
+} from './target';
 export { scenarioSession } from './session';
 export {
   openChallenge,
@@ -28,4 +43,4 @@ export { FIXES } from './fixes';
 export { quizChoices, learnerSeed, type ShownChoice } from './quiz';
 export { lessonHandout, type Handout } from './handout';
 export { MYTHS } from './schema';
-export type { Lesson, Challenge, QuizQuestion, Goal } from './schema';
+export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './schema';

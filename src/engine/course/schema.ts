@@ -106,6 +106,14 @@ export const TOPICS = [
   'gc-status',
   'libcni-cache',
   'real-nodes',
+  // Issue 15's new lessons.
+  'del',
+  'rollout',
+  'staging-drill',
+  'orphans',
+  'timeouts',
+  'disable-check',
+  'version-by-hand',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
@@ -378,6 +386,39 @@ export const quizSchema = z.strictObject({
 export type QuizQuestion = z.output<typeof quizSchema>;
 
 // ---------------------------------------------------------------------------------------------
+// Predictions
+
+/**
+ * A question the narration pauses for: before the first event matching `when` after the learner
+ * takes over is shown, the learner picks what it will be. Each choice says, as an event matcher
+ * (`is`), what that event looks like if the choice is right, so the engine itself decides which
+ * choice came true (predict.ts) and the tests check that the authored answer is what happens.
+ */
+export const predictionSchema = z.strictObject({
+  id,
+  /** The event predicted; the narration stops on the step before it. */
+  when: eventMatcherSchema,
+  /** Not the first `skip` matching events (e.g. 1: the second CHECK). */
+  skip: z.optional(z.int().check(z.minimum(1))),
+  question: text,
+  choices: z
+    .array(
+      z.strictObject({
+        id: z.string().check(z.regex(/^[a-z]$/, 'expected a letter a-z')),
+        text,
+        /** What the predicted event matches when this choice is what happens. */
+        is: eventMatcherSchema,
+      }),
+    )
+    .check(z.minLength(2), z.maxLength(5)),
+  /** The choice that happens in the lesson's solution. */
+  answer: z.string(),
+  /** Why, shown once the learner has answered and the step is shown. */
+  explanation: text,
+});
+export type Prediction = z.output<typeof predictionSchema>;
+
+// ---------------------------------------------------------------------------------------------
 // Lessons
 
 const scenarioData = z.record(z.string(), z.unknown());
@@ -392,6 +433,8 @@ export const lessonSchema = z.strictObject({
   /** Minutes a learner needs, about. */
   minutes: z.int().check(z.minimum(1), z.maximum(120)),
   covers: z.array(z.enum(TOPICS)).check(z.minLength(1)),
+  /** Topics the lesson relies on: a track must teach them (`covers`) before it. */
+  needs: z.optional(z.array(z.enum(TOPICS))),
   objectives: z.array(text).check(z.minLength(1)),
   /** What the learner reads before the first step. */
   intro: text,
@@ -413,6 +456,8 @@ export const lessonSchema = z.strictObject({
       }),
     )
     .check(z.minLength(1)),
+  /** Questions the narration pauses for before the step they are about (see predictionSchema). */
+  predictions: z.optional(z.array(predictionSchema)),
   goals: z.array(goalSchema).check(z.minLength(1)),
   solution: z.strictObject({
     /** Scenario actions that take the learner from the start to every goal. */
@@ -430,6 +475,25 @@ export const lessonSchema = z.strictObject({
   quiz: z.array(quizSchema).check(z.minLength(1)),
 });
 export type Lesson = z.output<typeof lessonSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Tracks
+
+/**
+ * A track: lessons in an order where nothing is used before it is taught (every lesson's `needs`
+ * is `covers` of a lesson before it). `src/course/tracks.json` lists them.
+ */
+export const trackSchema = z.strictObject({
+  id,
+  title: text,
+  summary: text,
+  lessons: z.array(id).check(z.minLength(1)),
+});
+export type Track = z.output<typeof trackSchema>;
+export const tracksSchema = z.array(trackSchema).check(z.minLength(1));
+
+/** A short level (issue 15): one idea, at most this many goals and minutes. */
+export const SHORT_LEVEL = { goals: 3, minutes: 8 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Challenges

@@ -15,6 +15,7 @@ import {
   type Challenge,
   type Goal,
   type Lesson,
+  type Prediction,
   type QuizQuestion,
 } from './schema';
 
@@ -47,6 +48,14 @@ function quizErrors(q: QuizQuestion, at: string): string[] {
     if (!right && !c.whyNot) out.push(`${at}.choices: wrong choice "${c.id}" has no whyNot`);
     if (right && c.whyNot) out.push(`${at}.choices: "${c.id}" is an answer but has a whyNot`);
   }
+  return out;
+}
+
+function predictionErrors(p: Prediction, at: string): string[] {
+  const ids = p.choices.map((c) => c.id);
+  const out = dupes(ids, 'choice', `${at}.choices`);
+  if (!ids.includes(p.answer))
+    out.push(`${at}.answer: "${p.answer}" is not one of the choices (${ids.join(', ')})`);
   return out;
 }
 
@@ -87,6 +96,15 @@ export function validateLesson(data: unknown): Validated<Lesson> {
     ),
   );
   l.quiz.forEach((q, i) => errors.push(...quizErrors(q, `quiz[${i}]`)));
+  const predictions = l.predictions ?? [];
+  errors.push(
+    ...dupes(
+      predictions.map((p) => p.id),
+      'prediction',
+      'predictions',
+    ),
+  );
+  predictions.forEach((p, i) => errors.push(...predictionErrors(p, `predictions[${i}]`)));
   return errors.length ? { ok: false, errors } : { ok: true, value: l };
 }
 

@@ -14,7 +14,10 @@ import { cmd, notify, useApp } from '../store';
 import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
 import { NarrationText, useLessonNarration } from './narration';
-import { openLesson } from './open';
+import { backToAttempt, openLesson } from './open';
+import { Prediction } from './Prediction';
+import { ShowGoal } from './ShowGoal';
+import { Tracks } from './Tracks';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
   setProgress,
@@ -92,10 +95,11 @@ function CourseHome() {
           Some course files could not be loaded: {course.errors.slice(0, 3).join('; ')}
         </div>
       )}
+      <Tracks course={course} />
       <div className="course-columns">
         <div>
           <h3>Lessons</h3>
-          <ol className="course-list">
+          <ol className="course-list" aria-label="Lessons">
             {course.lessons.map((l) => {
               const p = progress.lessons[l.id];
               const status = p?.done ? 'done' : p ? 'started' : 'new';
@@ -326,6 +330,7 @@ function LessonView({ open }: { open: OpenLesson }) {
             <p>{lesson.intro}</p>
           </details>
           <h3>At this step</h3>
+          <Prediction lesson={lesson} start={start} />
           <Narration lesson={lesson} />
           <h3>Goals</h3>
           {allMet && (
@@ -364,13 +369,14 @@ function LessonView({ open }: { open: OpenLesson }) {
               );
             })}
           </ul>
+          <ShowGoal lesson={lesson} />
           <div className="row-form">
             <button type="button" onClick={showHint} disabled={!nextHinted}>
               {nextHinted ? 'Show a hint' : 'No more hints'}
             </button>
             {open.solution ? (
-              <button type="button" onClick={() => openLesson(lesson, false)}>
-                Back to my attempt (start over)
+              <button type="button" onClick={() => backToAttempt(lesson)}>
+                Back to my attempt
               </button>
             ) : (
               <button type="button" onClick={() => openLesson(lesson, true)}>

@@ -131,6 +131,17 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
       ? prev.start
       : ce.scenarioSession(ce.lessonScenario(lesson)).start;
   s.session.seek(start);
+  // The learner's attempt is kept while the solution replays (a replay of a replay keeps the
+  // attempt it was started from).
+  const current = useApp.getState().session;
+  const attempt =
+    solution && same
+      ? prev.solution
+        ? (prev.attempt ?? null)
+        : current
+          ? { session: current, cursor: current.cursor }
+          : null
+      : null;
   useApp.setState({ session: s.session, source: 'course', selectedPod: null, selectedFile: null });
   useCourse.setState({
     open: {
@@ -140,7 +151,30 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
       solution,
       hints: same ? prev.hints : {},
       quiz: same ? prev.quiz : {},
+      attempt,
     },
   });
+  publish();
+}
+
+/**
+ * Back from the solution's replay to the learner's own attempt, as it was (its actions, trace
+ * and step); without a kept attempt, the lesson's start.
+ */
+export function backToAttempt(lesson: Lesson): void {
+  const prev = useCourse.getState().open;
+  const kept = prev?.kind === 'lesson' && prev.lesson.id === lesson.id ? prev.attempt : null;
+  if (!kept || prev?.kind !== 'lesson') {
+    openLesson(lesson, false);
+    return;
+  }
+  kept.session.seek(kept.cursor);
+  useApp.setState({
+    session: kept.session,
+    source: 'course',
+    selectedPod: null,
+    selectedFile: null,
+  });
+  useCourse.setState({ open: { ...prev, solution: false, attempt: null } });
   publish();
 }

@@ -3,7 +3,7 @@
  * learner's progress, and what is open (a lesson with its hints and quiz, or a challenge run).
  */
 import { create } from 'zustand';
-import type { ChallengeRun, CourseEngine, Lesson, Verdict } from '../../engine';
+import type { ChallengeRun, CourseEngine, Lesson, Session, Verdict } from '../../engine';
 import {
   emptyChallenge,
   emptyLesson,
@@ -26,6 +26,8 @@ export interface OpenLesson {
   hints: Record<string, 1 | 2 | 3>;
   /** Choices picked per question, and whether it was checked. */
   quiz: Record<string, { chosen: string[]; checked: boolean }>;
+  /** While the solution replays: the learner's own session and step, to go back to. */
+  attempt?: { session: Session; cursor: number } | null;
 }
 
 export interface OpenChallenge {
