@@ -94,6 +94,15 @@ export class Kubelet {
     return this.deps.sim;
   }
 
+  /** What a CRI call gets while the runtime is down: its socket (CRI-O: /var/run/crio/crio.sock). */
+  private runtimeDown(): typeof RUNTIME_DOWN {
+    if (this.containerd.unit !== 'crio') return RUNTIME_DOWN;
+    return {
+      ...RUNTIME_DOWN,
+      desc: RUNTIME_DOWN.desc.replace('/run/containerd/containerd.sock', '/var/run/crio/crio.sock'),
+    };
+  }
+
   get state(): KubeletState {
     const k = this.sim.node(this.node).kubelet;
     if (!k) throw new Error(`node ${this.node} has no kubelet`);
@@ -295,7 +304,7 @@ export class Kubelet {
       criEvent({
         node: this.node,
         source: 'kubelet',
-        target: 'containerd',
+        target: this.containerd.unit,
         level: 'runtime',
         summary: st.ready ? 'Status: NetworkReady=true' : `Status: NetworkReady=false (${message})`,
         payload: { method: 'Status', networkReady: st.ready, message },
@@ -438,7 +447,7 @@ export class Kubelet {
       criEvent({
         node: this.node,
         source: 'kubelet',
-        target: 'containerd',
+        target: this.containerd.unit,
         level: 'runtime',
         summary: `${method} ${detail}`,
         payload: { method, detail },
@@ -446,7 +455,7 @@ export class Kubelet {
     );
     let r: CriResult<T>;
     if (!this.containerd.state.up) {
-      r = { ok: false, error: RUNTIME_DOWN };
+      r = { ok: false, error: this.runtimeDown() };
     } else {
       const ctx = new Ctx();
       const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
@@ -481,7 +490,7 @@ export class Kubelet {
     this.sim.note(
       criEvent({
         node: this.node,
-        source: 'containerd',
+        source: this.containerd.unit,
         target: 'kubelet',
         level: 'runtime',
         summary: r.ok
@@ -727,7 +736,7 @@ export class Kubelet {
    * stop or remove, so the pod is not gone; the worker backs off and tries again.
    */
   private listFailed(host: MachineHost, id: string, attempt: number): void {
-    const err = rpcErrorText(RUNTIME_DOWN);
+    const err = rpcErrorText(this.runtimeDown());
     this.log('E', 'log.go:32', 'ListPodSandbox with filter from runtime service failed', { err });
     host.send(id, {
       type: 'STOP_FAILED',

@@ -242,7 +242,7 @@ export type ApiPayload =
   | { node: string; op: 'nodeStatus' }
   | { event: TraceK8sEvent };
 
-export type Unit = 'containerd' | 'kubelet';
+export type Unit = 'containerd' | 'crio' | 'kubelet';
 
 /** `log`: a line in a node's journal. */
 export interface LogPayload {
