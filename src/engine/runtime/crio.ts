@@ -362,12 +362,11 @@ export class Crio extends Containerd {
 
   /** Loads the conf dir as a task of the daemon, then lets the start-up poll look again. */
   private sync(event: string | null): void {
-    const self = this;
-    const body = function* (): Gen<void> {
-      yield* self.syncNetworkConfig();
-      self.schedulePoll();
-    };
-    this.deps.sched.spawn(body(), {
+    const body = function* (this: Crio): Gen<void> {
+      yield* this.syncNetworkConfig();
+      this.schedulePoll();
+    }.call(this);
+    this.deps.sched.spawn(body, {
       name: event ? `crio CNI sync (${event})` : 'crio CNI sync',
       node: this.node,
     });
