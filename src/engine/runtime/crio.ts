@@ -29,7 +29,7 @@ import type { NetworkConfigList } from '../libcni/conf';
 import { ipString } from '../net/ip';
 import { crioLine, writeLog } from '../node/journal';
 import { type Gen, TICK } from '../os/sys';
-import { Ctx } from '../sched/scheduler';
+import { Ctx, type Task } from '../sched/scheduler';
 import type {
   CniNetwork,
   ContainerdSettings,
@@ -291,7 +291,7 @@ export class Crio extends Containerd {
    * the known sandboxes as the valid attachments, then lastError = nil for good.
    */
   private *pollFunc(): Gen<void> {
-    if (!this.state.up || this.crio.lastError === null) return;
+    if (!this.state.up || this.crio.pollDone) return;
     const rel = this.crioRelease;
     let err: string | null = null;
     const def = this.defaultNetwork();
@@ -302,6 +302,7 @@ export class Crio extends Containerd {
     }
     if (err !== null) {
       if (err !== this.crio.lastError) {
+        // 1.28 – 1.31 start with lastError nil: the first failing poll turns the node NotReady.
         this.crioQuietly((s) => {
           s.lastError = err;
         });
@@ -312,6 +313,7 @@ export class Crio extends Containerd {
     if (rel.statusAndGc) yield* this.gc();
     this.change('crio: CNI plugin ready', (c) => {
       c.crio!.lastError = null;
+      c.crio!.pollDone = true;
     });
     this.onStatusChange();
   }
@@ -352,7 +354,7 @@ export class Crio extends Containerd {
 
   /** The poll runs again at its next 500-ms tick after anything it depends on changed. */
   private schedulePoll(): void {
-    if (!this.state.up || this.crio.lastError === null) return;
+    if (!this.state.up || this.crio.pollDone) return;
     const key = `crio/${this.node}/poll`;
     if (this.deps.sched.hasTimer(key)) return;
     this.deps.sched.after(CRIO_POLL_US, key, () => {
@@ -360,16 +362,26 @@ export class Crio extends Containerd {
     });
   }
 
-  /** Loads the conf dir as a task of the daemon, then lets the start-up poll look again. */
-  private sync(event: string | null): void {
+  /** fsnotify events waiting for the watcher goroutine, which handles one at a time. */
+  private queued = 0;
+  private syncing: Task<void> | null = null;
+
+  /**
+   * Loads the conf dir as a task of the daemon, one event after the other as monitorConfDir's
+   * loop does, then lets the start-up poll look again.
+   */
+  private sync(): void {
+    this.queued += 1;
+    if (this.syncing && !this.syncing.done) return;
     const body = function* (this: Crio): Gen<void> {
-      yield* this.syncNetworkConfig();
-      this.schedulePoll();
+      while (this.queued > 0 && this.state.up) {
+        this.queued -= 1;
+        yield* this.syncNetworkConfig();
+        this.schedulePoll();
+      }
+      this.queued = 0;
     }.call(this);
-    this.deps.sched.spawn(body, {
-      name: event ? `crio CNI sync (${event})` : 'crio CNI sync',
-      node: this.node,
-    });
+    this.syncing = this.deps.sched.spawn(body, { name: 'crio CNI monitor', node: this.node });
   }
 
   /**
@@ -386,12 +398,12 @@ export class Crio extends Containerd {
       return false;
     }
     this.log('info', `CNI monitoring event ${event}`);
-    this.sync(event);
+    this.sync();
     return true;
   }
 
-  override reload(event: string): void {
-    this.sync(event);
+  override reload(): void {
+    this.sync();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -412,9 +424,12 @@ export class Crio extends Containerd {
       (d) => {
         d.nextPid += 1;
         const c = d.nodes[this.node]!.containerd!;
-        c.up = true;
+        // The CRI socket listens only once InitCNI's first sync is done (crio's server starts
+        // after it): until then the kubelet's calls are refused.
+        c.up = false;
         c.pid = pid;
         c.crio!.lastError = initialLastError(rel);
+        c.crio!.pollDone = false;
       },
     );
     const id = containerdActorId(this.node);
@@ -432,10 +447,22 @@ export class Crio extends Containerd {
         this.setSandbox(sb.id, { state: 'SANDBOX_NOTREADY' }, 'PAUSE_DIED');
       }
     }
-    this.deps.host.send(id, { type: 'READY' });
-    // InitCNI: the first syncNetworkConfig, then the poll (cnimgr.New → pollUntilReady).
-    this.sync(null);
+    // InitCNI: the first syncNetworkConfig; then the server serves and the start-up poll runs
+    // (cnimgr.New → pollUntilReady).
+    const body = function* (this: Crio): Gen<void> {
+      yield* this.syncNetworkConfig();
+      this.change('crio: serving the CRI', (c) => {
+        c.up = true;
+      });
+      this.deps.host.send(id, { type: 'READY' });
+      this.onStatusChange();
+      this.schedulePoll();
+    }.call(this);
+    this.starting = this.deps.sched.spawn(body, { name: 'crio start', node: this.node });
   }
+
+  /** The start-up task (InitCNI), which a crash kills. */
+  private starting: Task<void> | null = null;
 
   /**
    * CRI-O dies: requests in flight are gone, and with them what they had not cleaned up: a
@@ -443,6 +470,11 @@ export class Crio extends Containerd {
    * stay behind (the resource store is memory too). Plugins run on (KillMode=process).
    */
   override crash(): void {
+    if (this.starting && !this.starting.done) this.deps.sched.kill(this.starting);
+    this.starting = null;
+    if (this.syncing && !this.syncing.done) this.deps.sched.kill(this.syncing);
+    this.syncing = null;
+    this.queued = 0;
     for (const t of [...this.inflight]) this.deps.sched.kill(t);
     this.inflight.clear();
     this.deps.sched.cancel(`crio/${this.node}/poll`);
@@ -1012,7 +1044,9 @@ export class Crio extends Containerd {
     }
     const config = sb.config ?? cfg;
     if (!config) throw new Error(`sandbox ${id} has no config`);
-    const err = yield* this.stopCrioSandbox(sb, config, f, reqSeq);
+    // removePodSandbox stops what still runs; a stopped sandbox's networkStop does nothing.
+    const running = sb.pauseRunning || !!this.nodeState().kernel.mounts[sb.netns];
+    const err = running ? yield* this.stopCrioSandbox(sb, config, f, reqSeq) : null;
     if (err !== null)
       return { ok: false, error: { code: 'Unknown', desc: `stop pod network: ${err}` } };
     this.change(`crio: sandbox ${id.slice(0, 13)} removed`, (c) => {

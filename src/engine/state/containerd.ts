@@ -93,6 +93,8 @@ export interface CrioState {
    * start-up poll saw the plugin ready; never set again after that (up to 1.35).
    */
   lastError: string | null;
+  /** The start-up poll saw the plugin ready and stopped (pollUntilReady). */
+  pollDone?: boolean;
   /** Sandboxes whose network is stopped (`sb.NetworkStopped()`): a later stop runs no DEL. */
   networkStopped: string[];
   /**
