@@ -289,6 +289,23 @@ describe('cnimgr.go doGC → ocicni.go GC (1.32+, once at start)', () => {
   });
 });
 
+describe('crio.ts crash: a restart during ADD (the sandbox is not stored until RunPodSandbox ends)', () => {
+  it('loses the sandbox being created: its pinned netns and what the plugin did stay behind', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.hangPlugin(NODE, 'portmap', ['ADD']);
+    c.runFor(1_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    c.restartContainerd(NODE);
+    c.runFor(5_000_000);
+    const kinds = c.audit()[0]!.findings.map((f) => f.kind);
+    expect(kinds).toContain('orphan-netns');
+    expect(kinds).toContain('orphan-reservation');
+    expect(crioLog(c).match(/Starting CRI-O/g)?.length).toBe(2);
+  });
+});
+
 describe('the shell: crictl version (server/version.go), crio --version (internal/version), systemctl', () => {
   it('answers as CRI-O does on a CRI-O node', () => {
     const c = crio('1.31.x');
