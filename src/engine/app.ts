@@ -37,6 +37,7 @@ export {
   releaseOf,
   type Release,
 } from './runtime/releases';
+export { crioReleaseOf, parseCrioRelease, type CrioRelease } from './runtime/crio-releases';
 export { ipamCapacity } from './plugins/host-local';
 export { DEFAULT_DATA_DIR } from './plugins/host-local-disk';
 export { resultsDir } from './libcni/cache';

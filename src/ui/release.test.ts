@@ -38,6 +38,7 @@ describe('a node header', () => {
     s.runUntil({ kind: 'pod-running' });
     const before = releaseInfo(s.stateAt(s.cursor).nodes['node-1']!.containerd)!;
     expect(before).toEqual({
+      runtime: 'containerd',
       version: '1.7.22',
       range: '1.7.0–1.7.22',
       libcni: '1.1',
@@ -51,6 +52,28 @@ describe('a node header', () => {
     expect(releaseInfo(s.stateAt(s.cursor).nodes['node-1']!.containerd)).toMatchObject({
       version: '1.7.22',
       installed: '2.0.0',
+    });
+  });
+
+  it('shows CRI-O and its release on a CRI-O node', () => {
+    const s = newSandbox({
+      cluster: {
+        nodes: [
+          {
+            name: 'node-1',
+            podCIDR: '10.244.1.0/24',
+            runtime: { name: 'cri-o', version: '1.32.x' },
+          },
+        ],
+      },
+    });
+    expect(releaseInfo(s.stateAt(s.cursor).nodes['node-1']!.containerd)).toEqual({
+      runtime: 'cri-o',
+      version: '1.32.13',
+      range: '1.32–1.35',
+      libcni: '1.2',
+      vendors: 'ocicni v0.4.3, libcni v1.2.3',
+      installed: null,
     });
   });
 });

@@ -6,6 +6,8 @@
 import { loadEngine, type ContainerdState } from '../engine';
 
 export interface ReleaseInfo {
+  /** The CRI runtime: containerd, or CRI-O (whose release a scenario sets; no picker). */
+  runtime: 'containerd' | 'cri-o';
   /** The release the daemon runs, e.g. "1.7.22". */
   version: string;
   /** Its behaviour range, e.g. "1.7.0–1.7.22". */
@@ -19,8 +21,20 @@ export interface ReleaseInfo {
 
 export function releaseInfo(c: ContainerdState | undefined): ReleaseInfo | null {
   if (!c) return null;
+  if (c.settings.runtime === 'cri-o') {
+    const r = loadEngine.now().crioReleaseOf(c.settings.version);
+    return {
+      runtime: 'cri-o',
+      version: r.version,
+      range: r.range,
+      libcni: r.libcni,
+      vendors: r.vendors,
+      installed: null,
+    };
+  }
   const r = loadEngine.now().releaseOf(c.settings);
   return {
+    runtime: 'containerd',
     version: r.version,
     range: r.range,
     libcni: r.libcni,

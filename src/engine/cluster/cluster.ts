@@ -42,6 +42,7 @@ import {
   newContainerdState,
 } from '../runtime/containerd';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
+import { Crio, crioSettings, newCrioState } from '../runtime/crio';
 import { parseRelease } from '../runtime/releases';
 import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
@@ -73,6 +74,8 @@ export interface NodeSpec {
    */
   files?: Record<string, string>;
   containerd?: Partial<ContainerdSettings>;
+  /** The node runs CRI-O (with ocicni) instead of containerd: runtime/crio.ts. */
+  runtime?: { name: 'cri-o'; version?: string };
   kubelet?: Partial<KubeletSettings>;
 }
 
@@ -182,8 +185,11 @@ export class Cluster implements ClusterHooks {
       cni: (o: CNIConfigOptions) => new CNIConfig(o),
     };
     for (const n of spec.nodes) {
-      const containerd = new Containerd(deps, n.name);
+      const containerd =
+        n.runtime?.name === 'cri-o' ? new Crio(deps, n.name) : new Containerd(deps, n.name);
       const kubelet = new Kubelet(deps, n.name, containerd);
+      if (containerd instanceof Crio)
+        containerd.onStatusChange = () => kubelet.noticeRuntimeChange();
       this.nodes.set(n.name, { containerd, kubelet });
     }
     this.registerMachines();
@@ -196,17 +202,19 @@ export class Cluster implements ClusterHooks {
 
   private registerMachines(): void {
     const nodeOf = (ctx: unknown) => (ctx as { node: string }).node;
+    // The runtime's machines speak for the daemon that runs them (containerd or crio).
+    const unitOf = (ctx: unknown) => this.nodes.get(nodeOf(ctx))?.containerd.unit ?? 'containerd';
     this.host.register('containerd', {
       machine: containerdMachine,
       level: 'runtime',
       effects: {},
-      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'containerd' }),
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: unitOf(ctx) }),
     });
     this.host.register('sandbox', {
       machine: sandboxMachine,
       level: 'runtime',
       effects: {},
-      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: 'containerd' }),
+      actor: (_id, ctx) => ({ node: nodeOf(ctx), source: unitOf(ctx) }),
     });
     this.host.register('kubelet', {
       machine: kubeletMachine,
@@ -404,6 +412,8 @@ export class Cluster implements ClusterHooks {
    * one. Throws the release's error for a number that is not a containerd release.
    */
   setContainerdVersion(node: string, version: string): void {
+    if (this.rt(node).containerd instanceof Crio)
+      throw new Error(`${node} runs CRI-O, not containerd: no containerd release to install`);
     const r = parseRelease(version);
     if (!r.ok) throw new Error(r.error);
     const running = this.rt(node).containerd.state.settings.version;
@@ -640,6 +650,23 @@ export class Cluster implements ClusterHooks {
         ? vfs.resolvePath(after, c.state.settings.confDir)
         : c.state.settings.confDir;
     const events = confDirEvents(before, after, dir, fsKind);
+    if (c instanceof Crio) {
+      // ocicni watches the conf dir and the plugin dirs (newWatcher); fsnotify v1.7+ prints
+      // events as containerd 1.7's v1.6 does.
+      let again = false;
+      const all = [
+        ...events,
+        ...c.state.settings.binDirs.flatMap((d) =>
+          vfs.stat(after, d)?.kind === 'dir' || vfs.stat(before, d)?.kind === 'dir'
+            ? confDirEvents(before, after, d, fsKind)
+            : [],
+        ),
+      ];
+      for (const ev of all)
+        if (c.reloadOn(ev.op, fsnotifyEventText('1.7', ev), ev.path)) again = true;
+      if (again) rt.kubelet.noticeRuntimeChange();
+      return;
+    }
     const minor = c.release.version.split('.').slice(0, 2).join('.');
     let reloaded = false;
     for (const ev of events) {
@@ -896,7 +923,11 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
     for (const [p, b] of Object.entries(n.pluginBuilds ?? {}))
       fs = installPluginFiles(fs, '/opt/cni/bin', b, [p]);
     node.fs = fs as never;
-    node.containerd = newContainerdState(containerdSettings(n.containerd), 0) as never;
+    node.containerd = (
+      n.runtime?.name === 'cri-o'
+        ? newCrioState(crioSettings(n.runtime.version), 0)
+        : newContainerdState(containerdSettings(n.containerd), 0)
+    ) as never;
     node.kubelet = newKubeletState({ ...DEFAULT_KUBELET_SETTINGS, ...n.kubelet }, 0) as never;
     d.api!.nodes[n.name] = {
       name: n.name,

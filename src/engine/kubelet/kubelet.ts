@@ -114,6 +114,15 @@ export class Kubelet {
     return this.deps.sim;
   }
 
+  /** What a CRI call gets while the runtime is down: its socket (CRI-O: /var/run/crio/crio.sock). */
+  private runtimeDownError(): typeof RUNTIME_DOWN {
+    if (this.containerd.unit !== 'crio') return RUNTIME_DOWN;
+    return {
+      ...RUNTIME_DOWN,
+      desc: RUNTIME_DOWN.desc.replace('/run/containerd/containerd.sock', '/var/run/crio/crio.sock'),
+    };
+  }
+
   get state(): KubeletState {
     const k = this.sim.node(this.node).kubelet;
     if (!k) throw new Error(`node ${this.node} has no kubelet`);
@@ -303,13 +312,14 @@ export class Kubelet {
   }
 
   /**
-   * CRI Status fails while containerd is down: "Container runtime sanity check failed" on every
+   * CRI Status fails while the runtime is down: "Container runtime sanity check failed" on every
    * poll, and nothing else changes until 30 s have passed without a good status
    * (runtime_state.go runtimeErrors, baseRuntimeSyncThreshold); then the node goes NotReady with
    * "container runtime is down" and the sync loop skips pods (kubelet.go syncLoop).
    */
   private runtimeDown(): void {
-    const err = `rpc error: code = ${RUNTIME_DOWN.code} desc = ${RUNTIME_DOWN.desc}`;
+    const down = this.runtimeDownError();
+    const err = `rpc error: code = ${down.code} desc = ${down.desc}`;
     this.log('E', 'log.go:32', 'Status from runtime service failed', { err });
     this.log('E', 'kubelet.go:2986', 'Container runtime sanity check failed', { err });
     const since = this.lastRuntimeSync;
@@ -394,7 +404,7 @@ export class Kubelet {
       criEvent({
         node: this.node,
         source: 'kubelet',
-        target: 'containerd',
+        target: this.containerd.unit,
         level: 'runtime',
         summary: st.ready ? 'Status: NetworkReady=true' : `Status: NetworkReady=false (${message})`,
         payload: { method: 'Status', networkReady: st.ready, message },
@@ -532,7 +542,7 @@ export class Kubelet {
       criEvent({
         node: this.node,
         source: 'kubelet',
-        target: 'containerd',
+        target: this.containerd.unit,
         level: 'runtime',
         summary: `${method} ${detail}`,
         payload: { method, detail },
@@ -540,7 +550,7 @@ export class Kubelet {
     );
     let r: CriResult<T>;
     if (!this.containerd.state.up) {
-      r = { ok: false, error: RUNTIME_DOWN };
+      r = { ok: false, error: this.runtimeDownError() };
     } else {
       const ctx = new Ctx();
       const task = this.containerd.serve(method, call(ctx, req.seq), () => {});
@@ -575,7 +585,7 @@ export class Kubelet {
     this.sim.note(
       criEvent({
         node: this.node,
-        source: 'containerd',
+        source: this.containerd.unit,
         target: 'kubelet',
         level: 'runtime',
         summary: r.ok
@@ -657,7 +667,10 @@ export class Kubelet {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
       if (!p) return;
-      const msg = `network is not ready: container runtime network not ready: ${NOT_READY_PREFIX}${this.state.networkMessage}`;
+      // No status answered since the kubelet started: runtime_state.go's ErrNetworkUnknown.
+      const msg = this.state.networkMessage
+        ? `network is not ready: container runtime network not ready: ${NOT_READY_PREFIX}${this.state.networkMessage}`
+        : 'network is not ready: network state unknown';
       this.podEvent(p, 'Warning', 'NetworkNotReady', msg);
       this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
         err: msg,
@@ -825,7 +838,7 @@ export class Kubelet {
    * stop or remove, so the pod is not gone; the worker backs off and tries again.
    */
   private listFailed(host: MachineHost, id: string, attempt: number): void {
-    const err = rpcErrorText(RUNTIME_DOWN);
+    const err = rpcErrorText(this.runtimeDownError());
     this.log('E', 'log.go:32', 'ListPodSandbox with filter from runtime service failed', { err });
     host.send(id, {
       type: 'STOP_FAILED',

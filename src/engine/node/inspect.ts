@@ -84,8 +84,14 @@ export function orphanVeths(
 
 /** containerd's sandbox namespace mounts (cni-<uuid>) that are not among `owned`, in mount order. */
 export function orphanNetnsMounts(k: KernelState, owned: ReadonlySet<string>): string[] {
-  return Object.keys(k.mounts).filter((p) => p.startsWith(SANDBOX_NETNS_PREFIX) && !owned.has(p));
+  return Object.keys(k.mounts).filter(
+    (p) => (p.startsWith(SANDBOX_NETNS_PREFIX) || CRIO_NETNS.test(p)) && !owned.has(p),
+  );
 }
+
+/** CRI-O pins a sandbox's namespace at /var/run/netns/<uuid> (nsmgr_linux.go). */
+const CRIO_NETNS =
+  /^\/var\/run\/netns\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // ---------------------------------------------------------------------------------------------
 // Sandboxes in flight

@@ -26,6 +26,23 @@ export function containerdLine(
   return out;
 }
 
+/**
+ * A CRI-O line: logrus's text formatter with CRI-O's timestamp layout ("2006-01-02
+ * 15:04:05.000000000Z07:00", cmd/crio/main.go), then the request's fields (`id`, `name`: the
+ * CRI method) in logrus's sorted order (internal/log).
+ */
+export function crioLine(
+  us: number,
+  level: 'info' | 'warning' | 'error',
+  msg: string,
+  fields: Record<string, string> = {},
+): string {
+  const t = rfc3339Nano(us).replace('T', ' ');
+  let out = `time=${q(t)} level=${level} msg=${q(msg)}`;
+  for (const k of Object.keys(fields).sort()) out += ` ${k}=${logfmtValue(fields[k]!)}`;
+  return out;
+}
+
 /** A kubelet (klog, structured) line. */
 export function kubeletLine(
   us: number,

@@ -46,7 +46,7 @@ import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import type { NodeState, Simulation } from '../sim/world';
 import { tentries, tvalues } from '../state/table';
-import { kernelEvent, stateEvent, type KernelPayload } from '../trace/trace';
+import { kernelEvent, stateEvent, type KernelPayload, type Unit } from '../trace/trace';
 import type {
   CniNetwork,
   ContainerdSettings,
@@ -133,14 +133,14 @@ export function newContainerdState(settings: ContainerdSettings, pid: number): C
 
 export class Containerd {
   /** In-flight CRI requests (they die with the daemon). */
-  private readonly inflight = new Set<Task>();
+  protected readonly inflight = new Set<Task>();
 
   constructor(
     readonly deps: ContainerdDeps,
     readonly node: string,
   ) {}
 
-  private get sim(): Simulation {
+  protected get sim(): Simulation {
     return this.deps.sim;
   }
 
@@ -150,8 +150,13 @@ export class Containerd {
     return c;
   }
 
-  private nodeState(): NodeState {
+  protected nodeState(): NodeState {
     return this.sim.node(this.node);
+  }
+
+  /** The daemon's name in the journal and the trace (its systemd unit). */
+  get unit(): Unit {
+    return 'containerd';
   }
 
   /** The release this node runs, which decides the behaviours below. */
@@ -160,20 +165,20 @@ export class Containerd {
   }
 
   /** Changes containerd's in-memory bookkeeping (no trace event: nothing on the node changes). */
-  private quietly(fn: (c: Draft<ContainerdState>) => void): void {
+  protected quietly(fn: (c: Draft<ContainerdState>) => void): void {
     this.sim.state = produce(this.sim.state, (d) => {
       fn(d.nodes[this.node]!.containerd as Draft<ContainerdState>);
     });
   }
 
-  private releaseName(name: string, id: string): void {
+  protected releaseName(name: string, id: string): void {
     if (this.state.names?.[name] !== id) return;
     this.quietly((c) => {
       delete c.names![name];
     });
   }
 
-  private log(
+  protected log(
     level: 'info' | 'warning' | 'error',
     msg: string,
     fields: Record<string, string> = {},
@@ -190,15 +195,15 @@ export class Containerd {
     );
   }
 
-  private change(
+  protected change(
     summary: string,
     fn: (c: Draft<ContainerdState>, n: Draft<NodeState>) => void,
-    target = 'containerd',
+    target: string = this.unit,
   ): void {
     this.sim.apply(
       stateEvent({
         node: this.node,
-        source: 'containerd',
+        source: this.unit,
         target,
         level: 'runtime',
         summary,
@@ -486,7 +491,7 @@ export class Containerd {
     return task;
   }
 
-  private libcni(ctx: Ctx | undefined, parentSeq: number | undefined): CNI {
+  protected libcni(ctx: Ctx | undefined, parentSeq: number | undefined): CNI {
     const s = this.state.settings;
     return this.deps.cni({
       sim: this.sim,
@@ -495,19 +500,19 @@ export class Containerd {
       path: s.binDirs,
       version: s.libcni,
       env: { PATH: RUNTIME_PATH_ENV },
-      caller: 'containerd',
+      caller: this.unit,
       sched: this.deps.sched,
       ...(ctx ? { ctx } : {}),
       ...(parentSeq !== undefined ? { parentSeq } : {}),
       onStderr: (text) => {
         for (const line of text.replace(/\n$/, '').split('\n')) {
-          writeLog(this.sim, this.node, 'containerd', this.state.pid, 'info', line);
+          writeLog(this.sim, this.node, this.unit, this.state.pid, 'info', line);
         }
       },
     });
   }
 
-  private runtimeConf(
+  protected runtimeConf(
     id: string,
     netns: string,
     ifName: string,
@@ -551,7 +556,7 @@ export class Containerd {
     };
   }
 
-  private setSandbox(id: string, patch: Partial<SandboxRec>, machineEvent?: string): void {
+  protected setSandbox(id: string, patch: Partial<SandboxRec>, machineEvent?: string): void {
     const cur = this.state.sandboxes[id];
     if (!cur) return;
     const next = { ...cur, ...patch };
@@ -562,7 +567,7 @@ export class Containerd {
   }
 
   /** A kernel change made by containerd itself (netns bind mount, pause process). */
-  private kernelChange(
+  protected kernelChange(
     summary: string,
     payload: KernelPayload,
     fn: (k: KernelState, n: Draft<NodeState>) => void,
@@ -571,7 +576,7 @@ export class Containerd {
     this.sim.apply(
       kernelEvent({
         node: this.node,
-        source: 'containerd',
+        source: this.unit,
         target: 'kernel',
         level: 'kernel',
         summary,
@@ -587,7 +592,7 @@ export class Containerd {
     );
   }
 
-  private *removeNetns(path: string, parent?: number): Gen<void> {
+  protected *removeNetns(path: string, parent?: number): Gen<void> {
     if (!path || !this.nodeState().kernel.mounts[path]) return;
     this.kernelChange(
       `umount ${path}; rm ${path}`,
@@ -830,7 +835,7 @@ export class Containerd {
   }
 
   /** The pause process exits: the namespace goes if no mount keeps it. */
-  private *stopPause(sb: SandboxRec, parent?: number): Gen<void> {
+  protected *stopPause(sb: SandboxRec, parent?: number): Gen<void> {
     if (!sb.pauseRunning) return;
     this.kernelChange(
       `stop pause container of sandbox ${sb.id.slice(0, 13)}`,

@@ -8,6 +8,7 @@ import { kubectlGetPods, podRows, type PodRow } from '../apiserver/apiserver';
 import type { AuditFinding, Cluster } from '../cluster/cluster';
 import * as inspect from '../node/inspect';
 import { releaseOf } from '../runtime/releases';
+import { crioReleaseOf } from '../runtime/crio-releases';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { formatDuration } from './duration';
@@ -37,6 +38,8 @@ export interface NodeReport {
    * and libcni modules it vendors (runtime/releases.ts).
    */
   containerd: {
+    /** Present on a CRI-O node: the fields below are then CRI-O's (runtime/crio-releases.ts). */
+    runtime?: 'cri-o';
     up: boolean;
     pid: number;
     version: string;
@@ -88,7 +91,8 @@ function nodeReport(
 ): NodeReport {
   const n = state.nodes[name]!;
   const cd = n.containerd!;
-  const rel = releaseOf(cd.settings);
+  const crio = cd.settings.runtime === 'cri-o';
+  const rel = crio ? crioReleaseOf(cd.settings.version) : releaseOf(cd.settings);
   const kl = n.kubelet!;
   const k = n.kernel;
   const ready = state.api?.nodes[name]?.ready;
@@ -103,6 +107,7 @@ function nodeReport(
     networkReady: kl.networkReady,
     networkMessage: kl.networkMessage,
     containerd: {
+      ...(crio ? { runtime: 'cri-o' as const } : {}),
       up: cd.up,
       pid: cd.pid,
       version: rel.version,
@@ -222,10 +227,10 @@ export function formatReport(summary: RunSummary, r: ClusterReport, c: Cluster):
     const ready = n.ready ? 'Ready' : `NotReady${n.readyMessage ? ` (${n.readyMessage})` : ''}`;
     out.push(`Node ${n.name}: ${ready}`);
     out.push(
-      `  containerd ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}${n.containerd.installed ? ` (${n.containerd.installed} installed: runs from the next start)` : ''}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
+      `  ${n.containerd.runtime ?? 'containerd'} ${n.containerd.version} (behaviour ${n.containerd.range}; ${n.containerd.vendors}) ${n.containerd.up ? `up (pid ${n.containerd.pid})` : 'down'}${n.containerd.installed ? ` (${n.containerd.installed} installed: runs from the next start)` : ''}, kubelet ${n.kubelet.up ? `up (pid ${n.kubelet.pid})` : 'down'}, NetworkReady=${n.networkReady}${n.networkMessage ? ` (${n.networkMessage})` : ''}`,
     );
     out.push(
-      `  CNI networks: ${n.cniError ? `not initialized: ${n.cniError}` : n.networks.join(', ')}`,
+      `  CNI networks: ${n.cniError ? `${n.containerd.runtime ? 'no default network' : 'not initialized'}: ${n.cniError}` : n.networks.join(', ')}`,
     );
     out.push(
       ...indent(

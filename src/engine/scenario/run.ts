@@ -132,15 +132,22 @@ export function clusterSpec(s: Scenario): ClusterSpec {
               files: Object.fromEntries(Object.entries(n.files).map(([f, d]) => [f, fileText(d)])),
             }
           : {}),
-        ...(n.containerd || version !== undefined
+        ...(n.runtime
           ? {
-              containerd: {
-                // The scenario's release, unless the node names its own (or a libcni shorthand).
-                ...(version !== undefined && !n.containerd?.libcni ? { version } : {}),
-                ...n.containerd,
+              runtime: {
+                name: n.runtime.name,
+                ...(n.runtime.version !== undefined ? { version: n.runtime.version } : {}),
               },
             }
-          : {}),
+          : n.containerd || version !== undefined
+            ? {
+                containerd: {
+                  // The scenario's release, unless the node names its own (or a libcni shorthand).
+                  ...(version !== undefined && !n.containerd?.libcni ? { version } : {}),
+                  ...n.containerd,
+                },
+              }
+            : {}),
         kubelet,
       };
     }),

@@ -10,6 +10,7 @@ import { parseIPv4 } from '../net/ip';
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES } from '../plugins/registry';
 import { parseRelease } from '../runtime/releases';
+import { parseCrioRelease } from '../runtime/crio-releases';
 import { parseCondition, parsePodPattern } from './condition';
 import { parseDuration } from './duration';
 import { EXPECTED_TYPE, pathText, type SchemaIssue } from '../schema-text';
@@ -102,6 +103,20 @@ const containerdSettings = z.strictObject({
   ipPref: z.optional(z.enum(['ipv4', 'ipv6', 'cni'])),
 });
 
+/** A CRI-O release number ("1.31.2", "1.32.x"), mapped to its behaviour range. */
+const crioVersion = z.string().check(
+  z.superRefine((v, ctx) => {
+    const r = parseCrioRelease(v);
+    if (!r.ok) ctx.issues.push({ code: 'custom', message: r.error, input: v });
+  }),
+);
+
+/** The node runs CRI-O (with ocicni) instead of containerd (docs/runtimes.md). */
+const runtimeSettings = z.strictObject({
+  name: z.literal('cri-o', { error: 'expected "cri-o" (containerd is the default runtime)' }),
+  version: z.optional(crioVersion),
+});
+
 const kubeletSettings = z.strictObject({
   runtimeRequestTimeout: z.optional(duration),
   backoff: z.optional(duration),
@@ -119,6 +134,7 @@ const nodeSchema = z.strictObject({
   /** Files the node has before it boots, by absolute path. */
   files: z.optional(z.record(z.string(), fileData)),
   containerd: z.optional(containerdSettings),
+  runtime: z.optional(runtimeSettings),
   kubelet: z.optional(kubeletSettings),
 });
 
@@ -425,6 +441,10 @@ function semanticErrors(d: unknown): string[] {
           errs.push(`${pathText(['nodes', i, 'files', f])}: expected an absolute path`);
       }
     }
+    if (isObj(n['runtime']) && isObj(n['containerd']))
+      errs.push(
+        `${at}.containerd: the node runs CRI-O ("runtime"); containerd settings do not apply to it`,
+      );
     const ctrd = isObj(n['containerd']) ? n['containerd'] : {};
     const ver = str(ctrd['version']);
     const lib = str(ctrd['libcni']);

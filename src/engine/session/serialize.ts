@@ -23,6 +23,7 @@ import * as z from 'zod/mini';
 import type { ClusterSpec } from '../cluster/cluster';
 import type { Level, TraceEvent } from '../trace/trace';
 import { parseRelease } from '../runtime/releases';
+import { parseCrioRelease } from '../runtime/crio-releases';
 import type { SessionAction } from './actions';
 import type { LoggedAction, Session } from './session';
 import { LEVELS } from './view';
@@ -111,6 +112,14 @@ function buildSchemas() {
         maxConfNum: z.optional(z.int().check(z.minimum(1))),
         libcni: z.optional(z.enum(['1.1', '1.2'])),
         ipPref: z.optional(z.enum(['ipv4', 'ipv6', 'cni'])),
+      }),
+    ),
+    runtime: z.optional(
+      z.strictObject({
+        name: z.literal('cri-o'),
+        version: z.optional(
+          z.string().check(z.refine((v) => parseCrioRelease(v).ok, 'expected a CRI-O release')),
+        ),
       }),
     ),
     kubelet: z.optional(

@@ -80,10 +80,40 @@ export interface ContainerdState {
    * it ran): it runs from the daemon's next start, which moves it into `settings.version`.
    */
   installed?: string;
+  /** CRI-O's own state, on a CRI-O node. */
+  crio?: CrioState;
+}
+
+/** What CRI-O (its CNI manager and ocicni) keeps in memory, beside the shared records. */
+export interface CrioState {
+  /** ocicni's default network (the first valid file's network name), '' while there is none. */
+  defaultNet: string;
+  /**
+   * CNIManager.lastError, what CRI Status reports (`cnimgr.go` ReadyOrError): null once the
+   * start-up poll saw the plugin ready; never set again after that (up to 1.35).
+   */
+  lastError: string | null;
+  /** The start-up poll saw the plugin ready and stopped (pollUntilReady). */
+  pollDone?: boolean;
+  /** Sandboxes whose network is stopped (`sb.NetworkStopped()`): a later stop runs no DEL. */
+  networkStopped: string[];
+  /**
+   * resourcestore: a RunPodSandbox that outlived the kubelet's deadline keeps its sandbox here,
+   * by sandbox name, for the kubelet's retry (`server/utils.go` getResourceOrWait).
+   */
+  resources: Record<string, { id: string; done: boolean }>;
 }
 
 export interface ContainerdSettings {
-  /** The containerd release the node runs, e.g. "1.7.22" (runtime/releases.ts). */
+  /**
+   * The CRI runtime the node runs: containerd (absent) or CRI-O with ocicni (runtime/crio.ts),
+   * whose state shares this record's shape (its networks, sandboxes and name index).
+   */
+  runtime?: 'cri-o';
+  /**
+   * The release the node runs, e.g. "1.7.22" (runtime/releases.ts), or the CRI-O release on a
+   * CRI-O node, e.g. "1.31.13" (runtime/crio-releases.ts).
+   */
   version: string;
   confDir: string;
   binDirs: string[];

@@ -244,7 +244,7 @@ export type ApiPayload =
   /** An event the client's spam filter kept back (never sent: nothing changed in the API server). */
   | { dropped: TraceK8sEvent };
 
-export type Unit = 'containerd' | 'kubelet';
+export type Unit = 'containerd' | 'crio' | 'kubelet';
 
 /** `log`: a line in a node's journal. */
 export interface LogPayload {

@@ -319,10 +319,20 @@ export function ActionsView({ session, step }: PanelProps) {
               <option key={r.version} value={r.version} label={`newest of ${r.range}`} />
             ))}
           </datalist>
-          <button type="submit" disabled={busy || !releaseText.trim() || releaseError !== null}>
+          <button
+            type="submit"
+            disabled={
+              busy || !releaseText.trim() || releaseError !== null || running?.runtime === 'cri-o'
+            }
+          >
             Install containerd release
           </button>
-          {running && (
+          {running?.runtime === 'cri-o' && (
+            <p className="muted">
+              {`${opNode} runs CRI-O ${running.version} (${releaseDetails(running)}), not containerd: a scenario's "runtime" field sets its release.`}
+            </p>
+          )}
+          {running?.runtime === 'containerd' && (
             <p className="muted">
               {`${opNode} runs containerd ${running.version} (${releaseDetails(running)}): its libcni follows from the release.`}
               {running.installed

@@ -37,9 +37,10 @@ export function JournalView({ session, step }: PanelProps) {
         <label className="inline">
           Unit{' '}
           <select value={unit} onChange={(e) => setUnit(e.target.value as 'all' | Unit)}>
-            <option value="all">kubelet and containerd</option>
+            <option value="all">kubelet and the runtime</option>
             <option value="kubelet">kubelet</option>
             <option value="containerd">containerd</option>
+            <option value="crio">crio</option>
           </select>
         </label>
         <label className="inline">

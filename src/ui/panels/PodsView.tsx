@@ -54,7 +54,7 @@ export function PodsView({ session, step }: PanelProps) {
               </span>
               {rel && (
                 <span className="badge release" title={releaseDetails(rel)}>
-                  {`containerd ${rel.version}`}
+                  {`${rel.runtime} ${rel.version}`}
                   <span className="visually-hidden">{` (${releaseDetails(rel)})`}</span>
                 </span>
               )}

@@ -4,6 +4,7 @@
  * version, revision). The daemon itself runs as a systemd unit: see systemctl, journalctl.
  */
 import { releaseOf } from '../../runtime/releases';
+import { crioReleaseOf } from '../../runtime/crio-releases';
 import type { CommandContext } from '../types';
 
 /** The commit of each containerd release tag (what `containerd --version` prints after it). */
@@ -134,7 +135,8 @@ export function containerd(ctx: CommandContext): number {
   if (args[0] === '--version' || args[0] === '-v') {
     // The binary on disk answers, not the daemon: a release installed while the old one runs
     // prints its own version (`crictl version` asks the daemon, which still runs the old one).
-    const version = c ? (c.installed ?? releaseOf(c.settings).version) : null;
+    const version =
+      c && c.settings.runtime !== 'cri-o' ? (c.installed ?? releaseOf(c.settings).version) : null;
     if (version === null) {
       ctx.err('bash: containerd: command not found\n');
       return 127;
@@ -144,6 +146,34 @@ export function containerd(ctx: CommandContext): number {
   }
   ctx.err(
     'cnisim: containerd: only --version is simulated; the daemon runs as a systemd unit (systemctl status containerd, journalctl -u containerd)\n',
+  );
+  return 1;
+}
+
+/**
+ * `crio --version` on a CRI-O node: urfave/cli's `crio version <app.Version>`, where app.Version
+ * is internal/version Info.String() without its "Version: " prefix, its lines indented (cmd/crio
+ * main.go). Only the fields that follow from the release are printed: the version and the tag's
+ * commit; the build's own fields (dates, Go version, build tags, ...) are left out.
+ */
+export function crio(ctx: CommandContext): number {
+  const args = ctx.argv.slice(1);
+  const c = ctx.sim.state.nodes[ctx.nodeName]?.containerd;
+  if (!c || c.settings.runtime !== 'cri-o') {
+    ctx.err('bash: crio: command not found\n');
+    return 127;
+  }
+  if (args[0] === '--version' || args[0] === '-v' || args[0] === 'version') {
+    const r = crioReleaseOf(c.settings.version);
+    // tabwriter(minwidth 0, padding 2) over every field: the longest name is "AppArmorEnabled:".
+    const pad = (k: string) => `${k}:`.padEnd('AppArmorEnabled:'.length + 2);
+    ctx.out(
+      `crio version ${r.version}\n   ${pad('GitCommit')}${r.gitCommit}\n   ${pad('GitTreeState')}clean\n`,
+    );
+    return 0;
+  }
+  ctx.err(
+    'cnisim: crio: only --version is simulated; the daemon runs as a systemd unit (systemctl status crio, journalctl -u crio)\n',
   );
   return 1;
 }

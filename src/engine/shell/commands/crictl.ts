@@ -1,5 +1,6 @@
 /** crictl (cri-tools 1.28) against containerd's CRI: pods, inspectp, ps, version. */
 import { releaseOf } from '../../runtime/releases';
+import { crioReleaseOf } from '../../runtime/crio-releases';
 import type { SandboxRec } from '../../state/containerd';
 import { rfc3339Nano } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
@@ -236,8 +237,11 @@ export function crictl(ctx: CommandContext): number {
       const sbs = criSandboxes(ctx);
       if (typeof sbs === 'number') return sbs;
       const c = ctx.sim.state.nodes[ctx.nodeName]!.containerd!;
+      // CRI-O's Version (server/version.go): RuntimeName "cri-o", its version without a "v".
       ctx.out(
-        `Version:  0.1.0\nRuntimeName:  containerd\nRuntimeVersion:  v${releaseOf(c.settings).version}\nRuntimeApiVersion:  v1\n`,
+        c.settings.runtime === 'cri-o'
+          ? `Version:  0.1.0\nRuntimeName:  cri-o\nRuntimeVersion:  ${crioReleaseOf(c.settings.version).version}\nRuntimeApiVersion:  v1\n`
+          : `Version:  0.1.0\nRuntimeName:  containerd\nRuntimeVersion:  v${releaseOf(c.settings).version}\nRuntimeApiVersion:  v1\n`,
       );
       return 0;
     }

@@ -70,4 +70,6 @@ export const UNIT_NAMES: Record<string, Unit> = {
   'kubelet.service': 'kubelet',
   containerd: 'containerd',
   'containerd.service': 'containerd',
+  crio: 'crio',
+  'crio.service': 'crio',
 };

@@ -17,7 +17,7 @@
  * they share in k8s-common.ts; this file lists them for the registry.
  */
 import type { CommandSpec } from '../types';
-import { containerd } from './containerd';
+import { containerd, crio } from './containerd';
 import { crictl } from './crictl';
 import { journalctl } from './journalctl';
 import { kubectl } from './kubectl';
@@ -28,6 +28,7 @@ export const K8S_COMMANDS: CommandSpec[] = [
   { name: 'journalctl', dir: '/usr/bin', run: journalctl },
   { name: 'crictl', dir: '/usr/bin', run: crictl },
   { name: 'containerd', dir: '/usr/bin', run: containerd },
+  { name: 'crio', dir: '/usr/bin', run: crio },
   { name: 'kubectl', dir: '/usr/bin', run: kubectl },
   { name: 'systemctl', dir: '/usr/bin', run: systemctl },
   { name: 'reboot', dir: '/usr/sbin', run: reboot },

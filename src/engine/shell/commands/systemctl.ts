@@ -1,21 +1,30 @@
-/** systemctl: status, start, stop, restart and is-active of the kubelet and containerd units. */
+/**
+ * systemctl: status, start, stop, restart and is-active of the kubelet and the runtime's unit
+ * (containerd, or crio on a CRI-O node).
+ */
 import { journalLines } from '../../node/journal';
 import type { CommandContext } from '../types';
 import { DAYS, now, p2, UNIT_NAMES, wall } from './k8s-common';
 
-const UNITS: Record<'kubelet' | 'containerd', { description: string; docs: string; cmd: string }> =
-  {
-    kubelet: {
-      description: 'kubelet: The Kubernetes Node Agent',
-      docs: 'https://kubernetes.io/docs/',
-      cmd: '/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///run/containerd/containerd.sock',
-    },
-    containerd: {
-      description: 'containerd container runtime',
-      docs: 'https://containerd.io',
-      cmd: '/usr/bin/containerd',
-    },
-  };
+type UnitName = 'kubelet' | 'containerd' | 'crio';
+
+const UNITS: Record<UnitName, { description: string; docs: string; cmd: string }> = {
+  kubelet: {
+    description: 'kubelet: The Kubernetes Node Agent',
+    docs: 'https://kubernetes.io/docs/',
+    cmd: '/usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///run/containerd/containerd.sock',
+  },
+  containerd: {
+    description: 'containerd container runtime',
+    docs: 'https://containerd.io',
+    cmd: '/usr/bin/containerd',
+  },
+  crio: {
+    description: 'Container Runtime Interface for OCI (CRI-O)',
+    docs: 'https://github.com/cri-o/cri-o',
+    cmd: '/usr/bin/crio',
+  },
+};
 
 /** systemd's format_timestamp_relative. */
 function relative(us: number): string {
@@ -43,7 +52,7 @@ function systemdTime(us: number): string {
 }
 
 /** When the unit last started or stopped (its daemon's state events). */
-function lastTransition(ctx: CommandContext, unit: 'kubelet' | 'containerd', up: boolean): number {
+function lastTransition(ctx: CommandContext, unit: UnitName, up: boolean): number {
   const re = new RegExp(`^${unit} ${up ? 'started' : 'stopped'}`);
   const evs = ctx.sim.events;
   for (let i = evs.length - 1; i >= 0; i--) {
@@ -54,19 +63,28 @@ function lastTransition(ctx: CommandContext, unit: 'kubelet' | 'containerd', up:
   return 0;
 }
 
-function unitState(
-  ctx: CommandContext,
-  unit: 'kubelet' | 'containerd',
-): { up: boolean; pid: number } | null {
+function unitState(ctx: CommandContext, unit: UnitName): { up: boolean; pid: number } | null {
   const n = ctx.sim.state.nodes[ctx.nodeName];
-  const s = unit === 'kubelet' ? n?.kubelet : n?.containerd;
+  const crio = n?.containerd?.settings.runtime === 'cri-o';
+  const s =
+    unit === 'kubelet' ? n?.kubelet : (unit === 'crio') === crio ? n?.containerd : undefined;
   if (!s || !ctx.cluster) return null;
   return { up: s.up, pid: s.pid };
 }
 
-function systemctlStatus(ctx: CommandContext, unit: 'kubelet' | 'containerd'): number {
+function systemctlStatus(ctx: CommandContext, unit: UnitName): number {
   const st = unitState(ctx, unit)!;
-  const u = UNITS[unit];
+  const crio = ctx.sim.state.nodes[ctx.nodeName]?.containerd?.settings.runtime === 'cri-o';
+  const u =
+    unit === 'kubelet' && crio
+      ? {
+          ...UNITS.kubelet,
+          cmd: UNITS.kubelet.cmd.replace(
+            '/run/containerd/containerd.sock',
+            '/var/run/crio/crio.sock',
+          ),
+        }
+      : UNITS[unit];
   const t = now(ctx);
   let out = `${st.up ? '●' : '○'} ${unit}.service - ${u.description}\n`;
   out += `     Loaded: loaded (/lib/systemd/system/${unit}.service; enabled; preset: enabled)\n`;
@@ -146,8 +164,8 @@ export function systemctl(ctx: CommandContext): number {
           if (unit === 'kubelet') hooks.restartKubelet(node);
           else hooks.restartContainerd(node);
         } else if (verb === 'stop') {
-          if (st.up) hooks.stopUnit(node, unit);
-        } else if (!st.up) hooks.startUnit(node, unit);
+          if (st.up) hooks.stopUnit(node, unit === 'kubelet' ? unit : 'containerd');
+        } else if (!st.up) hooks.startUnit(node, unit === 'kubelet' ? unit : 'containerd');
       });
     }
   }

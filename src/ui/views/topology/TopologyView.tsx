@@ -452,7 +452,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
                     {nl.node.name}
                     {ctrd && (
                       <tspan className="topo-node-release">
-                        {` · containerd ${ctrd.settings.version}`}
+                        {` · ${ctrd.settings.runtime ?? 'containerd'} ${ctrd.settings.version}`}
                       </tspan>
                     )}
                   </text>

@@ -1,0 +1,324 @@
+/**
+ * CRI-O (with ocicni) beside containerd: each behaviour that differs, with the CRI-O release and
+ * the source (file and function) that has it. Sources at the tags of github.com/cri-o/cri-o and
+ * github.com/cri-o/ocicni; facts in ../shared/reference/runtime-versions.md ("CRI-O (ocicni)").
+ */
+import { describe, expect, it } from 'vitest';
+import { Cluster, defaultConflist } from '../cluster/cluster';
+import * as vfs from '../fs/vfs';
+import { journal } from '../faults/observe';
+import { NODE, oneNode } from '../faults/testing';
+import { crioLine } from '../node/journal';
+import { tget, tvalues } from '../state/table';
+import { cniCommand, isKind } from '../trace/trace';
+import { parseCrioRelease } from './crio-releases';
+
+const crio = (version: string, extra: Record<string, unknown> = {}, seed = 7): Cluster =>
+  oneNode({ runtime: { name: 'cri-o', version }, ...extra }, seed);
+
+const execs = (c: Cluster, cmd: string, from = 0) =>
+  c.events
+    .slice(from)
+    .filter(isKind('exec'))
+    .filter((e) => cniCommand(e) === cmd);
+
+const crioLog = (c: Cluster) => journal(c, NODE, ['crio']).join('\n');
+const nodeReady = (c: Cluster) => c.sim.state.api!.nodes[NODE]!.ready.status;
+const podPhase = (c: Cluster, name: string) =>
+  tget(c.sim.state.api!.pods, `default/${name}`)?.phase;
+const events = (c: Cluster, reason: string) =>
+  tvalues(c.sim.state.api!.events).filter((e) => e.reason === reason);
+const v110 = defaultConflist('10.244.1.0/24').replace(
+  '"cniVersion": "1.0.0"',
+  '"cniVersion": "1.1.0"',
+);
+
+describe('crio-releases.ts parseCrioRelease (go.mod at the tags)', () => {
+  it('maps a release, or "<minor>.x", to its behaviour range, ocicni and libcni', () => {
+    const r = parseCrioRelease('1.31.x');
+    expect(r.ok && r.release).toMatchObject({
+      version: '1.31.13',
+      range: '1.31',
+      libcni: '1.2',
+      statusAndGc: false,
+      vendors: 'ocicni v0.4.2, libcni v1.2.3',
+      gitCommit: '15789b8b6e1b644cb32c077e29407407e7481216',
+    });
+    const r30 = parseCrioRelease('v1.30.2');
+    expect(r30.ok && r30.release).toMatchObject({ range: '1.28–1.30', libcni: '1.1' });
+    const r32 = parseCrioRelease('1.32.0');
+    expect(r32.ok && r32.release).toMatchObject({ range: '1.32–1.35', statusAndGc: true });
+  });
+
+  it('refuses what is not a release, naming the ranges (1.36 is not modelled)', () => {
+    for (const bad of ['1.36.0', '1.31.14', '1.27.0', 'latest', '1.31.01']) {
+      const r = parseCrioRelease(bad);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error).toContain('behaviour ranges 1.28–1.30, 1.31, 1.32–1.35');
+    }
+  });
+});
+
+describe('node/journal.ts crioLine (cmd/crio/main.go TextFormatter, internal/log fields)', () => {
+  it('prints logrus text with CRI-O timestamp layout and sorted request fields', () => {
+    expect(
+      crioLine(1_500_000, 'info', 'Running pod sandbox: default/web-0/POD', {
+        name: '/runtime.v1.RuntimeService/RunPodSandbox',
+        id: 'abc',
+      }),
+    ).toBe(
+      'time="2025-03-03 10:15:01.500000000Z" level=info msg="Running pod sandbox: default/web-0/POD" id=abc name=/runtime.v1.RuntimeService/RunPodSandbox',
+    );
+  });
+});
+
+describe('ocicni.go loadNetworks (ValidateNetworkList) and cnimgr.go pollFunc', () => {
+  it('1.32: a 1.1.0 list with v1.1.1 plugins is rejected at load; the node is NotReady with no CNI configuration', () => {
+    const c = crio('1.32.0', {
+      pluginBuild: 'v1.1.1',
+      cniConfigs: { '10-containerd-net.conflist': v110 },
+    });
+    c.runFor(6_000_000);
+    // VERSION of each plugin of the list (libcni validatePlugin).
+    expect(execs(c, 'VERSION').map((e) => e.payload.path)).toEqual([
+      '/opt/cni/bin/bridge',
+      '/opt/cni/bin/portmap',
+    ]);
+    expect(crioLog(c)).toContain(
+      'level=warning msg="Error validating CNI config file /etc/cni/net.d/10-containerd-net.conflist: [plugin bridge does not support config version \\"1.1.0\\" plugin portmap does not support config version \\"1.1.0\\"]"',
+    );
+    expect(c.sim.node(NODE).kubelet!.networkMessage).toBe(
+      'Network plugin returns error: no CNI configuration file in /etc/cni/net.d/. Has your network provider started?',
+    );
+    expect(nodeReady(c)).toBe('False');
+  });
+
+  it('containerd 1.7.22 (go-cni) loads the same list without asking the plugins: Ready', () => {
+    const c = oneNode({
+      containerd: { version: '1.7.22' },
+      cniConfigs: { '10-containerd-net.conflist': v110 },
+    });
+    c.runFor(6_000_000);
+    expect(execs(c, 'VERSION')).toEqual([]);
+    expect(nodeReady(c)).toBe('True');
+  });
+
+  it('a file that does not parse is skipped, and the next one is the default network', () => {
+    const files = {
+      '05-broken.conflist': '{"cniVersion": "1.0.0", "name": ',
+      '10-containerd-net.conflist': defaultConflist('10.244.1.0/24'),
+    };
+    const c = crio('1.31.0', { cniConfigs: files });
+    c.runFor(6_000_000);
+    expect(crioLog(c)).toContain(
+      'level=error msg="Error loading CNI config list file /etc/cni/net.d/05-broken.conflist: ',
+    );
+    expect(crioLog(c)).toContain('msg="Updated default CNI network name to containerd-net"');
+    expect(nodeReady(c)).toBe('True');
+    // go-cni stops at the first file that fails: containerd is NotReady.
+    const d = oneNode({ containerd: { version: '1.7.22' }, cniConfigs: files });
+    d.runFor(6_000_000);
+    expect(nodeReady(d)).toBe('False');
+  });
+});
+
+describe('sandbox_run_linux.go runPodSandbox, sandbox_network.go networkStart (ocicni SetUpPod, GetPodNetworkStatus)', () => {
+  it('pins the netns at /var/run/netns/<uuid>, brings lo up itself, ADDs then CHECKs inside RunPodSandbox', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(10_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const sb = Object.values(c.sim.node(NODE).containerd!.sandboxes)[0]!;
+    expect(sb.netns).toMatch(
+      /^\/var\/run\/netns\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    // No loopback plugin and no cache file for it (containerd runs "cni-loopback").
+    const all = c.events.filter(isKind('exec')).map((e) => `${cniCommand(e)} ${e.payload.path}`);
+    expect(all.filter((x) => x.includes('loopback'))).toEqual([]);
+    expect(vfs.readDir(c.sim.node(NODE).fs, '/var/lib/cni/results')).toEqual([
+      `containerd-net-${sb.id}-eth0`,
+    ]);
+    // CHECK follows ADD before the sandbox is answered.
+    const order = c.events
+      .filter(
+        (e) => (isKind('exec')(e) && e.payload.path === '/opt/cni/bin/bridge') || isKind('cri')(e),
+      )
+      .map((e) => (isKind('exec')(e) ? cniCommand(e) : e.summary.split(':')[0]));
+    const i = order.indexOf('ADD');
+    expect(order.slice(i, i + 3)).toEqual(['ADD', 'CHECK', 'RunPodSandbox ok']);
+    expect(crioLog(c)).toContain(
+      `msg="Checking CNI network containerd-net (config version=1.0.0)"`,
+    );
+    expect(crioLog(c)).toContain(
+      `msg="Ran pod sandbox ${sb.id} with infra container: default/web-0/POD"`,
+    );
+  });
+
+  it('a failed ADD: DEL from the config on disk (not in the cache); a failed DEL is only logged, the sandbox forgotten', () => {
+    // An IPAM plugin that is not installed: validation checks only the list's plugins, ADD fails.
+    const conf = defaultConflist('10.244.1.0/24').replace(
+      '"type": "host-local"',
+      '"type": "whereabouts"',
+    );
+    const c = crio('1.31.13', { cniConfigs: { '10-containerd-net.conflist': conf } });
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(8_000_000);
+    const log = crioLog(c);
+    expect(log).toContain(
+      'level=error msg="Error loading cached network config: network \\"containerd-net\\" not found in CNI cache"',
+    );
+    expect(log).toContain(
+      'level=warning msg="Falling back to loading from existing plugins on disk"',
+    );
+    expect(log).toMatch(
+      /level=error msg="Error stopping network on cleanup: failed to destroy network for pod sandbox k8s_web-0_default_[0-9a-f-]+_0\([0-9a-f]{64}\): error removing pod default_web-0 from CNI network \\"containerd-net\\": plugin type=\\"bridge\\" failed \(delete\)/,
+    );
+    expect(log).toContain('msg="runSandbox: releasing pod sandbox name: k8s_web-0_default_');
+    const ev = events(c, 'FailedCreatePodSandBox')[0]!;
+    expect(ev.message).toMatch(
+      /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox k8s_web-0_default_[0-9a-f-]+_0\([0-9a-f]{64}\): error adding pod default_web-0 to CNI network "containerd-net": plugin type="bridge" failed \(add\): /,
+    );
+    // Forgotten: no sandbox, no pinned netns, the name free for the retry (no "name is reserved").
+    const cd = c.sim.node(NODE).containerd!;
+    expect(Object.keys(cd.sandboxes)).toEqual([]);
+    expect(Object.keys(c.sim.node(NODE).kernel.mounts)).toEqual([]);
+    expect(log).not.toContain('name is reserved');
+    // containerd 1.7.22 keeps the same failure as SANDBOX_UNKNOWN.
+    const d = oneNode({
+      containerd: { version: '1.7.22' },
+      cniConfigs: { '10-containerd-net.conflist': conf },
+    });
+    d.createPod({ name: 'web-0' });
+    d.runFor(3_000_000);
+    expect(Object.values(d.sim.node(NODE).containerd!.sandboxes).some((s) => s.unknown)).toBe(true);
+  });
+
+  it('a RunPodSandbox that outlives the kubelet keeps its plugin running (5 min + the deadline); the retry waits for it', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.hangPlugin(NODE, 'bridge', ['ADD']);
+    c.runFor(1_000_000);
+    const n = c.events.length;
+    c.createPod({ name: 'web-0' });
+    c.runFor(4 * 60_000_000 + 10_000_000);
+    const kubelet = journal(c, NODE, ['kubelet']).join('\n');
+    expect(kubelet).toContain('desc = context deadline exceeded');
+    // The plugin is not killed with the kubelet's context (containerd's is).
+    const bridgeExits = () =>
+      c.events
+        .slice(n)
+        .filter(isKind('exit'))
+        .filter((e) => e.source === 'bridge');
+    expect(bridgeExits()).toEqual([]);
+    c.runFor(30_000_000);
+    expect(crioLog(c)).toMatch(
+      /msg="Creation of sandbox k8s_web-0_default_[0-9a-f-]+_0 not yet finished\. Currently at stage sandbox network creation\. Waiting up to 8m0s for it to finish"/,
+    );
+    // networkStart's own deadline: 5 minutes + the kubelet's 4 (started at ~3 s).
+    c.runFor(5 * 60_000_000);
+    const killed = bridgeExits().filter((e) => e.summary.includes('killed'));
+    expect(killed.length).toBe(1);
+    expect(killed[0]!.time).toBeGreaterThan(9 * 60_000_000);
+    expect(killed[0]!.summary).toBe('bridge killed (signal: killed)');
+    // Then networkStart's deferred stop: a DEL from the config on disk, and the clean-up.
+    expect(crioLog(c)).toContain('msg="Falling back to loading from existing plugins on disk"');
+    expect(crioLog(c)).toContain('msg="runSandbox: releasing pod sandbox name: k8s_web-0_default_');
+  });
+});
+
+describe('cnimgr.go pollUntilReady (1.28 – 1.35), ocicni.go TearDownPod (loadNetworkFromCache), sandbox_network.go networkStop', () => {
+  it('the conflist removed: NetworkReady stays true; a new sandbox fails with "no CNI configuration file"; a running pod is still deleted from the cache, with one DEL', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    c.shell(NODE, 'rm /etc/cni/net.d/10-containerd-net.conflist');
+    c.runFor(12_000_000);
+    expect(nodeReady(c)).toBe('True');
+    expect(c.sim.node(NODE).kubelet!.networkReady).toBe(true);
+    c.createPod({ name: 'web-1' });
+    c.runFor(5_000_000);
+    expect(events(c, 'FailedCreatePodSandBox')[0]!.message).toMatch(
+      /^Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create pod network sandbox k8s_web-1_default_[0-9a-f-]+_0\([0-9a-f]{64}\): no CNI configuration file in \/etc\/cni\/net\.d\/\. Has your network provider started\?$/,
+    );
+    const n = c.events.length;
+    c.deletePod('web-0');
+    c.runFor(90_000_000);
+    expect(podPhase(c, 'web-0')).toBeUndefined();
+    // StopPodSandbox's DEL, from the cached config; the GC's RemovePodSandbox runs none.
+    expect(execs(c, 'DEL', n).filter((e) => e.payload.path === '/opt/cni/bin/bridge').length).toBe(
+      1,
+    );
+    expect(crioLog(c)).toContain('msg="Removed pod sandbox: ');
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toEqual([]);
+  });
+});
+
+describe('cnimgr.go doGC → ocicni.go GC (1.32+, once at start)', () => {
+  function staleFiles(): Record<string, string> {
+    // A pod's cache file and reservation, from a node where it ran.
+    const a = crio('1.31.13');
+    a.runFor(2_000_000);
+    a.createPod({ name: 'old' });
+    a.runFor(5_000_000);
+    const fs = a.sim.node(NODE).fs;
+    const out: Record<string, string> = {};
+    for (const dir of ['/var/lib/cni/results', '/var/lib/cni/networks/containerd-net'])
+      for (const f of vfs.readDir(fs, dir)) out[`${dir}/${f}`] = vfs.readFile(fs, `${dir}/${f}`);
+    return out;
+  }
+
+  it('1.32: the stale attachment in the cache is DELeted when CRI-O starts; 1.31 leaves it', () => {
+    const files = staleFiles();
+    const reservation = Object.keys(files).find((f) => f.endsWith('/10.244.1.2'))!;
+    const c = crio('1.32.0', { files });
+    c.runFor(3_000_000);
+    expect(execs(c, 'DEL').map((e) => e.payload.path)).toContain('/opt/cni/bin/bridge');
+    expect(vfs.stat(c.sim.node(NODE).fs, reservation)).toBeUndefined();
+    const d = crio('1.31.13', { files });
+    d.runFor(3_000_000);
+    expect(execs(d, 'DEL')).toEqual([]);
+    expect(vfs.stat(d.sim.node(NODE).fs, reservation)).toBeDefined();
+  });
+});
+
+describe('crio.ts crash: a restart during ADD (the sandbox is not stored until RunPodSandbox ends)', () => {
+  it('loses the sandbox being created: its pinned netns and what the plugin did stay behind', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.hangPlugin(NODE, 'portmap', ['ADD']);
+    c.runFor(1_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    c.restartContainerd(NODE);
+    c.runFor(5_000_000);
+    const kinds = c.audit()[0]!.findings.map((f) => f.kind);
+    expect(kinds).toContain('orphan-netns');
+    expect(kinds).toContain('orphan-reservation');
+    expect(crioLog(c).match(/Starting CRI-O/g)?.length).toBe(2);
+  });
+});
+
+describe('the shell: crictl version (server/version.go), crio --version (internal/version), systemctl', () => {
+  it('answers as CRI-O does on a CRI-O node', () => {
+    const c = crio('1.31.x');
+    c.runFor(1_000_000);
+    expect(c.shell(NODE, 'crictl version').stdout).toBe(
+      'Version:  0.1.0\nRuntimeName:  cri-o\nRuntimeVersion:  1.31.13\nRuntimeApiVersion:  v1\n',
+    );
+    expect(c.shell(NODE, 'crio --version').stdout).toBe(
+      'crio version 1.31.13\n   GitCommit:        15789b8b6e1b644cb32c077e29407407e7481216\n   GitTreeState:     clean\n',
+    );
+    expect(c.shell(NODE, 'containerd --version').exitCode).toBe(127);
+    expect(c.shell(NODE, 'systemctl is-active crio').stdout).toBe('active\n');
+    expect(c.shell(NODE, 'systemctl is-active containerd').stdout).toBe('inactive\n');
+    expect(oneNode().shell(NODE, 'crio --version').exitCode).toBe(127);
+  });
+});
