@@ -11,6 +11,7 @@ import { JQ_COMMANDS } from './commands/jq';
 import { K8S_COMMANDS } from './commands/k8s';
 import { MISC_COMMANDS } from './commands/misc';
 import { NETREAD_COMMANDS } from './commands/netread';
+import { PING_COMMANDS } from './commands/ping';
 import { PRINTF_COMMANDS } from './commands/printf';
 import { READER_COMMANDS } from './commands/readers';
 import { SED_COMMANDS } from './commands/sed';
@@ -26,6 +27,7 @@ export function defaultCommands(): CommandRegistry {
     ...FILE_COMMANDS,
     ...IP_COMMANDS,
     ...SYSCTL_COMMANDS,
+    ...PING_COMMANDS,
     ...SED_COMMANDS,
     ...JQ_COMMANDS,
     ...NETREAD_COMMANDS,

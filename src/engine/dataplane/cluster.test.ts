@@ -1,0 +1,139 @@
+/**
+ * Packets across a cluster (issue 18's "done when"): in host-gw and vxlan clusters, two pods on
+ * node-1 and one on node-2 ping each other from inside their namespaces; with ip_forward off on
+ * node-2 only the cross-node pings fail, and the walk says where and why.
+ */
+import { describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster/cluster';
+import { tget, tvalues } from '../state/table';
+import { isKind } from '../trace/trace';
+
+type Mode = 'host-gw' | 'vxlan' | 'none';
+
+function cluster(mode: Mode) {
+  const c = new Cluster(
+    {
+      nodes: [
+        { name: 'node-1', podCIDR: '10.244.1.0/24' },
+        { name: 'node-2', podCIDR: '10.244.2.0/24' },
+      ],
+      network: { mode },
+    },
+    { seed: 7 },
+  );
+  c.createPod({ name: 'a', node: 'node-1' });
+  c.createPod({ name: 'b', node: 'node-1' });
+  c.createPod({ name: 'c', node: 'node-2' });
+  c.runFor(5_000_000);
+  const pod = (n: string) => tget(c.sim.state.api!.pods, `default/${n}`)!;
+  const netns = (n: string) => {
+    const p = pod(n);
+    const sb = Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
+      (s) => s.pod.name === n,
+    )!;
+    return sb.netns.slice(sb.netns.lastIndexOf('/') + 1);
+  };
+  /** `ip netns exec <ns> ping -c 1 -W 1 <ip>` on the pod's node: its exit code and the new events. */
+  const ping = (from: string, to: string, extra = '') => {
+    const before = c.sim.events.length;
+    const r = c.shell(
+      pod(from).spec.nodeName,
+      `ip netns exec ${netns(from)} ping -c 1 -W 1 ${extra}${pod(to).podIP}`,
+    );
+    return { ...r, events: c.sim.events.slice(before).filter(isKind('packet')) };
+  };
+  return { c, pod, ping };
+}
+
+const PAIRS: Array<[string, string, boolean]> = [
+  ['a', 'b', false],
+  ['b', 'a', false],
+  ['a', 'c', true],
+  ['c', 'a', true],
+  ['b', 'c', true],
+  ['c', 'b', true],
+];
+
+describe.each(['host-gw', 'vxlan'] as const)('a %s cluster', (mode) => {
+  it('every pod reaches every other pod, on its node and across nodes', () => {
+    const { ping } = cluster(mode);
+    for (const [from, to] of PAIRS) {
+      const r = ping(from, to);
+      expect(r.exitCode, `${from} -> ${to}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/1 packets transmitted, 1 received, 0% packet loss/);
+    }
+  });
+
+  it('with ip_forward=0 on node-2 only the cross-node pings fail, and the walk says why', () => {
+    const { c, ping } = cluster(mode);
+    expect(c.shell('node-2', 'sysctl -w net.ipv4.ip_forward=0').exitCode).toBe(0);
+    for (const [from, to, cross] of PAIRS) {
+      const r = ping(from, to);
+      expect(r.exitCode, `${from} -> ${to}`).toBe(cross ? 1 : 0);
+      if (cross) {
+        expect(r.stdout).toMatch(/1 packets transmitted, 0 received, 100% packet loss/);
+        const dropped = r.events.find((e) => e.payload.op === 'hop' && e.payload.drop);
+        expect(dropped?.node).toBe('node-2');
+        expect(dropped?.payload).toMatchObject({ drop: 'ip-forward' });
+        expect(dropped?.summary).toMatch(/net\.ipv4\.ip_forward=0/);
+      }
+    }
+  });
+});
+
+describe('the underlay and network modes', () => {
+  it('gives every node eth0 on 172.18.0.0/16 with a default route via 172.18.0.1', () => {
+    const { c } = cluster('host-gw');
+    expect(c.shell('node-2', 'ip -4 -o addr show dev eth0').stdout).toMatch(
+      /eth0 +inet 172\.18\.0\.3\/16/,
+    );
+    expect(c.shell('node-1', 'ip route').stdout).toMatch(
+      /default via 172\.18\.0\.1 dev eth0 \n[^]*10\.244\.2\.0\/24 via 172\.18\.0\.3 dev eth0 /,
+    );
+    expect(c.shell('node-1', 'sysctl net.ipv4.ip_forward').stdout).toBe(
+      'net.ipv4.ip_forward = 1\n',
+    );
+  });
+
+  it('mode none: pods reach only their own node; the walk ends at the underlay gateway', () => {
+    const { ping } = cluster('none');
+    expect(ping('a', 'b').exitCode).toBe(0);
+    const r = ping('a', 'c');
+    expect(r.exitCode).toBe(1);
+    const d = r.events.find((e) => e.payload.op === 'hop' && e.payload.drop);
+    expect(d?.payload).toMatchObject({ drop: 'outside' });
+  });
+
+  it('vxlan: flanneld wrote subnet.env and flannel.1 encapsulates in UDP 8472', () => {
+    const { c, ping } = cluster('vxlan');
+    expect(c.shell('node-1', 'cat /run/flannel/subnet.env').stdout).toBe(
+      'FLANNEL_NETWORK=10.244.0.0/16\nFLANNEL_SUBNET=10.244.1.1/24\nFLANNEL_MTU=1450\nFLANNEL_IPMASQ=true\n',
+    );
+    const r = ping('a', 'c');
+    const encap = r.events.find((e) => e.payload.op === 'hop' && e.payload.step === 'encap');
+    expect(encap?.summary).toMatch(/VTEP is 172\.18\.0\.3 \(fdb\).*:8472, VNI 1/);
+    expect(r.events.some((e) => e.payload.op === 'hop' && e.payload.step === 'decap')).toBe(true);
+  });
+
+  it('a cluster without `network` has no eth0 and no packet events in its build', () => {
+    const c = new Cluster({ nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] }, { seed: 1 });
+    expect(c.sim.state.underlay).toBeUndefined();
+    const k = c.sim.node('node-1').kernel;
+    const root = tvalues(k.netns)[0]!;
+    expect(Object.values(root.links).map((l) => l.name)).toEqual(['lo']);
+  });
+});
+
+describe('repeated packets', () => {
+  it('ping -c 100: the first packet hop by hop, the other 99 as one step', () => {
+    const { ping } = cluster('host-gw');
+    const one = ping('a', 'c').events.length;
+    const r = ping('a', 'c', '-c 100 ');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/100 packets transmitted, 100 received, 0% packet loss/);
+    const repeats = r.events.filter((e) => e.payload.op === 'repeat');
+    expect(repeats).toHaveLength(1);
+    expect(repeats[0]!.payload).toMatchObject({ from: 2, to: 100, delivered: 99 });
+    expect(r.events.length).toBeLessThanOrEqual(one + 1);
+  });
+});
