@@ -137,3 +137,35 @@ describe('repeated packets', () => {
     expect(r.events.length).toBeLessThanOrEqual(one + 1);
   });
 });
+
+describe("ping's messages, as iputils prints them (checked against a real ping in netns)", () => {
+  it('an address nobody answers ARP for: no error within -W 1, Destination Host Unreachable after 3 s', () => {
+    const { c } = cluster('host-gw');
+    const ns = c.shell('node-1', "ip netns list | head -n1 | cut -d' ' -f1").stdout.trim();
+    const quick = c.shell('node-1', `ip netns exec ${ns} ping -c 1 -W 1 10.244.1.77`);
+    expect(quick.exitCode).toBe(1);
+    expect(quick.stdout).toBe(
+      'PING 10.244.1.77 (10.244.1.77) 56(84) bytes of data.\n\n--- 10.244.1.77 ping statistics ---\n1 packets transmitted, 0 received, 100% packet loss, time 0ms\n\n',
+    );
+    const slow = c.shell('node-1', `ip netns exec ${ns} ping -c 1 10.244.1.77`);
+    expect(slow.stdout).toMatch(/\nFrom 10\.244\.1\.\d+ icmp_seq=1 Destination Host Unreachable\n/);
+    expect(slow.stdout).toMatch(/1 packets transmitted, 0 received, \+1 errors, 100% packet loss/);
+  });
+
+  it('vxlan: a 1430-byte ping with DF meets flannel.1 (MTU 1450) on the node: Frag needed', () => {
+    const { c } = cluster('vxlan');
+    const ns = c.shell('node-1', "ip netns list | head -n1 | cut -d' ' -f1").stdout.trim();
+    const r = c.shell('node-1', `ip netns exec ${ns} ping -c 1 -s 1430 10.244.2.2`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(
+      /\nFrom 10\.244\.1\.1 icmp_seq=1 Frag needed and DF set \(mtu = 1450\)\n/,
+    );
+    expect(c.shell('node-1', `ip netns exec ${ns} ping -c 1 -s 1422 10.244.2.2`).exitCode).toBe(0);
+  });
+
+  it('no route at all: connect: Network is unreachable, exit 2', () => {
+    const { c } = cluster('host-gw');
+    const r = c.shell('node-1', 'ip route del default; ping -c 1 8.8.8.8');
+    expect(r).toMatchObject({ exitCode: 2, stderr: 'ping: connect: Network is unreachable\n' });
+  });
+});

@@ -95,17 +95,21 @@ export interface EchoResult {
 }
 
 /** Sends one echo request from `at` to `dst` and, if it arrives, the echo reply back. */
-export function echo(net: Net, at: Where, dst: string, id: number, size = 56): EchoResult {
+export function echo(net: Net, at: Where, dst: string, id: number, size = 56, seq = 1): EchoResult {
   const w = net.world();
   const k = w.nodes[at.node]!.kernel;
   const ns = tget(k.netns, at.ns)!;
   const family = dst.includes(':') ? 6 : 4;
   const src = sourceAddress(k, ns, dst);
-  const req = sendLocal(net, at, echoRequest(family, src ?? '', dst, id, size));
+  const req = sendLocal(net, at, {
+    ...echoRequest(family, src ?? '', dst, id, size),
+    icmpSeq: seq,
+  });
   if (!req.ok) return { ok: false, request: req, src };
   const p = req.packet;
   const reply = echoRequest(family, p.dst, p.src, id, size);
   reply.icmp = 'echo-reply';
+  reply.icmpSeq = seq;
   reply.df = false;
   const back =
     req.at.ns === 'outside' ? sendFromOutside(net, reply) : sendLocal(net, req.at, reply);
@@ -173,7 +177,7 @@ export function pingInSim(
     const rest: EchoResult[] = [];
     const next = produce(sim.state, (d: Draft<WorldState>) => {
       for (let i = 2; i <= opts.count; i++)
-        rest.push(echo(new DraftNet(d as unknown as MutWorld), at, dst, opts.id, opts.size));
+        rest.push(echo(new DraftNet(d as unknown as MutWorld), at, dst, opts.id, opts.size, i));
     });
     const delivered = rest.filter((r) => r.ok).length;
     const text = `icmp_seq 2-${opts.count}: ${rest.length} more echo requests, ${delivered} replied${delivered === rest.length ? ' (the same way as the first)' : ''}`;

@@ -20,6 +20,8 @@ export interface Packet {
   /** tcp/udp destination port; ICMP: 0. */
   dport: number;
   icmp?: IcmpKind;
+  /** ICMP echo: the sequence number (icmp_seq). */
+  icmpSeq?: number;
   tcp?: 'SYN' | 'SYN-ACK' | 'RST' | 'ACK';
   ttl: number;
   /** Total length of the IP packet in bytes. */
@@ -38,7 +40,7 @@ export function packetText(p: Packet): string {
   switch (p.proto) {
     case 'icmp':
     case 'icmpv6':
-      return `${from} > ${to}: ICMP ${p.icmp === 'echo-request' ? 'echo request' : p.icmp === 'echo-reply' ? 'echo reply' : (p.icmp ?? '')}, id ${p.sport}, length ${Math.max(0, p.len - 20)}`;
+      return `${from} > ${to}: ICMP ${p.icmp === 'echo-request' ? 'echo request' : p.icmp === 'echo-reply' ? 'echo reply' : (p.icmp ?? '')}, id ${p.sport}, seq ${p.icmpSeq ?? 1}, length ${Math.max(0, p.len - 20)}`;
     case 'tcp':
       return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : '.'}], length 0`;
     default:

@@ -236,6 +236,7 @@ function resolve(w: NetWorld, node: string, ns: Netns, dev: Link, nh: string): L
   return null;
 }
 
+/** One entry as `conntrack -L` (conntrack-tools 1.4.7) prints it. */
 function ctText(e: CtEntry): string {
   const proto =
     e.proto === 'icmp'
@@ -245,11 +246,13 @@ function ctText(e: CtEntry): string {
         : e.proto === 'udp'
           ? 'udp      17'
           : 'icmpv6   58';
-  const tup = (t: CtTuple) =>
-    e.proto === 'icmp' || e.proto === 'icmpv6'
-      ? `src=${t.src} dst=${t.dst} type=${t === e.orig ? 8 : 0} code=0 id=${t.sport}`
+  const icmp = e.proto === 'icmp' || e.proto === 'icmpv6';
+  const type = (orig: boolean) => (e.proto === 'icmp' ? (orig ? 8 : 0) : orig ? 128 : 129);
+  const tup = (t: CtTuple, orig: boolean) =>
+    icmp
+      ? `src=${t.src} dst=${t.dst} type=${type(orig)} code=0 id=${t.sport}`
       : `src=${t.src} dst=${t.dst} sport=${t.sport} dport=${t.dport}`;
-  return `${proto} ${e.timeout} ${e.tcpState ? `${e.tcpState} ` : ''}${tup(e.orig)}${e.replied ? '' : ' [UNREPLIED]'} ${tup(e.reply)} mark=${e.mark} use=1`;
+  return `${proto} ${e.timeout} ${e.tcpState ? `${e.tcpState} ` : ''}${tup(e.orig, true)}${e.replied ? '' : ' [UNREPLIED]'} ${tup(e.reply, false)} mark=${e.mark} use=1`;
 }
 
 export { ctText };
@@ -286,7 +289,8 @@ function ctLookup(ns: Netns, p: Packet): CtState {
     if (sameTuple(e.orig, t)) return { entry: e, dir: 'orig', isNew: false, index: i };
     if (sameTuple(e.reply, t)) return { entry: e, dir: 'reply', isNew: false, index: i };
   }
-  const timeout = p.proto === 'tcp' ? 120 : 30;
+  // As `conntrack -L` lists a new entry a moment later: icmp and udp 30 s, a SYN 120 s.
+  const timeout = p.proto === 'tcp' ? 119 : 29;
   return {
     entry: {
       proto: ctProto(p),
@@ -315,14 +319,37 @@ function ctBits(ct: CtState): number {
   return b;
 }
 
+/**
+ * Whether conntrack runs in a namespace: nf_conntrack registers its hooks in a namespace only
+ * once something there needs it (a nat table, a conntrack or state match), so a pod's namespace
+ * without rules keeps no entries.
+ */
+export function tracks(ns: Netns): boolean {
+  for (const fam of [ns.iptables.ipv4, ns.iptables.ipv6]) {
+    if (fam.nat) return true;
+    for (const t of Object.values(fam)) {
+      for (const c of t?.chains ?? [])
+        if (
+          c.rules.some((r) => r.matches.some((m) => m.name === 'conntrack' || m.name === 'state'))
+        )
+          return true;
+    }
+  }
+  return false;
+}
+
 /** Writes a confirmed entry to the namespace's table (a new one is appended). */
 function ctConfirm(w: MutWorld, at: Where, ct: CtState): void {
   const ns = nsOf(w, at);
+  if (!tracks(ns)) return;
   const list = [...(ns.conntrack ?? [])];
   const e: CtEntry = { ...ct.entry };
   if (!ct.isNew && ct.dir === 'reply') {
     e.replied = true;
-    if (e.proto === 'tcp') e.tcpState = 'ESTABLISHED';
+    if (e.proto === 'tcp') {
+      e.tcpState = 'SYN_RECV';
+      e.timeout = 59;
+    }
   }
   if (ct.isNew) list.push(e);
   else list[ct.index] = e;
@@ -1204,7 +1231,7 @@ function vxlanXmit(wk: Walk, at: Where, p: Packet, dev: Link, nh: string, ct: Ct
       ns: at.ns,
       step: 'encap',
       dev: dev.name,
-      packet: packetText(outer),
+      packet: packetText(p),
       text: `${dev.name}: ${nh} is ${neigh.mac} (neigh), whose VTEP is ${fdb.dst} (fdb): encapsulated in UDP ${local} → ${fdb.dst}:${info.port}, VNI ${info.id}`,
     },
     (d) => {
@@ -1260,4 +1287,21 @@ export function sendFromOutside(net: Net, p0: Packet): Outcome {
     }
   }
   return { ok: false, drop: 'outside', text: `${p.dst} is not on the underlay` };
+}
+
+/** A TCP SYN from `src:sport` to `dst:dport` (curl's first packet). */
+export function tcpSyn(src: string, dst: string, sport: number, dport: number): Packet {
+  return {
+    family: dst.includes(':') ? 6 : 4,
+    src,
+    dst,
+    proto: 'tcp',
+    sport,
+    dport,
+    tcp: 'SYN',
+    ttl: 64,
+    len: 60,
+    df: true,
+    mark: 0,
+  };
 }

@@ -4,6 +4,7 @@
  */
 import { BUILTIN_COMMANDS } from './commands/builtins';
 import { CNITOOL_COMMANDS } from './commands/cnitool';
+import { CONNTRACK_COMMANDS } from './commands/conntrack';
 import { FILE_COMMANDS } from './commands/files';
 import { GREP_COMMANDS } from './commands/grep';
 import { IP_COMMANDS } from './commands/ip';
@@ -16,6 +17,7 @@ import { PRINTF_COMMANDS } from './commands/printf';
 import { READER_COMMANDS } from './commands/readers';
 import { SED_COMMANDS } from './commands/sed';
 import { SYSCTL_COMMANDS } from './commands/sysctl';
+import { TCPDUMP_COMMANDS } from './commands/tcpdump';
 import { TEST_COMMANDS } from './commands/test';
 import { CommandRegistry } from './types';
 
@@ -28,6 +30,8 @@ export function defaultCommands(): CommandRegistry {
     ...IP_COMMANDS,
     ...SYSCTL_COMMANDS,
     ...PING_COMMANDS,
+    ...CONNTRACK_COMMANDS,
+    ...TCPDUMP_COMMANDS,
     ...SED_COMMANDS,
     ...JQ_COMMANDS,
     ...NETREAD_COMMANDS,

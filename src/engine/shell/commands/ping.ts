@@ -31,6 +31,8 @@ For more details see ping(8).
 `;
 
 interface Opts {
+  /** -W: seconds to wait for a reply after the last request (ping's linger, 10 by default). */
+  wait: number;
   count: number;
   size: number;
   quiet: boolean;
@@ -40,7 +42,7 @@ interface Opts {
 
 function parseArgs(ctx: CommandContext): Opts | number {
   const a = ctx.argv.slice(1);
-  const o: Opts = { count: Infinity, size: 56, quiet: false, df: true, dst: '' };
+  const o: Opts = { wait: 10, count: Infinity, size: 56, quiet: false, df: true, dst: '' };
   for (let i = 0; i < a.length; i++) {
     const arg = a[i]!;
     if (!arg.startsWith('-') || arg === '-') {
@@ -93,6 +95,7 @@ function parseArgs(ctx: CommandContext): Opts | number {
           ctx.err(`ping: bad ${flag === 'W' ? 'linger time' : 'timing interval'}: ${v ?? ''}\n`);
           return 2;
         }
+        if (flag === 'W') o.wait = Number(v);
         break;
       }
       case 'q':
@@ -184,6 +187,9 @@ export function pingCmd(ctx: CommandContext): number {
           ctx.err(`ping: local error: message too long, mtu=${bad.icmp.mtu}\n`);
         return;
       }
+      // A neighbour fails after 3 unanswered ARP probes (3 s): ping hears of it only if it is
+      // still waiting then (request i+1 went out at i s; it waits -W s after the last one).
+      if (bad.icmp.kind === 'host-unreachable' && i + 3 > count - 1 + o.wait) return;
       errors++;
       if (!o.quiet) {
         const text =
