@@ -175,3 +175,27 @@ function netnsName(c: Cluster, at: Where): string {
   const m = Object.entries(k.mounts).find(([, id]) => id === at.ns)![0];
   return m.slice(m.lastIndexOf('/') + 1);
 }
+
+describe('walkPacket (the app packet walk)', () => {
+  it('walks a SYN to a hostPort and its SYN-ACK back, leaving the state untouched', async () => {
+    const { walkPacket } = await import('./api');
+    const { c, root, nsOf } = cluster();
+    const before = c.sim.state;
+    const r = walkPacket(before, {
+      from: root('node-2'),
+      dst: '172.18.0.2',
+      proto: 'tcp',
+      port: 8080,
+    });
+    expect(c.sim.state).toBe(before);
+    expect(r.request).toMatchObject({ ok: true, at: nsOf('web') });
+    expect(r.reply).toMatchObject({ ok: true, at: root('node-2') });
+    // The SYN-ACK comes back from the node address: DNAT reversed by conntrack.
+    expect(r.reply!.ok && r.reply!.packet.src).toBe('172.18.0.2');
+    expect(
+      r.hops
+        .slice(r.replyFrom)
+        .some((h) => /DNAT'd connection: src back to 172\.18\.0\.2/.test(h.text)),
+    ).toBe(true);
+  });
+});
