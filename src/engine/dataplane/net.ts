@@ -17,6 +17,7 @@ import {
   sendFromOutside,
   sendLocal,
   sourceAddress,
+  tcpSyn,
   type Hop,
   type MutWorld,
   type Net,
@@ -198,4 +199,51 @@ export function pingInSim(
     out.push(...rest);
   }
   return out;
+}
+
+/** How a TCP connect ended, as connect(2) reports it. */
+export type ConnectEnd = 'connected' | 'refused' | 'timeout' | 'unreachable' | 'no-route';
+
+export interface ConnectResult {
+  end: ConnectEnd;
+  /** What the listener sends (connected only). */
+  response?: string;
+  request: Outcome;
+  reply?: Outcome;
+}
+
+/**
+ * A TCP connect from `at` to dst:port in the simulation, hop by hop: the SYN, then the SYN-ACK
+ * from a listener (`Netns.listeners`) or a RST from a closed port, walked back.
+ */
+export function connectInSim(
+  sim: Simulation,
+  at: Where,
+  dst: string,
+  port: number,
+  opts: { source: string; sport: number },
+): ConnectResult {
+  const net = new TraceNet(sim, { source: opts.source, flow: opts.sport, seq: 1 });
+  const k = sim.state.nodes[at.node]!.kernel;
+  const src = sourceAddress(k, tget(k.netns, at.ns)!, dst) ?? '';
+  const request = sendLocal(net, at, tcpSyn(src, dst, opts.sport, port));
+  if (!request.ok) {
+    if (request.local && request.drop === 'no-route') return { end: 'no-route', request };
+    if (request.icmp && request.icmp.kind !== 'frag-needed') return { end: 'unreachable', request };
+    return { end: 'timeout', request };
+  }
+  const p = request.packet;
+  const there = net.world().nodes[request.at.node]?.kernel;
+  const ns = there && tget(there.netns, request.at.ns);
+  const listener = ns?.listeners?.find((l) => l.port === p.dport);
+  const back = {
+    ...tcpSyn(p.dst, p.src, p.dport, p.sport),
+    tcp: listener ? 'SYN-ACK' : 'RST',
+  } as const;
+  const reply = sendLocal(net, request.at, back);
+  const home = reply.ok && reply.at.node === at.node && reply.at.ns === at.ns;
+  if (!home) return { end: 'timeout', request, reply };
+  return listener
+    ? { end: 'connected', response: listener.response, request, reply }
+    : { end: 'refused', request, reply };
 }

@@ -199,3 +199,39 @@ describe('walkPacket (the app packet walk)', () => {
     ).toBe(true);
   });
 });
+
+describe('curl and nc -l', () => {
+  it('curl to a hostPort on the node IP reaches nc -l in the pod; a closed port is refused', () => {
+    const { c, nsOf, pod } = cluster();
+    const web = netnsName(c, nsOf('web'));
+    const nc = c.shell(
+      'node-1',
+      `printf 'HTTP/1.0 200 OK\\r\\n\\r\\nhello from web\\n' | ip netns exec ${web} nc -l 80`,
+    );
+    expect(nc.exitCode).toBe(0);
+    expect(c.shell('node-2', 'curl -s http://172.18.0.2:8080/')).toMatchObject({
+      exitCode: 0,
+      stdout: 'hello from web\n',
+    });
+    expect(c.shell('node-2', `curl http://${pod('web').podIP}:81/`)).toMatchObject({
+      exitCode: 7,
+      stderr: `curl: (7) Failed to connect to ${pod('web').podIP} port 81 after 0 ms: Couldn't connect to server\n`,
+    });
+    expect(c.shell('node-2', 'curl -s http://172.18.0.2:8080/').exitCode).toBe(0);
+  });
+
+  it('a listener that sends nothing, or not HTTP: curl 52 and 1', () => {
+    const { c, nsOf, pod } = cluster();
+    const web = netnsName(c, nsOf('web'));
+    c.shell('node-1', `ip netns exec ${web} nc -l 80`);
+    expect(c.shell('node-2', `curl http://${pod('web').podIP}/`)).toMatchObject({
+      exitCode: 52,
+      stderr: 'curl: (52) Empty reply from server\n',
+    });
+    c.shell('node-1', `echo hello | ip netns exec ${web} nc -l 80`);
+    expect(c.shell('node-2', `curl http://${pod('web').podIP}/`)).toMatchObject({
+      exitCode: 1,
+      stderr: 'curl: (1) Received HTTP/0.9 when not allowed\n',
+    });
+  });
+});

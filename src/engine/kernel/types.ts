@@ -238,6 +238,15 @@ export interface Netns {
   fdb?: FdbEntry[];
   /** The connection tracking table. */
   conntrack?: CtEntry[];
+  /** Listening sockets (`nc -l`): what each answers a connection with. */
+  listeners?: Listener[];
+}
+
+/** A listening TCP socket and the bytes it sends to whoever connects (what was piped to nc). */
+export interface Listener {
+  proto: 'tcp';
+  port: number;
+  response: string;
 }
 
 export interface KernelState {

@@ -5,12 +5,14 @@
 import { BUILTIN_COMMANDS } from './commands/builtins';
 import { CNITOOL_COMMANDS } from './commands/cnitool';
 import { CONNTRACK_COMMANDS } from './commands/conntrack';
+import { CURL_COMMANDS } from './commands/curl';
 import { FILE_COMMANDS } from './commands/files';
 import { GREP_COMMANDS } from './commands/grep';
 import { IP_COMMANDS } from './commands/ip';
 import { JQ_COMMANDS } from './commands/jq';
 import { K8S_COMMANDS } from './commands/k8s';
 import { MISC_COMMANDS } from './commands/misc';
+import { NC_COMMANDS } from './commands/nc';
 import { NETREAD_COMMANDS } from './commands/netread';
 import { PING_COMMANDS } from './commands/ping';
 import { PRINTF_COMMANDS } from './commands/printf';
@@ -32,6 +34,8 @@ export function defaultCommands(): CommandRegistry {
     ...PING_COMMANDS,
     ...CONNTRACK_COMMANDS,
     ...TCPDUMP_COMMANDS,
+    ...CURL_COMMANDS,
+    ...NC_COMMANDS,
     ...SED_COMMANDS,
     ...JQ_COMMANDS,
     ...NETREAD_COMMANDS,
