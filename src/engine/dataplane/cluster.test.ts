@@ -169,3 +169,29 @@ describe("ping's messages, as iputils prints them (checked against a real ping i
     expect(r).toMatchObject({ exitCode: 2, stderr: 'ping: connect: Network is unreachable\n' });
   });
 });
+
+describe('traceroute', () => {
+  it('from a pod across nodes: its gateway, the other node, the pod (host-gw)', () => {
+    const { c } = cluster('host-gw');
+    const ns = c.shell('node-1', "ip netns list | head -n1 | cut -d' ' -f1").stdout.trim();
+    const r = c.shell('node-1', `ip netns exec ${ns} traceroute -n 10.244.2.2`);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.replace(/\d+\.\d{3} ms/g, 'T ms')).toBe(
+      'traceroute to 10.244.2.2 (10.244.2.2), 30 hops max, 60 byte packets\n' +
+        ' 1  10.244.1.1  T ms  T ms  T ms\n' +
+        ' 2  172.18.0.3  T ms  T ms  T ms\n' +
+        ' 3  10.244.2.2  T ms  T ms  T ms\n',
+    );
+  });
+
+  it('with ip_forward=0 on node-2 only node-1 answers (node-2 drops before the TTL check)', () => {
+    const { c } = cluster('host-gw');
+    c.shell('node-2', 'sysctl -w net.ipv4.ip_forward=0');
+    const ns = c.shell('node-1', "ip netns list | head -n1 | cut -d' ' -f1").stdout.trim();
+    const lines = c
+      .shell('node-1', `ip netns exec ${ns} traceroute -n -m 4 10.244.2.2`)
+      .stdout.split('\n');
+    expect(lines[1]).toMatch(/^ 1 {2}10\.244\.1\.1 /);
+    expect(lines.slice(2, 5)).toEqual([' 2  * * *', ' 3  * * *', ' 4  * * *']);
+  });
+});

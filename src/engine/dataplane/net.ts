@@ -25,6 +25,7 @@ import {
   type Outcome,
   type Where,
 } from './walk';
+import type { Packet } from './packet';
 
 export class DraftNet implements Net {
   readonly hops: Hop[] = [];
@@ -246,4 +247,108 @@ export function connectInSim(
   return listener
     ? { end: 'connected', response: listener.response, request, reply }
     : { end: 'refused', request, reply };
+}
+
+/** What answered one traceroute probe: an address, or nothing (`*`). */
+export interface ProbeAnswer {
+  from: string | null;
+  /** The destination answered (port unreachable): the trace is done. */
+  done: boolean;
+}
+
+/**
+ * One traceroute probe (UDP to `port` with `ttl`) and the ICMP error it draws (time exceeded
+ * from a router, port unreachable from the destination), walked back to the sender.
+ */
+export function probe(net: Net, at: Where, dst: string, ttl: number, port: number): ProbeAnswer {
+  const k = net.world().nodes[at.node]!.kernel;
+  const src = sourceAddress(k, tget(k.netns, at.ns)!, dst) ?? '';
+  const p: Packet = {
+    ...tcpSyn(src, dst, 40000 + (port % 20000), port),
+    proto: 'udp',
+    ttl,
+    len: 60,
+    df: false,
+  };
+  delete p.tcp;
+  const o = sendLocal(net, at, p);
+  let err: Packet | null = null;
+  let from: Where | null = null;
+  let done = false;
+  if (o.ok) {
+    const q = o.packet;
+    err = icmpError(q.dst, q, 'port-unreachable');
+    from = o.at;
+    done = true;
+  } else if (o.drop === 'ttl' && o.at && o.packet && o.icmp) {
+    err = icmpError(o.icmp.from, o.packet, 'time-exceeded');
+    from = o.at;
+  }
+  if (!err || !from) return { from: null, done: false };
+  const back = sendLocal(net, from, err);
+  if (!back.ok || back.at.node !== at.node || back.at.ns !== at.ns) return { from: null, done };
+  return { from: back.packet.src, done };
+}
+
+function icmpError(src: string, q: Packet, kind: 'time-exceeded' | 'port-unreachable'): Packet {
+  return {
+    family: 4,
+    src,
+    dst: q.src,
+    proto: 'icmp',
+    sport: 0,
+    dport: 0,
+    icmp: kind,
+    ttl: 64,
+    len: 56 + 28,
+    df: false,
+    mark: 0,
+    embedded: { proto: q.proto, src: q.src, dst: q.dst, sport: q.sport, dport: q.dport },
+  };
+}
+
+/**
+ * `traceroute` in the simulation: for each TTL, its probes walked inside one `repeat`-style
+ * event (one step per TTL, not per hop of every probe).
+ */
+export function tracerouteInSim(
+  sim: Simulation,
+  at: Where,
+  dst: string,
+  opts: { maxHops: number; queries: number; source: string },
+): ProbeAnswer[][] {
+  const rows: ProbeAnswer[][] = [];
+  for (let ttl = 1; ttl <= opts.maxHops; ttl++) {
+    const row: ProbeAnswer[] = [];
+    const next = produce(sim.state, (d: Draft<WorldState>) => {
+      const net = new DraftNet(d as unknown as MutWorld);
+      for (let q = 0; q < opts.queries; q++)
+        row.push(probe(net, at, dst, ttl, 33434 + (ttl - 1) * opts.queries + q));
+    });
+    const who = row.map((r) => r.from ?? '*').join(' ');
+    const text = `traceroute probes with ttl ${ttl}: ${who}`;
+    sim.apply(
+      packetEvent({
+        node: at.node,
+        source: opts.source,
+        target: 'kernel',
+        level: 'kernel',
+        summary: text,
+        payload: {
+          op: 'repeat',
+          flow: 33434,
+          from: ttl,
+          to: ttl,
+          delivered: row.filter((r) => r.from).length,
+          text,
+        },
+      }),
+      (d) => {
+        d.nodes = castDraft(next.nodes);
+      },
+    );
+    rows.push(row);
+    if (row.some((r) => r.done)) break;
+  }
+  return rows;
 }

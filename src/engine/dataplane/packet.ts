@@ -30,6 +30,8 @@ export interface Packet {
   df: boolean;
   /** skb->mark. */
   mark: number;
+  /** ICMP errors: the header of the packet they quote (what conntrack relates them by). */
+  embedded?: { proto: Proto; src: string; dst: string; sport: number; dport: number };
 }
 
 /** The one-line text of a packet, as tcpdump would summarise it. */
@@ -40,6 +42,10 @@ export function packetText(p: Packet): string {
   switch (p.proto) {
     case 'icmp':
     case 'icmpv6':
+      if (p.icmp === 'time-exceeded')
+        return `${from} > ${to}: ICMP time exceeded in-transit, length ${Math.max(0, p.len - 20)}`;
+      if (p.icmp === 'port-unreachable' && p.embedded)
+        return `${from} > ${to}: ICMP ${p.embedded.dst} ${p.embedded.proto} port ${p.embedded.dport} unreachable, length ${Math.max(0, p.len - 20)}`;
       return `${from} > ${to}: ICMP ${p.icmp === 'echo-request' ? 'echo request' : p.icmp === 'echo-reply' ? 'echo reply' : (p.icmp ?? '')}, id ${p.sport}, seq ${p.icmpSeq ?? 1}, length ${Math.max(0, p.len - 20)}`;
     case 'tcp':
       return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : '.'}], length 0`;

@@ -24,7 +24,9 @@ import {
   bumpCounters,
   CT_DNAT,
   CT_ESTABLISHED,
+  CT_INVALID,
   CT_NEW,
+  CT_RELATED,
   CT_SNAT,
   runHook,
   type ChainHit,
@@ -110,6 +112,9 @@ export type Outcome =
       ok: false;
       drop: DropReason;
       text: string;
+      /** Where the packet was dropped, and as it was then. */
+      at?: Where;
+      packet?: Packet;
       /** An ICMP error the sender gets back (ping prints it), from this address. */
       icmp?: {
         from: string;
@@ -263,6 +268,8 @@ export { ctText };
 interface CtState {
   /** The entry (a copy being built for a new connection). */
   entry: CtEntry;
+  /** An ICMP error quoting a packet of the connection (never changes the entry). */
+  related?: boolean;
   dir: 'orig' | 'reply';
   isNew: boolean;
   index: number;
@@ -280,9 +287,45 @@ function ctProto(p: Packet): CtEntry['proto'] {
   return p.proto;
 }
 
+const ICMP_ERRORS = new Set([
+  'frag-needed',
+  'time-exceeded',
+  'port-unreachable',
+  'host-unreachable',
+]);
+
 function ctLookup(ns: Netns, p: Packet): CtState {
   const t = tupleOf(p);
   const list = ns.conntrack ?? [];
+  if (p.icmp && ICMP_ERRORS.has(p.icmp)) {
+    // An ICMP error is RELATED to the connection of the packet it quotes (NAT applies to it as
+    // to a reply); without one it is not tracked.
+    const q = p.embedded;
+    for (let i = 0; q && i < list.length; i++) {
+      const e = list[i]!;
+      if (e.proto !== q.proto) continue;
+      const inv = { src: q.dst, dst: q.src, sport: q.dport, dport: q.sport };
+      if (
+        sameTuple(e.reply, inv) ||
+        (e.proto !== 'tcp' && e.proto !== 'udp' && e.reply.src === q.dst && e.reply.dst === q.src)
+      )
+        return { entry: e, dir: 'reply', isNew: false, index: i, related: true };
+    }
+    return {
+      entry: {
+        proto: ctProto(p),
+        orig: t,
+        reply: { src: t.dst, dst: t.src, sport: t.sport, dport: t.dport },
+        replied: false,
+        mark: 0,
+        timeout: 0,
+      },
+      dir: 'orig',
+      isNew: false,
+      index: -1,
+      related: true,
+    };
+  }
   for (let i = 0; i < list.length; i++) {
     const e = list[i]!;
     if (e.proto !== ctProto(p)) continue;
@@ -313,6 +356,7 @@ function ctLookup(ns: Netns, p: Packet): CtState {
 }
 
 function ctBits(ct: CtState): number {
+  if (ct.related) return ct.index < 0 ? CT_INVALID : CT_RELATED;
   let b = ct.isNew ? CT_NEW : CT_ESTABLISHED;
   if (ct.entry.reply.src !== ct.entry.orig.dst) b |= CT_DNAT;
   if (ct.entry.reply.dst !== ct.entry.orig.src) b |= CT_SNAT;
@@ -341,7 +385,7 @@ export function tracks(ns: Netns): boolean {
 /** Writes a confirmed entry to the namespace's table (a new one is appended). */
 function ctConfirm(w: MutWorld, at: Where, ct: CtState): void {
   const ns = nsOf(w, at);
-  if (!tracks(ns)) return;
+  if (!tracks(ns) || ct.related) return;
   const list = [...(ns.conntrack ?? [])];
   const e: CtEntry = { ...ct.entry };
   if (!ct.isNew && ct.dir === 'reply') {
@@ -514,7 +558,7 @@ function drop(
     { node: at.node, ns: at.ns, step: 'drop', packet: packetText(p), text, drop: reason, ...extra },
     change,
   );
-  return { ok: false, drop: reason, text };
+  return { ok: false, drop: reason, text, at, packet: { ...p } };
 }
 
 function hookStep(
@@ -1158,7 +1202,7 @@ function ipReceive(wk: Walk, at: Where, dev: Link, p: Packet, pre: CtState | nul
     );
     return {
       ...(o as Extract<Outcome, { ok: false }>),
-      icmp: { from: localAddr(wk, at, dev) ?? '', kind: 'time-exceeded' },
+      icmp: { from: sourceAddress(k, ns, p.src) ?? '', kind: 'time-exceeded' },
     };
   }
   p.ttl -= 1;

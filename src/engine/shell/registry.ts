@@ -21,6 +21,7 @@ import { SED_COMMANDS } from './commands/sed';
 import { SYSCTL_COMMANDS } from './commands/sysctl';
 import { TCPDUMP_COMMANDS } from './commands/tcpdump';
 import { TEST_COMMANDS } from './commands/test';
+import { TRACEROUTE_COMMANDS } from './commands/traceroute';
 import { CommandRegistry } from './types';
 
 export function defaultCommands(): CommandRegistry {
@@ -36,6 +37,7 @@ export function defaultCommands(): CommandRegistry {
     ...TCPDUMP_COMMANDS,
     ...CURL_COMMANDS,
     ...NC_COMMANDS,
+    ...TRACEROUTE_COMMANDS,
     ...SED_COMMANDS,
     ...JQ_COMMANDS,
     ...NETREAD_COMMANDS,
