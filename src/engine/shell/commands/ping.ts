@@ -139,6 +139,8 @@ export function pingCmd(ctx: CommandContext): number {
   }
   // Without -c ping runs until interrupted: the shell cannot interrupt, so it sends 4 and says so.
   const count = Number.isFinite(o.count) ? o.count : 4;
+  if (!Number.isFinite(o.count))
+    ctx.err('cnisim: ping without -c runs until Ctrl-C; this one sends 4 (use -c N)\n');
   const id = ctx.sim.events.length & 0xffff;
   ctx.note('kernel', 'kernel');
   const before = ctx.sim.events.length;
