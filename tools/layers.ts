@@ -25,6 +25,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['gofmt.ts'],
   ['kernel'],
   ['sim'],
+  ['dataplane'],
   ['sched'],
   ['os'],
   ['cni'],

@@ -31,7 +31,15 @@ import {
 } from '../kubelet/kubelet';
 import type { KubeletSettings } from '../state/kubelet';
 import * as inspect from '../node/inspect';
-import { addNode, installPluginFiles } from '../node/setup';
+import {
+  addNode,
+  flannelVxlan,
+  hostGwRoute,
+  installPluginFiles,
+  UNDERLAY,
+  underlayAddress,
+  wireUnderlay,
+} from '../node/setup';
 import type { Gen } from '../os/sys';
 import { ipamCapacity, usesHostLocal } from '../plugins/host-local';
 import { PLUGIN_FACTORIES, PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
@@ -81,6 +89,11 @@ export interface NodeSpec {
 
 export interface ClusterSpec {
   nodes: NodeSpec[];
+  /**
+   * How pod traffic crosses nodes. Absent: the nodes are not wired to each other at all (every
+   * scenario before the underlay existed). `none`: an underlay joins the nodes, no pod routes.
+   */
+  network?: { mode: 'host-gw' | 'vxlan' | 'none' };
 }
 
 export { REFERENCE_PACKAGE };
@@ -174,6 +187,7 @@ export class Cluster implements ClusterHooks {
       d.api = emptyApi();
     });
     for (const n of spec.nodes) world = buildNode(world, n);
+    if (spec.network) world = buildNetwork(world, spec);
     this.sim = new Simulation(world);
     this.sched = new Scheduler(this.sim);
     this.host = new MachineHost(this.sim, this.sched);
@@ -909,6 +923,30 @@ function uuid4(hex: string): string {
 }
 
 /** A node of the world: base filesystem, plugins, CNI config, containerd and kubelet state. */
+/** The underlay joining the nodes and the pod routes of `spec.network.mode`. */
+function buildNetwork(w: WorldState, spec: ClusterSpec): WorldState {
+  const mode = spec.network!.mode;
+  let out = produce(w, (d) => {
+    d.underlay = { ...UNDERLAY, mode };
+  });
+  spec.nodes.forEach((n, i) => {
+    out = wireUnderlay(out, n.name, i);
+  });
+  if (mode === 'host-gw') {
+    spec.nodes.forEach((n) => {
+      spec.nodes.forEach((m, j) => {
+        if (m !== n) out = hostGwRoute(out, n.name, m.podCIDR, underlayAddress(j));
+      });
+    });
+  }
+  if (mode === 'vxlan') {
+    spec.nodes.forEach((_n, i) => {
+      out = flannelVxlan(out, spec.nodes, i);
+    });
+  }
+  return out;
+}
+
 function buildNode(w: WorldState, n: NodeSpec): WorldState {
   const build = n.pluginBuild ?? 'v1.1.1';
   const plugins = n.plugins ?? REFERENCE_PACKAGE;

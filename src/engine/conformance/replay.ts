@@ -9,7 +9,7 @@ import { resultJSON } from '../cni/result';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
-import { ping } from '../kernel/ping';
+import { ping } from '../dataplane/net';
 import { CNIConfig, type LibcniOutcome, type RuntimeConf, RUNTIME_PATH_ENV } from '../libcni/api';
 import { confListFromBytes, type NetworkConfigList } from '../libcni/conf';
 import { addNode, netnsAdd, settle } from '../node/setup';

@@ -42,6 +42,7 @@ export const EVENT_KINDS = [
   'cri',
   'api',
   'log',
+  'packet',
 ] as const satisfies readonly EventKind[];
 
 /** Every kind of audit finding (cluster.audit); a new kind must be added here to be checked. */

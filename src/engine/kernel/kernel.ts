@@ -48,6 +48,7 @@ export { interfaceSysctl, sysctlGet, sysctlKeys, sysctlSet } from './sysctl';
 export {
   routeAdd,
   routeDel,
+  routeLookup,
   routeMatches,
   routeNew,
   routeReplace,

@@ -26,6 +26,20 @@ import type { KernelState, Link, Netns } from './types';
 export type LinkSpec =
   | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
   | { kind: 'dummy' | 'ifb'; name: string; mtu?: number; txqlen?: number }
+  /** A physical NIC plugged into the L2 segment `segment` (a node's eth0 on the underlay). */
+  | { kind: 'ether'; name: string; segment: string; mtu?: number; mac?: string }
+  | {
+      kind: 'vxlan';
+      name: string;
+      id: number;
+      port: number;
+      local?: string | null;
+      /** The underlay device (ifindex). */
+      dev?: number | null;
+      learning?: boolean;
+      mtu?: number;
+      mac?: string;
+    }
   | {
       kind: 'veth';
       name: string;
@@ -66,7 +80,19 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
     touched.push([peerNs.id, peerIdx]);
   } else {
     const idx = allocIfindex(ns);
-    created = newLink(idx, spec.name, spec.kind, rnd.mac(), mtu);
+    const mac = (spec.kind === 'ether' || spec.kind === 'vxlan') && spec.mac ? spec.mac : rnd.mac();
+    created = newLink(idx, spec.name, spec.kind, mac, mtu);
+    if ((spec.kind === 'ether' || spec.kind === 'vxlan') && spec.mac) created.macAssign = 'set';
+    if (spec.kind === 'ether') created.segment = spec.segment;
+    if (spec.kind === 'vxlan') {
+      created.vxlan = {
+        id: spec.id,
+        port: spec.port,
+        local: spec.local ?? null,
+        dev: spec.dev ?? null,
+        learning: spec.learning ?? false,
+      };
+    }
     if (spec.kind === 'bridge') {
       created.bridge = {
         stp: false,
@@ -75,7 +101,8 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
         ports: [],
       };
     }
-    if (spec.kind !== 'bridge' && spec.txqlen !== undefined) created.txqlen = spec.txqlen;
+    if ((spec.kind === 'dummy' || spec.kind === 'ifb') && spec.txqlen !== undefined)
+      created.txqlen = spec.txqlen;
     insertLink(ns, created);
   }
   touched.push([ns.id, created.ifindex]);

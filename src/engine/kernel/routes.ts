@@ -5,6 +5,7 @@
  */
 import { ipString, lastOf, netContains, networkOf, parseIP, type Family, type IP } from '../net/ip';
 import { linksOf, nsById, scopeOfV6 } from './device';
+import { carrierOf } from './linkwatch';
 import { KernelError } from './errors';
 import { netdevChain } from './notifier';
 import { ipv6Disabled } from './sysctl';
@@ -477,3 +478,20 @@ netdevChain.register('down', 10, 'fib', ({ ns, link: l }) => {
 netdevChain.register('unregister', 10, 'fib', ({ ns, link }) =>
   removeRoutesOfDev(ns, link.ifindex),
 );
+
+/**
+ * fib lookup (`ip route get`): the longest matching route of the main table whose device is up
+ * with carrier (lowest metric on ties).
+ */
+export function routeLookup(k: KernelState, ns: Netns, dst: IP): Route | undefined {
+  let best: Route | undefined;
+  for (const r of ns.routes) {
+    if (r.family !== dst.v) continue;
+    if (!netContains({ ip: parseIP(r.dst)!, prefix: r.prefix }, dst)) continue;
+    const l = ns.links[r.dev];
+    if (!l || !l.adminUp || !carrierOf(k, ns, l)) continue;
+    if (!best || r.prefix > best.prefix || (r.prefix === best.prefix && r.metric < best.metric))
+      best = r;
+  }
+  return best;
+}

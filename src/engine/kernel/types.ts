@@ -8,7 +8,11 @@ import type { IptablesState } from './iptables';
 import type { Table } from '../state/table';
 
 export type OperState = 'UP' | 'DOWN' | 'UNKNOWN' | 'LOWERLAYERDOWN';
-export type LinkKind = 'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb';
+/**
+ * `ether`: a node's physical NIC (eth0), wired to an underlay segment joining the nodes; `vxlan`:
+ * a VXLAN tunnel device (flannel.1).
+ */
+export type LinkKind = 'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb' | 'ether' | 'vxlan';
 export type AddrScope = 'global' | 'site' | 'link' | 'host';
 
 /** Where a link is in the life a CNI plugin gives it; views show it. */
@@ -78,6 +82,78 @@ export interface Link {
   life: LinkLife;
   /** Traffic control (kernel/tc.ts); absent while the device has the builtin noop qdisc only. */
   tc?: LinkTc;
+  /** `ether` links: the L2 segment (the wire between nodes) the NIC is plugged into. */
+  segment?: string;
+  /** `vxlan` links: VNI, UDP port, local address and underlay device (ifindex). */
+  vxlan?: VxlanInfo;
+  /** Packet and byte counters (`ip -s link`); absent until a packet crossed the device. */
+  stats?: LinkStats;
+}
+
+export interface VxlanInfo {
+  id: number;
+  port: number;
+  local: string | null;
+  dev: number | null;
+  learning: boolean;
+}
+
+/** struct rtnl_link_stats64, the fields `ip -s link` prints. */
+export interface LinkStats {
+  rxPackets: number;
+  rxBytes: number;
+  rxDropped: number;
+  txPackets: number;
+  txBytes: number;
+  txDropped: number;
+}
+
+/** A neighbour (ARP / NDP) entry as `ip neigh` lists it. */
+export interface NeighEntry {
+  ip: string;
+  dev: number;
+  /** null: resolution failed (FAILED / INCOMPLETE). */
+  mac: string | null;
+  state: 'REACHABLE' | 'STALE' | 'FAILED' | 'PERMANENT';
+}
+
+/**
+ * A forwarding database entry (`bridge fdb`): on a bridge, a MAC learned on a port; on a vxlan
+ * device, a MAC reached through a remote VTEP (`dst`).
+ */
+export interface FdbEntry {
+  mac: string;
+  /** The port (bridge) or the vxlan device the entry is on. */
+  dev: number;
+  /** The bridge the port belongs to; null for a vxlan device's own entries. */
+  master: number | null;
+  /** vxlan: the remote VTEP's underlay address. */
+  dst?: string;
+  /** Learned from traffic (aging) or added by a person or a daemon (permanent). */
+  permanent: boolean;
+}
+
+/** The tuple of one direction of a connection. */
+export interface CtTuple {
+  src: string;
+  dst: string;
+  /** tcp/udp ports; ICMP: the echo id in `sport`, 0 in `dport`. */
+  sport: number;
+  dport: number;
+}
+
+/** A conntrack entry (`conntrack -L`). */
+export interface CtEntry {
+  proto: 'icmp' | 'tcp' | 'udp' | 'icmpv6';
+  orig: CtTuple;
+  reply: CtTuple;
+  /** A reply was seen (ESTABLISHED; `[UNREPLIED]` until then). */
+  replied: boolean;
+  /** tcp: the state conntrack -L shows. */
+  tcpState?: string;
+  mark: number;
+  /** Seconds left, as listed. */
+  timeout: number;
 }
 
 /** A qdisc as `tc qdisc show` lists it: a device's root qdisc or its ingress qdisc. */
@@ -156,6 +232,21 @@ export interface Netns {
    * there, even once no mount refers to it.
    */
   holders?: string[];
+  /** Neighbour table (ARP and NDP); absent until a packet was resolved. */
+  neigh?: NeighEntry[];
+  /** Forwarding databases of the bridges and vxlan devices of this namespace. */
+  fdb?: FdbEntry[];
+  /** The connection tracking table. */
+  conntrack?: CtEntry[];
+  /** Listening sockets (`nc -l`): what each answers a connection with. */
+  listeners?: Listener[];
+}
+
+/** A listening TCP socket and the bytes it sends to whoever connects (what was piped to nc). */
+export interface Listener {
+  proto: 'tcp';
+  port: number;
+  response: string;
 }
 
 export interface KernelState {

@@ -9,6 +9,7 @@ import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { type Simulation, type WorldState, newNodeState } from '../sim/world';
 import { envEvent } from '../trace/trace';
+import { ipString, parseIP } from '../net/ip';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -162,5 +163,138 @@ export function settle(sim: Simulation, us = 1_000_000): void {
   sim.advance(us);
   sim.state = produce(sim.state, (d) => {
     for (const n of Object.values(d.nodes)) K.settleKernel(n.kernel as KernelState);
+  });
+}
+
+/** The underlay every networked cluster gets: kind's docker network (172.18.0.0/16, router .1). */
+export const UNDERLAY = { segment: 'underlay', cidr: '172.18.0.0/16', gateway: '172.18.0.1' };
+
+/** The address of the i-th node (0-based) on the underlay: 172.18.0.2, .3, ... as kind gives them. */
+export function underlayAddress(i: number): string {
+  return `172.18.${Math.floor((i + 2) / 256)}.${(i + 2) % 256}`;
+}
+
+/**
+ * A node's defaults for pod networking, as a kubeadm/kind node has them: eth0 on the underlay
+ * with its address and a default route via the underlay's router, and `net.ipv4.ip_forward=1`
+ * (kubeadm's preflight requires it). br_netfilter is loaded (bridge-nf-call-iptables=1 is the
+ * kernel model's default), rp_filter stays 0 as Debian leaves it (its systemd ships no
+ * rp_filter setting; Ubuntu's procps sets 2), and the FORWARD policy is ACCEPT (no Docker).
+ */
+export function wireUnderlay(w: WorldState, node: string, i: number): WorldState {
+  return produce(w, (d) => {
+    const k = d.nodes[node]!.kernel as KernelState;
+    const ip = underlayAddress(i);
+    const mac = `02:42:ac:12:${((i + 2) >> 8).toString(16).padStart(2, '0')}:${((i + 2) & 0xff).toString(16).padStart(2, '0')}`;
+    const idx = K.linkAdd(
+      k,
+      k.root,
+      { kind: 'ether', name: 'eth0', segment: UNDERLAY.segment, mac },
+      { mac: () => mac },
+    );
+    K.linkSetUp(k, k.root, idx);
+    K.addrAdd(k, k.root, idx, { ip: parseIP(ip)!, prefix: 16 });
+    K.routeAdd(k, k.root, {
+      family: 4,
+      dst: parseIP('0.0.0.0')!,
+      prefix: 0,
+      gateway: parseIP(UNDERLAY.gateway)!,
+    });
+    K.sysctlSet(k, k.root, 'net.ipv4.ip_forward', '1');
+    K.settleKernel(k);
+  });
+}
+
+/** host-gw: a route to another node's pod CIDR via that node's underlay address. */
+export function hostGwRoute(w: WorldState, node: string, podCIDR: string, via: string): WorldState {
+  return produce(w, (d) => {
+    const k = d.nodes[node]!.kernel as KernelState;
+    const [net, prefix] = podCIDR.split('/');
+    K.routeAdd(k, k.root, {
+      family: 4,
+      dst: parseIP(net!)!,
+      prefix: Number(prefix),
+      gateway: parseIP(via)!,
+    });
+  });
+}
+
+/** flannel's VXLAN device on the i-th node: its MAC (flanneld picks one and keeps it). */
+function flannelMac(i: number): string {
+  return `0e:66:6c:00:${((i + 2) >> 8).toString(16).padStart(2, '0')}:${((i + 2) & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * What flanneld (vxlan backend) sets up on node `i` once it holds its lease: /run/flannel/subnet.env,
+ * `flannel.1` (VXLAN VNI 1, UDP 8472, local = the node's underlay address, dev eth0, nolearning,
+ * MTU 1450 = 1500 - 50) with the subnet's network address as a /32, and for every other node: a
+ * route `<pod CIDR> via <its network address> dev flannel.1 onlink`, a permanent neighbour entry
+ * for that address with the remote flannel.1's MAC, and an FDB entry sending that MAC to the
+ * remote node's underlay address.
+ */
+export function flannelVxlan(
+  w: WorldState,
+  nodes: readonly { name: string; podCIDR: string }[],
+  i: number,
+): WorldState {
+  const me = nodes[i]!;
+  const [net, prefix] = me.podCIDR.split('/');
+  const first = parseIP(net!)!;
+  const gw = ipString({ v: 4, n: first.n + 1n });
+  const cluster = `${ipString({ v: 4, n: first.n & 0xffff0000n })}/16`;
+  return produce(w, (d) => {
+    const n = d.nodes[me.name]!;
+    const k = n.kernel as KernelState;
+    n.fs = vfs.writeFile(
+      vfs.mkdirAll(n.fs as vfs.FsState, '/run/flannel'),
+      '/run/flannel/subnet.env',
+      `FLANNEL_NETWORK=${cluster}\nFLANNEL_SUBNET=${gw}/${prefix}\nFLANNEL_MTU=1450\nFLANNEL_IPMASQ=true\n`,
+    ) as never;
+    const eth0 = K.linkByName(K.nsById(k, k.root), 'eth0')!.ifindex;
+    const mac = flannelMac(i);
+    const idx = K.linkAdd(
+      k,
+      k.root,
+      {
+        kind: 'vxlan',
+        name: 'flannel.1',
+        id: 1,
+        port: 8472,
+        local: underlayAddress(i),
+        dev: eth0,
+        mtu: 1450,
+        mac,
+      },
+      { mac: () => mac },
+    );
+    K.addrAdd(k, k.root, idx, { ip: first, prefix: 32 });
+    K.linkSetUp(k, k.root, idx);
+    const ns = K.nsById(k, k.root);
+    nodes.forEach((o, j) => {
+      if (j === i) return;
+      const [onet, oprefix] = o.podCIDR.split('/');
+      // flanneld adds these with RTNH_F_ONLINK: the gateway is not on any connected subnet.
+      ns.routes.push({
+        family: 4,
+        dst: onet!,
+        prefix: Number(oprefix),
+        dev: idx,
+        gateway: onet!,
+        protocol: 'boot',
+        scope: 'universe',
+        prefsrc: null,
+        metric: 0,
+        origin: 'user',
+      });
+      ns.neigh = [
+        ...(ns.neigh ?? []),
+        { ip: onet!, dev: idx, mac: flannelMac(j), state: 'PERMANENT' },
+      ];
+      ns.fdb = [
+        ...(ns.fdb ?? []),
+        { mac: flannelMac(j), dev: idx, master: null, dst: underlayAddress(j), permanent: true },
+      ];
+    });
+    K.settleKernel(k);
   });
 }

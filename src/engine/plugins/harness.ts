@@ -8,7 +8,7 @@ import { snapshotNode, type SnapshotShape } from '../conformance/snapshot';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import { linkByName } from '../kernel/kernel';
-import { ping } from '../kernel/ping';
+import { ping } from '../dataplane/net';
 import type { KernelState, Link, Netns } from '../kernel/types';
 import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { IPV4_ZERO, IPV6_ZERO, netContains, parseIP } from '../net/ip';

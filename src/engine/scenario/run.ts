@@ -92,6 +92,11 @@ function fileText(data: string | Record<string, unknown>): string {
 }
 
 export function clusterSpec(s: Scenario): ClusterSpec {
+  const spec = nodesSpec(s);
+  return s.network ? { ...spec, network: { mode: s.network.mode } } : spec;
+}
+
+function nodesSpec(s: Scenario): ClusterSpec {
   const version = s.containerd?.version;
   if (!s.nodes) {
     if (version === undefined) return DEFAULT_CLUSTER;

@@ -266,6 +266,17 @@ export const scenarioSchema = z.strictObject({
   nodes: z.optional(z.array(nodeSchema).check(z.minLength(1), z.maxLength(16))),
   /** The containerd every node runs unless its own `containerd` says otherwise. */
   containerd: z.optional(z.strictObject({ version: containerdVersion })),
+  /**
+   * The network between the nodes (docs/dataplane.md): an underlay joins every node's eth0, and
+   * `mode` says how pod traffic crosses it. Absent: the nodes are not wired to each other.
+   */
+  network: z.optional(
+    z.strictObject({
+      mode: z.enum(['host-gw', 'vxlan', 'none'], {
+        error: 'expected "host-gw", "vxlan" or "none"',
+      }),
+    }),
+  ),
   actions: z.optional(z.array(actionSchema)),
   /** After the last action: run until this holds (default idle) or the timeout (default 10m). */
   end: z.optional(z.strictObject({ until: z.optional(condition), timeout: z.optional(duration) })),
@@ -292,6 +303,7 @@ const KNOWN_FIELDS = [
   ...Object.keys(nodeSchema.def.shape),
   ...Object.keys(containerdSettings.def.shape),
   ...Object.keys(kubeletSettings.def.shape),
+  'mode',
   ...Object.keys(when),
   'name',
   'namespace',

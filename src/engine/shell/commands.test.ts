@@ -326,8 +326,8 @@ describe('ip netns and global options', () => {
       stderr: 'cnisim: ip: route get: not simulated\n',
       exitCode: 2,
     });
-    expect(node().sh.run('ip -s link show')).toMatchObject({
-      stderr: 'cnisim: ip: -s (statistics: no traffic is simulated): not simulated\n',
+    expect(node().sh.run('ip -s route show')).toMatchObject({
+      stderr: 'cnisim: ip: -s (statistics of this object): not simulated\n',
       exitCode: 2,
     });
   });

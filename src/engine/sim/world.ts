@@ -48,6 +48,17 @@ export interface WorldState {
   actors: Table<ActorRecord>;
   /** The API server's objects (absent without a cluster). */
   api?: ApiState;
+  /** The network joining the nodes' eth0 (absent: nodes are not wired to each other). */
+  underlay?: Underlay;
+}
+
+/** The L2 segment joining the nodes' NICs, its subnet and the router at its edge. */
+export interface Underlay {
+  segment: string;
+  cidr: string;
+  gateway: string;
+  /** How pod traffic crosses nodes (the scenario's `network.mode`). */
+  mode: 'host-gw' | 'vxlan' | 'none';
 }
 
 export function newWorld(seed: number): WorldState {
@@ -73,6 +84,7 @@ export const COST_US = {
   log: 0,
   api: 0,
   cri: 50,
+  packet: 5,
 } as const;
 
 export class Simulation {

@@ -255,6 +255,37 @@ export interface LogPayload {
   severity: 'info' | 'warning' | 'error';
 }
 
+/** A rule that matched a packet in a netfilter hook (or the chain policy that applied: rule -1). */
+export interface PacketChainHit {
+  table: string;
+  chain: string;
+  rule: number;
+  text: string;
+  target: string;
+}
+
+/**
+ * `packet`: one hop of a packet's walk through the kernel (dataplane/), or the packets of a
+ * command after its first that took the same way, recorded as one event (`repeat`).
+ */
+export type PacketPayload =
+  | {
+      op: 'hop';
+      /** The packets of one command share a flow number; `seq` is the packet's (icmp_seq). */
+      flow: number;
+      seq: number;
+      step: string;
+      ns: string;
+      dev?: string;
+      packet: string;
+      text: string;
+      hook?: string;
+      chains?: PacketChainHit[];
+      conntrack?: string;
+      drop?: string;
+    }
+  | { op: 'repeat'; flow: number; from: number; to: number; delivered: number; text: string };
+
 /** The payload of each kind of event. */
 export interface PayloadOf {
   'libcni.call': LibcniCallPayload; // runtime -> libcni: AddNetworkList / DelNetworkList / ...
@@ -270,6 +301,7 @@ export interface PayloadOf {
   cri: CriPayload; // kubelet <-> containerd: a CRI request or its response
   api: ApiPayload; // kubelet -> API server: pod status, an event, node status
   log: LogPayload; // a line in a node's journal
+  packet: PacketPayload; // a packet's hop through the kernel (dataplane)
 }
 
 export type EventKind = keyof PayloadOf;
@@ -337,6 +369,7 @@ export const stateEvent = (e: EventSpec<'state'>) => make('state', e);
 export const criEvent = (e: EventSpec<'cri'>) => make('cri', e);
 export const apiEvent = (e: EventSpec<'api'>) => make('api', e);
 export const logEvent = (e: EventSpec<'log'>) => make('log', e);
+export const packetEvent = (e: EventSpec<'packet'>) => make('packet', e);
 
 /** The CNI_COMMAND of an exec event ('' when it has none). */
 export function cniCommand(e: TraceEvent<'exec'>): string {

@@ -12,7 +12,8 @@
  *   with the peer's ifindex in this namespace (`ve0@br0`), as iproute2 looks it up;
  * - with -4 / -6, `ip address` leaves out the link line and devices without such an address.
  *
- * Not modelled: -s (counters: no traffic is simulated), -d (details), address lifetimes other
+ * `-s` prints the counters of the packets the dataplane walked. Not modelled: -s -s (error
+ * details), -s for other objects than link and address, -d (details), address lifetimes other
  * than forever, IPv6 DAD states (tentative, dadfailed) and the nodad flag, route tables other
  * than main, and the selectors not listed in each parser below.
  */
@@ -60,9 +61,9 @@ function flagsOf(ip: IpRun): ShowFlags {
   return ip.show ?? defaultShowFlags();
 }
 
-function refuseUnmodelled(ip: IpRun): void {
+function refuseUnmodelled(ip: IpRun, stats = false): void {
   const f = flagsOf(ip);
-  if (f.stats) notSimulated('-s (statistics: no traffic is simulated)');
+  if (f.stats && !stats) notSimulated('-s (statistics of this object)');
   if (f.details) notSimulated('-d (details)');
 }
 
@@ -281,8 +282,58 @@ function selectedLinks(ip: IpRun, f: LinkFilter): Link[] {
 }
 
 /** `ip link show` (isLink) or `ip address show`. */
+/**
+ * `-s`: the device's counters (rtnl_link_stats64) as iproute2 6.1 prints them. Only the packets
+ * the dataplane walked count (ARP and IPv6 neighbour discovery are not walked).
+ */
+function statsText(l: Link): string {
+  const s = l.stats ?? {
+    rxPackets: 0,
+    rxBytes: 0,
+    rxDropped: 0,
+    txPackets: 0,
+    txBytes: 0,
+    txDropped: 0,
+  };
+  const row = (a: number, b: number, c: number, d: number) =>
+    `    ${String(a).padStart(10)} ${String(b).padStart(7)} ${String(0).padStart(6)} ${String(c).padStart(7)} ${String(0).padStart(7)} ${String(d).padStart(7)} `;
+  return (
+    `    RX:  bytes packets errors dropped  missed   mcast           \n${row(s.rxBytes, s.rxPackets, s.rxDropped, 0)}\n` +
+    `    TX:  bytes packets errors dropped carrier collsns           \n${row(s.txBytes, s.txPackets, s.txDropped, 0)}`
+  );
+}
+
+function statsJson(l: Link): JsonValue {
+  const s = l.stats ?? {
+    rxPackets: 0,
+    rxBytes: 0,
+    rxDropped: 0,
+    txPackets: 0,
+    txBytes: 0,
+    txDropped: 0,
+  };
+  return {
+    rx: {
+      bytes: s.rxBytes,
+      packets: s.rxPackets,
+      errors: 0,
+      dropped: s.rxDropped,
+      over_errors: 0,
+      multicast: 0,
+    },
+    tx: {
+      bytes: s.txBytes,
+      packets: s.txPackets,
+      errors: 0,
+      dropped: s.txDropped,
+      carrier_errors: 0,
+      collisions: 0,
+    },
+  };
+}
+
 export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): number {
-  refuseUnmodelled(ip);
+  refuseUnmodelled(ip, true);
   const fl = flagsOf(ip);
   const f = parseLinkFilter(ip, argv, isLink);
   const ns = nsOf(ip);
@@ -315,6 +366,7 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
     }
     const h = linkHeader(ip, ns, l, { isLink, reduced, linkLine: isLink || family === 0 }, table);
     if (!isLink) h.json['addr_info'] = addrs.map((a) => addrJson(l, a));
+    if (fl.stats) h.json['stats64'] = statsJson(l);
     json.push(h.json);
     if (fl.oneline) {
       if (isLink) out.push(h.text.replace(/\n/g, '\\'));
@@ -323,6 +375,7 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
     }
     out.push(h.text);
     for (const a of addrs) out.push(addrText(l, a, '\n'));
+    if (fl.stats) out.push(statsText(l));
   }
   if (fl.json) ip.ctx.out(jsonOutput(json, fl.pretty));
   else ip.ctx.out(out.map((x) => x + '\n').join(''));
