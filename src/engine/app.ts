@@ -48,3 +48,5 @@ export {
   orphanVeths as inspectOrphanVeths,
   reservations,
 } from './node/inspect';
+// The packet walk panel: a what-if walk on the state at a step, and where walks may start or go.
+export { endpoints, walkPacket } from './dataplane/api';

@@ -88,3 +88,5 @@ export type { TermState } from './session/terminal';
 export type { Marker, MarkerKind, SessionView, ViewProps } from './session/view';
 export type { ActorRecord, NodeState, WorldState } from './sim/world';
 export type { EventKind, Level, TraceEvent } from './trace/trace';
+export type { Endpoint, WalkResult, WalkSpec } from './dataplane/api';
+export type { Hop } from './dataplane/walk';

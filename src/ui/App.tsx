@@ -32,6 +32,7 @@ const FilesView = panel('FilesView');
 const JournalView = panel('JournalView');
 const ActionsView = panel('ActionsView');
 const ConfigView = panel('ConfigView');
+const PacketsView = panel('PacketsView');
 // The drawn views: one lazy chunk each, so Mermaid and D3 arrive only with the view that uses them.
 const SequenceView = lazy(() => import('./views/sequence/SequenceView'));
 const TopologyView = lazy(() => import('./views/topology/TopologyView'));
@@ -56,6 +57,7 @@ const RIGHT_TABS: readonly TabDef<RightTab>[] = [
   { key: 'journal', label: 'Journal' },
   { key: 'actions', label: 'Actions' },
   { key: 'config', label: 'Config' },
+  { key: 'packets', label: 'Packets' },
   { key: 'shell', label: 'Shell' },
 ];
 
@@ -70,6 +72,7 @@ const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
   journal: 'The Journal view',
   actions: 'The Actions view',
   config: 'The Config view',
+  packets: 'The Packets view',
   shell: 'The Shell',
   inspector: 'The Inspector',
 };
@@ -158,6 +161,7 @@ export function App() {
     journal: JournalView,
     actions: ActionsView,
     config: ConfigView,
+    packets: PacketsView,
     shell: ShellView,
   };
 

@@ -27,7 +27,7 @@ export const THEME_KEY = 'cnisim.theme';
 
 export type Theme = 'system' | 'light' | 'dark';
 export type LeftTab = 'trace' | 'sequence' | 'topology' | 'machines' | 'metrics';
-export type RightTab = 'pods' | 'files' | 'journal' | 'actions' | 'config' | 'shell';
+export type RightTab = 'pods' | 'files' | 'journal' | 'actions' | 'config' | 'packets' | 'shell';
 
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 

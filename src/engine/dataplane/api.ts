@@ -6,6 +6,7 @@
  */
 import { produce } from 'immer';
 import { nsById } from '../kernel/kernel';
+import { tget, tvalues } from '../state/table';
 import type { WorldState } from '../sim/world';
 import { DraftNet } from './net';
 import {
@@ -69,5 +70,65 @@ export function walkPacket(world: WorldState, spec: WalkSpec): WalkResult {
     }
     out = { request, ...(reply ? { reply } : {}), hops: net.hops, replyFrom };
   });
+  return out;
+}
+
+/** A place a packet walk can start from or go to, as the app offers it. */
+export interface Endpoint {
+  /** What a person picks: `pod web-0 (node-1)` or `node node-1`. */
+  label: string;
+  node: string;
+  /** The namespace's id in the node's kernel (a pod's netns, or the node's root namespace). */
+  ns: string;
+  /** The address a packet to it goes to (the pod IP, the node IP); null when it has none. */
+  ip: string | null;
+  kind: 'pod' | 'node';
+  /** hostPorts a pod maps (TCP), to try on its node's IP. */
+  hostPorts: number[];
+}
+
+/**
+ * Pods with a sandbox whose netns is mounted, and nodes (their root namespace and first global
+ * IPv4 address), in the order the API server and the cluster list them.
+ */
+export function endpoints(world: WorldState): Endpoint[] {
+  const out: Endpoint[] = [];
+  for (const [name, n] of Object.entries(world.nodes)) {
+    const k = n.kernel;
+    const root = tget(k.netns, k.root);
+    const ip =
+      root &&
+      Object.values(root.links)
+        .flatMap((l) => l.addrs)
+        .find((a) => a.family === 4 && a.scope === 'global')?.local;
+    out.push({
+      label: `node ${name}`,
+      node: name,
+      ns: k.root,
+      ip: ip ?? null,
+      kind: 'node',
+      hostPorts: [],
+    });
+  }
+  for (const p of world.api ? tvalues(world.api.pods) : []) {
+    const n = world.nodes[p.spec.nodeName];
+    if (!n || !p.podIP) continue;
+    const sb = Object.values(n.containerd?.sandboxes ?? {}).find(
+      (s) => s.pod.uid === p.spec.uid && s.ip === p.podIP,
+    );
+    // /var/run is a link to /run: the mount may be recorded under either name.
+    const ns = sb
+      ? (n.kernel.mounts[sb.netns] ?? n.kernel.mounts[sb.netns.replace(/^\/var\/run\//, '/run/')])
+      : undefined;
+    if (!ns || !tget(n.kernel.netns, ns)) continue;
+    out.push({
+      label: `pod ${p.spec.namespace === 'default' ? p.spec.name : `${p.spec.namespace}/${p.spec.name}`} (${p.spec.nodeName})`,
+      node: p.spec.nodeName,
+      ns,
+      ip: p.podIP,
+      kind: 'pod',
+      hostPorts: p.spec.hostPorts.filter((h) => h.protocol === 'TCP').map((h) => h.hostPort),
+    });
+  }
   return out;
 }

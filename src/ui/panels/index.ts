@@ -6,6 +6,7 @@ export { ConfigView } from './ConfigView';
 export { FilesView } from './FilesView';
 export { Inspector } from './Inspector';
 export { JournalView } from './JournalView';
+export { PacketsView } from './PacketsView';
 export { PodsView } from './PodsView';
 export { SlotView } from './SlotView';
 export { TraceView } from './TraceView';

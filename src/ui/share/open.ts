@@ -24,7 +24,7 @@ import type { LinkViews } from './link';
 const importLink = () => Promise.all([import('./link'), loadEngine()]).then(([m]) => m);
 
 const LEFT: readonly LeftTab[] = ['trace', 'sequence', 'topology', 'machines', 'metrics'];
-const RIGHT: readonly RightTab[] = ['pods', 'files', 'journal', 'actions', 'config'];
+const RIGHT: readonly RightTab[] = ['pods', 'files', 'journal', 'actions', 'config', 'packets'];
 
 function isLeft(v: string | undefined): v is LeftTab {
   return (LEFT as readonly string[]).includes(v ?? '');
