@@ -61,7 +61,16 @@ export type { PodObj } from './state/api';
 export type { BundleFile, NodeReport } from './bundle';
 export type { PodRow } from './apiserver/apiserver';
 export type { ClusterSpec } from './cluster/cluster';
-export type { HintLevel, GoalResult, CheckContext, ChallengeRun, Verdict } from './course';
+export type {
+  HintLevel,
+  GoalResult,
+  CheckContext,
+  ChallengeRun,
+  Verdict,
+  Debrief,
+  Attempt,
+  AttemptEvent,
+} from './course';
 export type { Lesson, Challenge, QuizQuestion, Goal } from './course/schema';
 export type { Handout } from './course/handout';
 export type { FaultDef } from './faults';

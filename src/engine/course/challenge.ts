@@ -39,7 +39,7 @@ export interface ChallengeRun {
 export function openChallenge(ch: Challenge, seed: number): ChallengeRun {
   const hidden = drawHidden(ch, seed);
   const data = challengeScenario(ch, hidden, seed);
-  const s = scenarioSession(data);
+  const s = scenarioSession(data, { hideFaults: true });
   const pub = parseScenario({ ...ch.cluster, seed });
   if (!pub.ok) throw new Error(`challenge ${ch.id}: ${pub.errors.join('; ')}`);
   return {
@@ -54,7 +54,7 @@ export function openChallenge(ch: Challenge, seed: number): ChallengeRun {
 }
 
 function goalsOf(run: ChallengeRun, goals: readonly Goal[]): Goal[] {
-  return goals.map((g) => bindGoal(g, { node: run.hidden.node }));
+  return goals.map((g) => bindGoal(g, run.hidden.vars));
 }
 
 /** A check context at step `step` of the run's session (default: the cursor). */
@@ -239,4 +239,31 @@ export function scoreChallenge(x: ScoreInput): Score {
   ];
   const points = Math.max(10, 100 + parts.reduce((a, p) => a + p.points, 0));
   return { points, parts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debrief
+
+export interface Debrief {
+  /** The hidden fault's cause, as offered. */
+  cause: { id: string; text: string };
+  /** The fix steps that recover the node from it, as labelled. */
+  fix: string[];
+  /** Every other cause offered, with why it is not this ticket's. */
+  refused: { id: string; text: string; why: string }[];
+  /** The challenge's lesson, whatever the fault. */
+  text: string;
+}
+
+/** What the candidate reads once the attempt ends (solved or given up). */
+export function debriefOf(run: ChallengeRun): Debrief {
+  const ch = run.challenge;
+  const v = run.hidden.variant;
+  const cause = ch.causes.find((c) => c.id === v.cause)!;
+  return {
+    cause: { id: cause.id, text: cause.text },
+    fix: v.fix.map((f) => FIXES[f]?.label ?? f),
+    refused: ch.causes.filter((c) => c.id !== v.cause).map((c) => ({ ...c })),
+    text: ch.debrief,
+  };
 }
