@@ -94,13 +94,11 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     open: {
       kind: 'challenge',
       run,
-      openedAt: Date.now(),
-      hintsShown: 0,
-      steps: 0,
-      wrongAnswers: 0,
-      verdict: null,
-      score: null,
-      checking: false,
+      attempt: ce.openAttempt('challenge', {
+        now: Date.now(),
+        cursor: run.session.cursor,
+        hintCount: ch.hints.length * 3,
+      }),
     },
   });
   updateChallenge(ch.id, (c) => ({ ...c, seed }));
@@ -128,7 +126,9 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
       lesson,
       start,
       solution,
-      hints: same ? prev.hints : {},
+      attempt: same
+        ? { ...prev.attempt, cursor: start }
+        : ce.openAttempt('lesson', { now: Date.now(), cursor: start }),
       quiz: same ? prev.quiz : {},
     },
   });
