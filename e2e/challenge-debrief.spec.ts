@@ -1,6 +1,7 @@
 /**
  * Challenges end in a debrief: after giving up, or after a solve taken by keyboard alone, the
- * candidate reads the root cause, the fix and why each other cause offered was not it.
+ * candidate reads the root cause, the fix and why each other cause offered was not it. And a
+ * challenge embeds like a lesson.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { clearSavedState, collectPageErrors } from './support';
@@ -105,6 +106,25 @@ test('a challenge solved by keyboard alone ends in the debrief', async ({ page }
   await expect(myths.getByRole('listitem')).toHaveCount(4);
   await expect(myths).toContainText(
     'the kubelet has had no --cni-bin-dir flag since Kubernetes 1.24',
+  );
+  expect(errors).toEqual([]);
+});
+
+test('a challenge embeds like a lesson: its ticket above the views, the answer in the app', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./embed.html?scenario=challenge:node-notready:1&views=pods,journal');
+  const box = page.getByRole('region', { name: 'Challenge: A node goes NotReady' });
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await expect(box.locator('.ticket')).toContainText('node-2 is NotReady');
+  const html = await page.content();
+  for (const secret of ['conflist-malformed', 'Malformed conflist', 'not valid JSON'])
+    expect(html).not.toContain(secret);
+  await expect(box.getByRole('link', { name: /answer in cnisim/ })).toHaveAttribute(
+    'href',
+    /#\/challenge\/node-notready\?seed=1$/,
   );
   expect(errors).toEqual([]);
 });

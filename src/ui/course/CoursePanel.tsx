@@ -11,7 +11,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } 
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Recovery } from '../panels/Recovery';
 import { routeHash } from '../route';
-import { lessonEmbedSnippet } from '../share/open';
+import { challengeEmbedSnippet, lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
 import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
@@ -535,6 +535,7 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
   const [cause, setCause] = useState<string>('');
   const [fixes, setFixes] = useState<string[]>([]);
   const [confirmGiveUp, setConfirmGiveUp] = useState(false);
+  const [embed, setEmbed] = useState<string | null>(null);
   const hints = ch.hints.flatMap((h) => [h.nudge, h.concept, h.step]);
   const ended = engine.attemptEnded(attempt);
   const checking = attempt.status === 'checking';
@@ -619,7 +620,24 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
             }}
           >
             {attempt.hintsUsed >= hints.length ? 'No more hints' : 'Show a hint'}
+          </button>{' '}
+          <button
+            type="button"
+            aria-expanded={embed !== null}
+            onClick={() => setEmbed(embed === null ? challengeEmbedSnippet(ch.id, run.seed) : null)}
+          >
+            Embed this challenge
           </button>
+          {embed !== null && (
+            <textarea
+              aria-label="Embed code for this challenge"
+              readOnly
+              rows={6}
+              className="share-embed"
+              value={embed}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          )}
         </div>
         <div>
           <h3>Your answer</h3>
