@@ -112,8 +112,10 @@ describe.each(challenges.map((c) => [c.id, c] as const))('challenge %s', (_, ch)
       expect(ok.accepted ? [] : ['reason' in ok ? ok.reason : '']).toEqual([]);
       expect(ok.recovery.every((g) => g.met)).toBe(true);
 
-      // The node is fine now, but a wrong cause is still refused, without naming the right one.
-      const wrong = ch.causes.find((c) => c.id !== v.cause)!;
+      // The node is fine now, but a myth (a cause no variant has) is still refused, without
+      // naming the right one; the debrief then says why it is a myth.
+      const wrong = ch.causes.find((c) => !ch.variants.some((x) => x.cause === c.id))!;
+      expect(wrong).toBeDefined();
       const no = submitAnswer(run, { cause: wrong.id, fixes: [] });
       expect(no.accepted).toBe(false);
       if (!no.accepted) {
