@@ -107,6 +107,11 @@ describe.each(challenges.map((c) => [c.id, c] as const))('challenge %s', (_, ch)
       // A challenge's fault injected after the start leaves no marker and no logged action.
       expect(run.session.markers.filter((m) => m.kind === 'fault')).toEqual([]);
       expect(run.session.actions.filter((a) => a.action.do === 'injectFault')).toEqual([]);
+      // ... and the candidate does not arrive right on it: what the cluster did since follows.
+      const injected = run.session.loggedActions().find((a) => a.hidden);
+      if (injected) expect(run.start - injected.step).toBeGreaterThanOrEqual(20);
+      // No cause is named like the fault (the choices' values are in the page).
+      expect(ch.causes.map((c) => c.id)).not.toContain(foldedBeforeBoot(v.fault) ? '' : v.fault);
 
       const ok = submitAnswer(run, { cause: v.cause, fixes: v.fix });
       expect(ok.accepted ? [] : ['reason' in ok ? ok.reason : '']).toEqual([]);
