@@ -104,6 +104,8 @@ export function drawHidden(ch: Challenge, seed: number): Hidden {
   pods.slice(0, 3).forEach((p, i) => (vars[i ? `pod${i + 1}` : 'pod'] = p));
   for (const [k, v] of Object.entries(params))
     if (typeof v === 'string') params[k] = v.replace(/\{(\w+)\}/g, (m, x: string) => vars[x] ?? m);
+  // A pod's fault is the first pod's on the node unless the variant names another.
+  if (def?.params['pod'] && params['pod'] === undefined && vars['pod']) params['pod'] = vars['pod'];
   return { variant, index, node, vars, params };
 }
 
@@ -174,7 +176,6 @@ export function challengeScenario(ch: Challenge, hidden: Hidden, seed: number): 
     const def = faultById(hidden.variant.fault)!;
     const params: Record<string, unknown> = { ...p };
     if (def.when === 'any') params['node'] = hidden.node;
-    else params['pod'] ??= hidden.vars['pod'];
     const actions = [...((data['actions'] as Data[] | undefined) ?? [])];
     const at = Math.min(ch.inject?.after ?? actions.length - 1, actions.length - 1) + 1;
     actions.splice(at, 0, {
