@@ -107,6 +107,11 @@ describe.each(challenges.map((c) => [c.id, c] as const))('challenge %s', (_, ch)
       // A challenge's fault injected after the start leaves no marker and no logged action.
       expect(run.session.markers.filter((m) => m.kind === 'fault')).toEqual([]);
       expect(run.session.actions.filter((a) => a.action.do === 'injectFault')).toEqual([]);
+      // No step names what was done in the simulator's own words.
+      const told = run.session.events
+        .slice(0, run.start + 1)
+        .filter((e) => /now hangs on|writes a debug line|no longer hangs/.test(e.summary));
+      expect(told.map((e) => e.summary)).toEqual([]);
       // ... and the candidate does not arrive right on it: what the cluster did since follows.
       const injected = run.session.loggedActions().find((a) => a.hidden);
       if (injected) expect(run.start - injected.step).toBeGreaterThanOrEqual(20);
