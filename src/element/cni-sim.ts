@@ -7,7 +7,8 @@
  *   <script src="https://example.org/cnisim/cni-sim.js" defer></script>
  *   <cni-sim scenario="sandbox" step="12" views="sequence,inspector" theme="host"></cni-sim>
  *
- * Attributes: scenario (sandbox, lesson:<id>, scenario:<name> or a share payload), step, views,
+ * Attributes: scenario (sandbox, lesson:<id>, challenge:<id>[:<seed>], scenario:<name> or a share
+ * payload), step, views,
  * theme (light, dark, auto, or host: follow the page's own dark-mode marker), level, autoplay,
  * src (embed.html's address, http(s) only; default: next to this script. Any other value, such as
  * a javascript: URL, is refused: the default is used, and the element and the console say why).

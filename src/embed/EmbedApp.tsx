@@ -12,16 +12,22 @@ import { parseScenario, type EmbedView } from './protocol';
 import { useEmbed } from './state';
 
 const EmbedLesson = lazy(() => import('./EmbedLesson'));
+const EmbedChallenge = lazy(() => import('./EmbedChallenge'));
 
-/** The app at what the embed shows: a lesson or a share link's sandbox (else the app's home). */
+/**
+ * The app at what the embed shows: a lesson, a challenge (same seed) or a share link's sandbox
+ * (else the app's home).
+ */
 function appUrl(scenario: string): string {
   const ref = parseScenario(scenario);
   const hash =
     ref?.kind === 'lesson'
       ? routeHash({ kind: 'lesson', id: ref.id })
-      : ref?.kind === 'link'
-        ? routeHash({ kind: 'link', payload: ref.payload })
-        : '';
+      : ref?.kind === 'challenge'
+        ? routeHash({ kind: 'challenge', id: ref.id, seed: ref.seed })
+        : ref?.kind === 'link'
+          ? routeHash({ kind: 'link', payload: ref.payload })
+          : '';
   return new URL(`./${hash}`, location.href).href;
 }
 
@@ -104,6 +110,7 @@ export function EmbedApp() {
   const views = useEmbed((s) => s.views);
   const scenario = useEmbed((s) => s.scenario);
   const lesson = useEmbed((s) => s.lesson !== null);
+  const challenge = useEmbed((s) => s.challenge !== null);
   const loadError = useApp((s) => s.loadError);
   const notices = useApp((s) => s.notices);
   const idle = ready && busy === null;
@@ -148,6 +155,13 @@ export function EmbedApp() {
         <ErrorBoundary what="The lesson">
           <Suspense fallback={<Loading />}>
             <EmbedLesson />
+          </Suspense>
+        </ErrorBoundary>
+      )}
+      {challenge && (
+        <ErrorBoundary what="The challenge">
+          <Suspense fallback={<Loading />}>
+            <EmbedChallenge />
           </Suspense>
         </ErrorBoundary>
       )}

@@ -97,6 +97,30 @@ describe('scenario values', () => {
     expect(parseScenario('AbC_-1')).toEqual({ kind: 'link', payload: 'AbC_-1' });
   });
 
+  it('challenge:<id>, with seed 1 unless a seed follows', () => {
+    expect(parseScenario('challenge:ip-leak')).toEqual({
+      kind: 'challenge',
+      id: 'ip-leak',
+      seed: 1,
+    });
+    expect(parseScenario('challenge:ip-leak:4711')).toEqual({
+      kind: 'challenge',
+      id: 'ip-leak',
+      seed: 4711,
+    });
+    for (const v of [
+      'challenge:',
+      'challenge:ip-leak:0',
+      'challenge:ip-leak:1234567',
+      'challenge:a:b',
+      'challenge:Ip',
+    ])
+      expect(parseScenario(v)).toBeNull();
+    expect(parseParams('?scenario=challenge:ip-leak:3').params.scenario).toBe(
+      'challenge:ip-leak:3',
+    );
+  });
+
   it('refuses anything else, with the accepted forms named', () => {
     for (const v of [
       '',
@@ -105,7 +129,7 @@ describe('scenario values', () => {
       'lesson:../x',
       'lesson:a:b',
       'scenario:x.json',
-      'challenge:ip-leak',
+      'challenge:ip-leak:x',
       'LESSON:x',
       'javascript:alert(1)',
       `lesson:${'a'.repeat(65)}`,
@@ -115,10 +139,10 @@ describe('scenario values', () => {
     ]) {
       expect(parseScenario(v)).toBeNull();
     }
-    const { params, problems } = parseParams('?scenario=challenge:ip-leak');
+    const { params, problems } = parseParams('?scenario=quiz:ip-leak');
     expect(params.scenario).toBe('sandbox');
     expect(problems).toEqual([
-      "scenario: expected sandbox, lesson:<id>, scenario:<name> or a share link's payload",
+      "scenario: expected sandbox, lesson:<id>, challenge:<id>, scenario:<name> or a share link's payload",
     ]);
     expect(parseParams('?scenario=lesson:chaining').params.scenario).toBe('lesson:chaining');
   });

@@ -82,6 +82,8 @@ const ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
  *
  *   sandbox             the default sandbox (one pod about to be created)
  *   lesson:<id>         a lesson of the course, where the learner takes over
+ *   challenge:<id>      a challenge of the course with seed 1, where the candidate arrives
+ *   challenge:<id>:<n>  the same with seed n (1 – 999999)
  *   scenario:<name>     a scenario file of the build (scenarios/<name>.json), at its start
  *   <payload>           the payload of a share link (what "Share → Embed" writes)
  *
@@ -91,6 +93,7 @@ const ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export type ScenarioRef =
   | { kind: 'sandbox' }
   | { kind: 'lesson'; id: string }
+  | { kind: 'challenge'; id: string; seed: number }
   | { kind: 'file'; name: string }
   | { kind: 'link'; payload: string };
 
@@ -101,6 +104,10 @@ export function parseScenario(v: unknown): ScenarioRef | null {
   if (colon < 0) return PAYLOAD_RE.test(v) ? { kind: 'link', payload: v } : null;
   const prefix = v.slice(0, colon);
   const id = v.slice(colon + 1);
+  if (prefix === 'challenge') {
+    const m = /^([a-z0-9][a-z0-9-]{0,63})(?::([1-9][0-9]{0,5}))?$/.exec(id);
+    return m ? { kind: 'challenge', id: m[1]!, seed: m[2] ? Number(m[2]) : 1 } : null;
+  }
   if (!ID_RE.test(id)) return null;
   if (prefix === 'lesson') return { kind: 'lesson', id };
   if (prefix === 'scenario') return { kind: 'file', name: id };
@@ -217,7 +224,7 @@ export function parseParams(search: string): { params: EmbedParams; problems: st
   const level = q.get('level');
   if (!isScenario(scenario))
     problems.push(
-      "scenario: expected sandbox, lesson:<id>, scenario:<name> or a share link's payload",
+      "scenario: expected sandbox, lesson:<id>, challenge:<id>, scenario:<name> or a share link's payload",
     );
   if (!isTheme(theme)) problems.push(`theme: expected light, dark or auto`);
   if (level !== null && !isLevel(level)) problems.push(`level: expected ${LEVELS.join(', ')}`);

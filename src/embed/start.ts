@@ -33,6 +33,9 @@ export async function loadScenario(
     if (ref.kind === 'lesson') {
       const [{ openLesson }] = await Promise.all([import('./lesson'), loadCourseEngine()]);
       problem = openLesson(ref.id, false);
+    } else if (ref.kind === 'challenge') {
+      const [{ openChallenge }] = await Promise.all([import('./challenge'), loadCourseEngine()]);
+      problem = openChallenge(ref.id, ref.seed);
     } else if (ref.kind === 'file') {
       const r = await (await import('../ui/scenarios')).scenarioFileSession(ref.name);
       if (typeof r === 'string') problem = r;
@@ -53,6 +56,7 @@ export async function loadScenario(
   useEmbed.setState({
     scenario: opened ? scenario : 'sandbox',
     ...(opened && ref.kind === 'lesson' ? {} : { lesson: null }),
+    ...(opened && ref.kind === 'challenge' ? {} : { challenge: null }),
   });
   if (step !== null) await seekTo(step);
   publish();

@@ -15,10 +15,20 @@ export interface EmbedLessonState {
   goals: GoalResult[];
 }
 
+/** A challenge open in the embed (src/embed/challenge.ts): its ticket, at the candidate's start. */
+export interface EmbedChallengeState {
+  id: string;
+  title: string;
+  difficulty: string;
+  seed: number;
+  ticket: string;
+}
+
 /** What the embed shows besides the session (in the app's store). */
 export const useEmbed = create<{
   views: EmbedView[];
   /** The scenario shown, as the `scenario` parameter names it (for "Open in cnisim"). */
   scenario: string;
   lesson: EmbedLessonState | null;
-}>(() => ({ views: DEFAULT_VIEWS, scenario: 'sandbox', lesson: null }));
+  challenge: EmbedChallengeState | null;
+}>(() => ({ views: DEFAULT_VIEWS, scenario: 'sandbox', lesson: null, challenge: null }));

@@ -71,6 +71,9 @@ export type {
   PredictionOutcome,
   ComparedSection,
   ComparedItem,
+  Debrief,
+  Attempt,
+  AttemptEvent,
 } from './course';
 export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './course/schema';
 export type { Handout } from './course/handout';

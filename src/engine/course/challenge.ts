@@ -9,6 +9,9 @@
  * (cause, or the node did not recover and which goal is unmet) but never what the right one is.
  */
 import type { ClusterSpec } from '../cluster/cluster';
+import { injectFault } from '../faults/inject';
+import * as vfs from '../fs/vfs';
+import type { FaultInjector } from '../session';
 import { clusterSpec } from '../scenario/run';
 import { parseScenario } from '../scenario/schema';
 import type { Session } from '../session/session';
@@ -35,11 +38,44 @@ export interface ChallengeRun {
   intended: ClusterSpec;
 }
 
+/** Faults whose injection the catalogue records in the simulator's own words ("now hangs on ADD"). */
+const QUIET: Readonly<
+  Record<string, (exec: Record<string, unknown>, p: Record<string, unknown>) => unknown>
+> = {
+  'plugin-hangs': (exec, p) => ({ ...exec, hangOn: [String(p['command'] ?? 'ADD')] }),
+  'bad-output': (exec) => ({ ...exec, stdoutNoise: true }),
+};
+
+/**
+ * A challenge's injector: the catalogue's, except for a plugin made to hang or to write to stdout.
+ * Those are changed under a neutral summary, as a real node would show them (something changed,
+ * not what), instead of the simulator's account, which would name the fault to a candidate
+ * stepping back through the trace. The change itself is the catalogue's.
+ */
+export const challengeInjector: FaultInjector = (c, id, params = {}) => {
+  const quiet = QUIET[id];
+  if (!quiet) return injectFault(c, id, params);
+  const node = String(params['node']);
+  const path = `/opt/cni/bin/${String(params['plugin'] ?? 'bridge')}`;
+  const at = c.events.length;
+  try {
+    c.env(node, `${node}: a change outside the cluster's view`, ({ fs }) => {
+      const e = vfs.stat(fs, path);
+      if (!e || e.kind !== 'file' || !e.exec) throw new Error(`${path} is not a plugin binary`);
+      const exec = quiet(e.exec as unknown as Record<string, unknown>, params) as typeof e.exec;
+      return { fs: vfs.writeFile(fs, path, e.data, { mode: e.mode, exec }) };
+    });
+  } catch (e) {
+    return { ok: false, error: `fault ${id}: ${(e as Error).message}` };
+  }
+  return { ok: true, at: Math.min(at, c.events.length - 1) };
+};
+
 /** Opens a challenge with a seed: the cluster with its hidden fault, run up to the ticket. */
 export function openChallenge(ch: Challenge, seed: number): ChallengeRun {
   const hidden = drawHidden(ch, seed);
   const data = challengeScenario(ch, hidden, seed);
-  const s = scenarioSession(data);
+  const s = scenarioSession(data, { hideFaults: true, faults: challengeInjector });
   const pub = parseScenario({ ...ch.cluster, seed });
   if (!pub.ok) throw new Error(`challenge ${ch.id}: ${pub.errors.join('; ')}`);
   return {
@@ -54,7 +90,7 @@ export function openChallenge(ch: Challenge, seed: number): ChallengeRun {
 }
 
 function goalsOf(run: ChallengeRun, goals: readonly Goal[]): Goal[] {
-  return goals.map((g) => bindGoal(g, { node: run.hidden.node }));
+  return goals.map((g) => bindGoal(g, run.hidden.vars));
 }
 
 /** A check context at step `step` of the run's session (default: the cursor). */
@@ -239,4 +275,31 @@ export function scoreChallenge(x: ScoreInput): Score {
   ];
   const points = Math.max(10, 100 + parts.reduce((a, p) => a + p.points, 0));
   return { points, parts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debrief
+
+export interface Debrief {
+  /** The hidden fault's cause, as offered. */
+  cause: { id: string; text: string };
+  /** The fix steps that recover the node from it, as labelled. */
+  fix: string[];
+  /** Every other cause offered, with why it is not this ticket's. */
+  refused: { id: string; text: string; why: string }[];
+  /** The challenge's lesson, whatever the fault. */
+  text: string;
+}
+
+/** What the candidate reads once the attempt ends (solved or given up). */
+export function debriefOf(run: ChallengeRun): Debrief {
+  const ch = run.challenge;
+  const v = run.hidden.variant;
+  const cause = ch.causes.find((c) => c.id === v.cause)!;
+  return {
+    cause: { id: cause.id, text: cause.text },
+    fix: v.fix.map((f) => FIXES[f]?.label ?? f),
+    refused: ch.causes.filter((c) => c.id !== v.cause).map((c) => ({ ...c })),
+    text: ch.debrief,
+  };
 }

@@ -35,6 +35,14 @@ import c05 from '../../course/challenges/new-node.json';
 import c06 from '../../course/challenges/node-notready.json';
 import c07 from '../../course/challenges/stuck-containercreating.json';
 import c08 from '../../course/challenges/which-node.json';
+import c09 from '../../course/challenges/stuck-terminating.json';
+import c10 from '../../course/challenges/hung-add.json';
+import c11 from '../../course/challenges/garbage-stdout.json';
+import c12 from '../../course/challenges/pod-unreachable.json';
+import c13 from '../../course/challenges/skipped-address.json';
+import c14 from '../../course/challenges/terminating-everywhere.json';
+import c15 from '../../course/challenges/restart-leftovers.json';
+import c16 from '../../course/challenges/slow-delete.json';
 import tracksData from '../../course/tracks.json';
 import { issueLines, tracksSchema, type Challenge, type Lesson, type Track } from './schema';
 import { validateChallenge, validateLesson } from './validate';
@@ -75,6 +83,14 @@ export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['node-notready.json', c06],
   ['stuck-containercreating.json', c07],
   ['which-node.json', c08],
+  ['stuck-terminating.json', c09],
+  ['hung-add.json', c10],
+  ['garbage-stdout.json', c11],
+  ['pod-unreachable.json', c12],
+  ['skipped-address.json', c13],
+  ['terminating-everywhere.json', c14],
+  ['restart-leftovers.json', c15],
+  ['slow-delete.json', c16],
 ];
 
 export interface Course {

@@ -142,6 +142,28 @@ const LIST: Fix[] = [
         .map((p) => ({ action: { do: 'installPlugin', node: ctx.node, plugin: p, build } }));
     },
   },
+  {
+    id: 'reinstall-plugins',
+    label:
+      "Reinstall every CNI plugin binary in /opt/cni/bin from the node's CNI plugins package, as the package ships them",
+    plan: (ctx) => {
+      const n = nodeSpec(ctx);
+      const build = n.pluginBuild ?? 'v1.1.1';
+      return files(ctx.state, ctx.node, BIN_DIR)
+        .filter((p) => {
+          const e = vfs.stat(ctx.state.nodes[ctx.node]!.fs, `${BIN_DIR}/${p}`);
+          return e?.kind === 'file' && !!e.exec;
+        })
+        .map((p) => ({
+          action: {
+            do: 'installPlugin',
+            node: ctx.node,
+            plugin: p,
+            build: n.pluginBuilds?.[p] ?? build,
+          },
+        }));
+    },
+  },
   unblock('bridge'),
   unblock('host-local'),
   unblock('portmap'),

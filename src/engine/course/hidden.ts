@@ -7,8 +7,11 @@
  * What the candidate sees is what an operator on a real node would see: the node's state and
  * how the kubelet, containerd and the plugins cope with it.
  *
- * Only faults that are a node's state before anything runs can be hidden that way; the others
- * (a restart during ADD, a deleted netns) need a moment and would show in the trace.
+ * Faults that are not a node's state before anything runs (a plugin that starts hanging, a pod's
+ * cache cut short before it is deleted, a restart during ADD) happen after the workload started:
+ * the challenge's `inject` says when, and the scenario gets an `injectFault` action there, which
+ * the challenge's Session replays as a hidden action (no marker, not in the log, no "next fault").
+ * What the injection itself did stays in the trace, as it would in a real node's audit log.
  */
 import { defaultConflist, REFERENCE_PACKAGE } from '../cluster/cluster';
 import { faultById } from '../faults/catalogue';
@@ -36,6 +39,8 @@ export interface Hidden {
   /** Its index in the challenge's variants. */
   index: number;
   node: string;
+  /** What {node}, {pod}, {pod2}, {pod3} stand for in the ticket and the goals. */
+  vars: Record<string, string>;
   /** The fault's parameters: the variant's over the catalogue's defaults. */
   params: Record<string, string | number>;
 }
@@ -63,6 +68,20 @@ function clusterNodes(ch: Challenge): string[] {
   return nodes.map((n) => n.name);
 }
 
+/** The pods the cluster's actions create on `node`, in order. */
+export function podsOn(ch: Challenge, node: string): string[] {
+  const actions = (ch.cluster['actions'] as Record<string, unknown>[] | undefined) ?? [];
+  return actions
+    .filter((a) => a['do'] === 'createPod' && a['node'] === node)
+    .map((a) => String(a['name']));
+}
+
+/** Whether a fault of the catalogue is folded into the node before it boots. */
+export function foldedBeforeBoot(fault: string): boolean {
+  // (A challenge with `inject` injects even these while the cluster runs.)
+  return (HIDEABLE as readonly string[]).includes(fault);
+}
+
 /** The nodes a challenge's fault may be on. */
 export function faultNodes(ch: Challenge): string[] {
   return ch.faultNodes ?? clusterNodes(ch);
@@ -80,12 +99,19 @@ export function drawHidden(ch: Challenge, seed: number): Hidden {
   for (const [k, p] of Object.entries(def?.params ?? {}))
     if (p.default !== undefined && p.kind !== 'node') params[k] = p.default;
   Object.assign(params, variant.params ?? {});
-  return { variant, index, node, params };
+  const pods = podsOn(ch, node);
+  const vars: Record<string, string> = { node };
+  pods.slice(0, 3).forEach((p, i) => (vars[i ? `pod${i + 1}` : 'pod'] = p));
+  for (const [k, v] of Object.entries(params))
+    if (typeof v === 'string') params[k] = v.replace(/\{(\w+)\}/g, (m, x: string) => vars[x] ?? m);
+  // A pod's fault is the first pod's on the node unless the variant names another.
+  if (def?.params['pod'] && params['pod'] === undefined && vars['pod']) params['pod'] = vars['pod'];
+  return { variant, index, node, vars, params };
 }
 
 /** The ticket as the candidate reads it. */
 export function ticketText(ch: Challenge, hidden: Hidden): string {
-  return ch.ticket.replace(/\{node\}/g, hidden.node);
+  return ch.ticket.replace(/\{(\w+)\}/g, (m, k: string) => hidden.vars[k] ?? m);
 }
 
 /** A 64-hex container id of an earlier life, from the seed (no runtime knows it). */
@@ -106,14 +132,22 @@ export function variantProblems(ch: Challenge): string[] {
     const at = `variants[${i}]`;
     const def = faultById(v.fault);
     if (!def) out.push(`${at}.fault: no fault "${v.fault}" in the catalogue`);
-    else if (!(HIDEABLE as readonly string[]).includes(v.fault))
+    else if (!def.challenge)
       out.push(
-        `${at}.fault: "${v.fault}" cannot be hidden before the node boots (one of ${HIDEABLE.join(', ')})`,
+        `${at}.fault: "${v.fault}" heals by itself: the catalogue keeps it out of challenges`,
       );
-    else
+    else {
       for (const k of Object.keys(v.params ?? {}))
         if (!def.params[k] || def.params[k].kind === 'node')
           out.push(`${at}.params.${k}: fault "${v.fault}" has no parameter ${k}`);
+      if (!foldedBeforeBoot(v.fault) || ch.inject)
+        if (def.when !== 'any')
+          for (const n of faultNodes(ch))
+            if (!podsOn(ch, n).length)
+              out.push(
+                `${at}.fault: "${v.fault}" needs a pod, and the cluster creates none on ${n}`,
+              );
+    }
     if (!ch.causes.some((c) => c.id === v.cause))
       out.push(`${at}.cause: "${v.cause}" is not one of the causes`);
     v.fix.forEach((f, k) => {
@@ -137,6 +171,22 @@ export function challengeScenario(ch: Challenge, hidden: Hidden, seed: number): 
   const conf = (): Data => JSON.parse(defaultConflist(podCIDR)) as Data;
   const p = hidden.params;
   const file = '10-containerd-net.conflist';
+  if (ch.inject || !foldedBeforeBoot(hidden.variant.fault)) {
+    // Injected while the cluster runs: after action `after`, once `until` holds.
+    const def = faultById(hidden.variant.fault)!;
+    const params: Record<string, unknown> = { ...p };
+    if (def.when === 'any') params['node'] = hidden.node;
+    const actions = [...((data['actions'] as Data[] | undefined) ?? [])];
+    const at = Math.min(ch.inject?.after ?? actions.length - 1, actions.length - 1) + 1;
+    actions.splice(at, 0, {
+      do: 'injectFault',
+      fault: hidden.variant.fault,
+      params,
+      ...(ch.inject?.until ? { after: ch.inject.until } : {}),
+    });
+    data['actions'] = actions;
+    return data;
+  }
   switch (hidden.variant.fault as HideableFault) {
     case 'plugin-missing':
     case 'silent-ip-leak':

@@ -36,9 +36,21 @@ export {
   submitAnswer,
   scoreChallenge,
   sessionContext,
+  debriefOf,
   type ChallengeRun,
+  type Debrief,
   type Verdict,
 } from './challenge';
+export {
+  openAttempt,
+  attemptStep,
+  attemptEnded,
+  nextHintGoal,
+  canHint,
+  canSubmit,
+  type Attempt,
+  type AttemptEvent,
+} from './attempt';
 export { FIXES } from './fixes';
 export { quizChoices, learnerSeed, type ShownChoice } from './quiz';
 export { lessonHandout, type Handout } from './handout';

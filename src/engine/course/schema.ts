@@ -210,14 +210,13 @@ const count = {
 };
 
 /** `host`, or `pod:<name>` (the network namespace of the pod's newest sandbox). */
-const netnsRef = z
-  .string()
-  .check(
-    z.refine(
-      (v) => v === 'host' || /^pod:([a-z0-9-]+\/)?[a-z0-9.*-]+$/.test(v),
-      'expected "host" or "pod:<pod name>"',
-    ),
-  );
+const netnsRef = z.string().check(
+  z.refine(
+    // {pod}: a challenge's placeholder, bound to a pod name when the challenge opens.
+    (v) => v === 'host' || /^pod:([a-z0-9-]+\/)?([a-z0-9.*-]|\{\w+\})+$/.test(v),
+    'expected "host" or "pod:<pod name>"',
+  ),
+);
 
 /** From which point of the trace a goal about events counts: the start, or the learner's part. */
 const since = z.optional(z.enum(['start', 'setup']));
@@ -518,7 +517,10 @@ export const challengeSchema = z.strictObject({
   id,
   title: text,
   difficulty: z.enum(['easy', 'medium', 'hard']),
-  /** The symptom as a ticket gives it; {node} is the affected node. */
+  /**
+   * The symptom as a ticket gives it; {node} is the affected node, {pod} the first pod the
+   * cluster creates on it ({pod2}, {pod3}: the next ones; goals take the same placeholders).
+   */
   ticket: text,
   /**
    * The cluster and its workload (a scenario, without faults): what runs before the candidate
@@ -529,8 +531,23 @@ export const challengeSchema = z.strictObject({
   faultNodes: z.optional(z.array(z.string()).check(z.minLength(1))),
   /** The faults the seed chooses from. */
   variants: z.array(variantSchema).check(z.minLength(1)),
-  /** Root causes offered to the candidate (one is right for each hidden fault). */
-  causes: z.array(z.strictObject({ id, text })).check(z.minLength(3), z.maxLength(10)),
+  /**
+   * Root causes offered to the candidate (one is right for each hidden fault). `why`: why it is
+   * not the cause of this ticket (a myth, or another fault that would show otherwise), true of the
+   * release the node runs; shown after a solve or a give-up for every cause that was refused.
+   */
+  causes: z.array(z.strictObject({ id, text, why: text })).check(z.minLength(3), z.maxLength(10)),
+  /**
+   * When the hidden fault happens, for a fault that is not a node's state before it boots: after
+   * the cluster's action `after` (an index; default: the last), once `until` holds (a
+   * condition, docs/scenarios.md). A fault of a pod (`{pod}` by default) is injected into it.
+   */
+  inject: z.optional(
+    z.strictObject({
+      after: z.optional(z.int().check(z.minimum(0))),
+      until: z.optional(condition),
+    }),
+  ),
   /** Fix steps offered (ids of fixes.ts); the candidate picks every step of the fix. */
   fixes: z.array(id).check(z.minLength(3), z.maxLength(12)),
   hints: z.array(hintSchema).check(z.minLength(1)),

@@ -134,7 +134,12 @@ export interface ScenarioSession {
  */
 export function scenarioSession(
   data: unknown,
-  opts: { seed?: number; faults?: FaultInjector | null } = {},
+  opts: {
+    seed?: number;
+    faults?: FaultInjector | null;
+    /** Replay its injected faults as hidden actions (a challenge's: no marker, not in the log). */
+    hideFaults?: boolean;
+  } = {},
 ): ScenarioSession {
   const run = runScenario(data, opts.seed !== undefined ? { seed: opts.seed } : {});
   if (!run.ok) throw new Error(`invalid scenario: ${run.errors.join('; ')}`);
@@ -147,7 +152,12 @@ export function scenarioSession(
     if (rep.status !== 'done' || rep.step === null) continue;
     const before = rep.step > 0 ? cluster.sim.states[rep.step - 1]! : cluster.sim.initial;
     const made = toSessionActions(list[rep.index]!, defaultNode, before);
-    for (const action of made) actions.push({ step: rep.step, action });
+    for (const action of made)
+      actions.push({
+        step: rep.step,
+        action,
+        ...(opts.hideFaults && action.do === 'injectFault' ? { hidden: true as const } : {}),
+      });
     const last = rep.step > 0 ? cluster.events[rep.step - 1]!.time : null;
     if (made.length && last !== null && rep.time !== null && rep.time > last)
       idleWaits.push({ action: rep.index, step: rep.step, seconds: (rep.time - last) / 1e6 });

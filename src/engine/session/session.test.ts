@@ -234,6 +234,28 @@ describe('run until', () => {
     expect(s.runUntil({ kind: 'pod-running' }, { maxEvents: 500 })).toBeNull();
   });
 
+  it('a hidden fault (a challenge’s) is replayed, but no marker, log entry or "next fault" shows it', () => {
+    const faults: FaultInjector = (c) => c.removeFile('node-1', '/opt/cni/bin/bridge');
+    const base = new Session({ cluster: ONE_NODE, faults });
+    const actions: LoggedAction[] = [
+      {
+        step: base.start + 1,
+        action: { do: 'injectFault', fault: 'missing-bridge' },
+        hidden: true,
+      },
+      { step: base.start + 1, action: { do: 'createPod', name: 'web-0' } },
+    ];
+    const s = new Session({ cluster: ONE_NODE, faults, actions });
+    const err = s.runUntil({ kind: 'error' });
+    expect(s.events[err!]!.summary).toMatch(/failed to find plugin "bridge"/);
+    expect(s.markers.filter((m) => m.kind === 'fault')).toEqual([]);
+    expect(s.actions.map((a) => a.action.do)).toEqual(['createPod']);
+    s.seek(s.start);
+    expect(s.runUntil({ kind: 'fault' }, { maxEvents: 300 })).toBeNull();
+    // Kept in what is saved and replayed.
+    expect(s.loggedActions()[0]).toMatchObject({ hidden: true });
+  });
+
   it('idle: until nothing is left to happen', () => {
     const s = newSandbox({ cluster: ONE_NODE });
     const end = s.runUntil({ kind: 'idle' });

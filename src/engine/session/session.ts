@@ -58,6 +58,11 @@ export interface LoggedAction {
   idle?: true;
   /** Set when the session planned it (`plan`: the landing's pod), not the user. */
   planned?: true;
+  /**
+   * Set for a challenge's hidden fault: replayed like any action, but no marker shows it, the
+   * log (`actions`) leaves it out and "next fault" does not stop at it.
+   */
+  hidden?: true;
 }
 
 /** A logged action and what became of it in the current trace. */
@@ -178,6 +183,7 @@ class Run {
       action: a.action,
       ...(a.idle ? { idle: true as const } : {}),
       ...(a.planned ? { planned: true as const } : {}),
+      ...(a.hidden ? { hidden: true as const } : {}),
       applied: false,
       appliedAt: -1,
       first: null,
@@ -232,7 +238,7 @@ class Run {
     e.applied = true;
     e.count = this.length - before;
     e.first = e.count > 0 ? before : null;
-    if (e.first !== null && e.action.do === 'injectFault') {
+    if (e.first !== null && e.action.do === 'injectFault' && !e.hidden) {
       const at = e.output?.faultAt;
       this.faultSteps.add(at !== undefined && at >= before && at < this.length ? at : e.first);
     }
@@ -341,7 +347,7 @@ export class Session implements SessionView {
     const from = c.actionsSeen === this.run.applied ? c.scanned : 0;
     const byStep = new Map<number, Entry[]>();
     for (const e of this.run.entries) {
-      if (e.first === null || e.first < from) continue;
+      if (e.first === null || e.first < from || e.hidden) continue;
       const l = byStep.get(e.first) ?? [];
       l.push(e);
       byStep.set(e.first, l);
@@ -375,9 +381,9 @@ export class Session implements SessionView {
     return this.run.bootLength - 1;
   }
 
-  /** The log: every action, applied or planned, with what became of it. */
+  /** The log: every action, applied or planned, with what became of it (hidden ones left out). */
   get actions(): readonly AppliedAction[] {
-    return this.run.entries.map(({ appliedAt: _, ...e }) => ({ ...e }));
+    return this.run.entries.filter((e) => !e.hidden).map(({ appliedAt: _, ...e }) => ({ ...e }));
   }
 
   /** The simulated cluster. Read it, never change it: changes must go through `perform`. */
@@ -576,6 +582,7 @@ export class Session implements SessionView {
       action: e.action,
       ...(e.idle ? { idle: true as const } : {}),
       ...(e.planned ? { planned: true as const } : {}),
+      ...(e.hidden ? { hidden: true as const } : {}),
     }));
   }
 

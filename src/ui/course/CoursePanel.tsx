@@ -2,14 +2,16 @@
  * The course in the app (a lazy chunk): the list of lessons and challenges with the learner's
  * progress, a lesson (narration of the step at the cursor, goals with what differs, graded
  * hints, the solution's replay, the quiz), and a challenge (the ticket, graded hints, the
- * answer form, the verdict and the score). The simulation's own views stay below it, linked
+ * answer form, the verdict and the score, a give-up, and the debrief with why each refused cause
+ * is not it). Hints, steps, answers and the score are the attempt machine's
+ * (src/engine/course/attempt.ts); this panel renders its snapshot and sends it events. The simulation's own views stay below it, linked
  * through the same cursor.
  */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Recovery } from '../panels/Recovery';
 import { routeHash } from '../route';
-import { lessonEmbedSnippet } from '../share/open';
+import { challengeEmbedSnippet, lessonEmbedSnippet } from '../share/open';
 import { cmd, notify, useApp } from '../store';
 import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
@@ -20,6 +22,7 @@ import { ShowGoal } from './ShowGoal';
 import { Tracks } from './Tracks';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
+  attemptEvent,
   setProgress,
   updateChallenge,
   updateLesson,
@@ -274,21 +277,20 @@ function LessonView({ open }: { open: OpenLesson }) {
     }));
   }, [lesson.id, metKey, allMet]);
 
-  const nextHinted = lesson.goals.find(
-    (g) => g.hint && !results.find((r) => r.id === g.id)?.met && (open.hints[g.id] ?? 0) < 3,
-  );
+  // Hints are the attempt machine's (src/engine/course/attempt.ts): which goal, which grade.
+  const hintGoals = lesson.goals.map((g) => ({
+    id: g.id,
+    hinted: !!g.hint,
+    met: !!results.find((r) => r.id === g.id)?.met,
+  }));
+  const nextHinted = engine.nextHintGoal(open.attempt, hintGoals);
   const showHint = () => {
     if (!nextHinted) return;
-    const level = Math.min(3, (open.hints[nextHinted.id] ?? 0) + 1) as 1 | 2 | 3;
-    const after = { ...open.hints, [nextHinted.id]: level };
-    const more = lesson.goals.some(
-      (g) => g.hint && !results.find((r) => r.id === g.id)?.met && (after[g.id] ?? 0) < 3,
-    );
+    const after = attemptEvent({ type: 'lesson-hint', goals: hintGoals });
+    if (!after) return;
     // The last hint disables the button: the focus goes to that hint instead of the page.
-    if (!more) focusSoon(`lesson-hint-${nextHinted.id}-${level - 1}`);
-    useCourse.setState({
-      open: { ...open, hints: { ...open.hints, [nextHinted.id]: level } },
-    });
+    if (!engine.nextHintGoal(after, hintGoals))
+      focusSoon(`lesson-hint-${nextHinted}-${(after.hints[nextHinted] ?? 1) - 1}`);
     updateLesson(lesson.id, (p) => ({ ...p, hints: p.hints + 1 }));
   };
 
@@ -341,7 +343,7 @@ function LessonView({ open }: { open: OpenLesson }) {
           <ul className="goals" aria-label="Goals">
             {lesson.goals.map((g) => {
               const r = results.find((x) => x.id === g.id);
-              const level = open.hints[g.id] ?? 0;
+              const level = open.attempt.hints[g.id] ?? 0;
               const hint = g.hint
                 ? [g.hint.nudge, g.hint.concept, g.hint.step].slice(0, level)
                 : [];
@@ -552,68 +554,54 @@ function Question(props: {
 
 function ChallengeView({ open }: { open: OpenChallenge }) {
   const engine = useCourse((s) => s.engine)!;
-  const cursor = useApp((s) => s.cursor);
-  const { run } = open;
+  const { run, attempt } = open;
   const ch = run.challenge;
   const [cause, setCause] = useState<string>('');
   const [fixes, setFixes] = useState<string[]>([]);
+  const [confirmGiveUp, setConfirmGiveUp] = useState(false);
+  const [embed, setEmbed] = useState<string | null>(null);
   const hints = ch.hints.flatMap((h) => [h.nudge, h.concept, h.step]);
-  const solved = open.verdict?.accepted === true;
-
-  // Steps taken: every move of the cursor counts.
-  const last = useRef(cursor);
-  useEffect(() => {
-    if (last.current === cursor) return;
-    last.current = cursor;
-    const cur = useCourse.getState().open;
-    if (cur?.kind === 'challenge' && !cur.verdict?.accepted)
-      useCourse.setState({ open: { ...cur, steps: cur.steps + 1 } });
-  }, [cursor]);
+  const ended = engine.attemptEnded(attempt);
+  const checking = attempt.status === 'checking';
+  const solved = attempt.status === 'solved';
+  const debriefRef = useRef<HTMLDivElement>(null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!cause || open.checking || solved) return;
-    useCourse.setState({ open: { ...open, checking: true } });
-    // Let the page show "Checking…" before the fix runs (a few seconds of simulation).
+    if (!cause || !engine.canSubmit(attempt)) return;
+    attemptEvent({ type: 'submit' });
+    // Let the page show "Applying the fix…" before the fix runs (a few seconds of simulation).
     setTimeout(() => {
       const cur = useCourse.getState().open;
-      if (cur?.kind !== 'challenge') return;
+      if (cur?.kind !== 'challenge' || cur.attempt.status !== 'checking') return;
       let verdict;
       try {
         verdict = engine.submitAnswer(cur.run, { cause, fixes });
       } catch (err) {
-        notify('error', `The answer could not be checked: ${(err as Error).message}`);
-        useCourse.setState({ open: { ...cur, checking: false } });
+        const error = (err as Error).message;
+        notify('error', `The answer could not be checked: ${error}`);
+        attemptEvent({ type: 'check-failed', error });
         return;
       }
-      const wrong = cur.wrongAnswers + (verdict.accepted ? 0 : 1);
-      const score = verdict.accepted
-        ? engine.scoreChallenge({
-            hintsUsed: cur.hintsShown,
-            steps: cur.steps,
-            seconds: (Date.now() - cur.openedAt) / 1000,
-            wrongAnswers: cur.wrongAnswers,
-          })
-        : null;
-      useCourse.setState({
-        open: {
-          ...cur,
-          checking: false,
-          verdict,
-          wrongAnswers: wrong,
-          score: score?.points ?? null,
-        },
-      });
+      const after = attemptEvent({ type: 'verdict', verdict, now: Date.now() });
       updateChallenge(ch.id, (p) => ({
         ...p,
         attempts: p.attempts + 1,
         solved: p.solved || verdict.accepted,
-        ...(score ? { best: Math.max(p.best ?? 0, score.points) } : {}),
+        ...(after?.score ? { best: Math.max(p.best ?? 0, after.score.points) } : {}),
       }));
       useApp.setState({ rightTab: 'pods' });
       // The session now holds what the fix did: show it.
       cmd.seek(cur.run.session.cursor);
+      if (verdict.accepted) setTimeout(() => debriefRef.current?.focus(), 0);
     }, 30);
+  };
+
+  const giveUp = () => {
+    setConfirmGiveUp(false);
+    attemptEvent({ type: 'give-up' });
+    updateChallenge(ch.id, (p) => ({ ...p, attempts: p.attempts + 1 }));
+    setTimeout(() => debriefRef.current?.focus(), 0);
   };
 
   return (
@@ -636,9 +624,9 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
             kubectl). Hints cost points; so do refused answers, many steps and a long time.
           </p>
           <h3>Hints</h3>
-          {open.hintsShown > 0 && (
+          {attempt.hintsUsed > 0 && (
             <ol className="hints">
-              {hints.slice(0, open.hintsShown).map((h, i) => (
+              {hints.slice(0, attempt.hintsUsed).map((h, i) => (
                 <li key={i} id={`challenge-hint-${i}`} tabIndex={-1}>
                   {h}
                 </li>
@@ -647,21 +635,38 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
           )}
           <button
             type="button"
-            disabled={open.hintsShown >= hints.length || solved}
+            disabled={!engine.canHint(attempt)}
             onClick={() => {
-              useCourse.setState({ open: { ...open, hintsShown: open.hintsShown + 1 } });
+              const after = attemptEvent({ type: 'challenge-hint' });
               // The last hint disables the button: the focus goes to that hint.
-              if (open.hintsShown + 1 >= hints.length)
-                focusSoon(`challenge-hint-${open.hintsShown}`);
+              if (after && !engine.canHint(after))
+                focusSoon(`challenge-hint-${after.hintsUsed - 1}`);
             }}
           >
-            {open.hintsShown >= hints.length ? 'No more hints' : 'Show a hint'}
+            {attempt.hintsUsed >= hints.length ? 'No more hints' : 'Show a hint'}
+          </button>{' '}
+          <button
+            type="button"
+            aria-expanded={embed !== null}
+            onClick={() => setEmbed(embed === null ? challengeEmbedSnippet(ch.id, run.seed) : null)}
+          >
+            Embed this challenge
           </button>
+          {embed !== null && (
+            <textarea
+              aria-label="Embed code for this challenge"
+              readOnly
+              rows={6}
+              className="share-embed"
+              value={embed}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+          )}
         </div>
         <div>
           <h3>Your answer</h3>
           <form onSubmit={submit}>
-            <fieldset disabled={solved || open.checking}>
+            <fieldset disabled={ended || checking}>
               <legend>Root cause</legend>
               {ch.causes.map((c) => (
                 <label key={c.id} className="choice">
@@ -676,7 +681,7 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
                 </label>
               ))}
             </fieldset>
-            <fieldset disabled={solved || open.checking}>
+            <fieldset disabled={ended || checking}>
               <legend>Fix (every step you would take, carried out in this order)</legend>
               {ch.fixes.map((f) => (
                 <label key={f} className="choice">
@@ -692,39 +697,90 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
                 </label>
               ))}
             </fieldset>
-            <button type="submit" disabled={!cause || solved || open.checking}>
-              {open.checking ? 'Applying the fix…' : 'Submit answer'}
-            </button>
+            <div className="row-form">
+              <button type="submit" disabled={!cause || !engine.canSubmit(attempt)}>
+                {checking ? 'Applying the fix…' : 'Submit answer'}
+              </button>
+              {!ended &&
+                (confirmGiveUp ? (
+                  <>
+                    <span role="alert">
+                      Give up and see the answer? The attempt scores nothing.
+                    </span>
+                    <button type="button" onClick={giveUp} disabled={checking}>
+                      Yes, show the answer
+                    </button>
+                    <button type="button" onClick={() => setConfirmGiveUp(false)}>
+                      Keep trying
+                    </button>
+                  </>
+                ) : (
+                  <button type="button" onClick={() => setConfirmGiveUp(true)} disabled={checking}>
+                    Give up
+                  </button>
+                ))}
+            </div>
           </form>
           <div role="status" aria-live="polite">
-            {open.verdict && !open.verdict.accepted && (
+            {attempt.verdict && !attempt.verdict.accepted && !ended && (
               <p className="quiz-result quiz-wrong">
-                <strong>Refused.</strong> {open.verdict.reason} Your fix was applied: step through
-                it below. Refused answers so far: {open.wrongAnswers}.
+                <strong>Refused.</strong> {attempt.verdict.reason} Your fix was applied: step
+                through it below. Refused answers so far: {attempt.wrongAnswers}.
               </p>
             )}
             {solved && (
-              <div className="quiz-result quiz-right">
-                <p>
-                  <strong>Solved: the node recovered.</strong> Score {open.score} / 100 (hints{' '}
-                  {open.hintsShown}, steps {open.steps}, refused answers {open.wrongAnswers}).
-                </p>
-                <p>{ch.debrief}</p>
-                <Recovery
-                  fault={run.hidden.variant.fault}
-                  node={run.hidden.node}
-                  pod={
-                    typeof run.hidden.params['pod'] === 'string' ? run.hidden.params['pod'] : null
-                  }
-                />
-                <a href={routeHash({ kind: 'challenge', id: ch.id, seed: null })}>
-                  Try another seed
-                </a>
-              </div>
+              <p className="quiz-result quiz-right">
+                <strong>Solved: the node recovered.</strong> Score {attempt.score?.points} / 100
+                (hints {attempt.hintsUsed}, steps {attempt.steps}, refused answers{' '}
+                {attempt.wrongAnswers}).
+              </p>
+            )}
+            {attempt.status === 'gave-up' && (
+              <p className="quiz-result quiz-wrong">
+                <strong>You gave up.</strong> Here is what was wrong, and why the other causes were
+                not it.
+              </p>
             )}
           </div>
+          {ended && (
+            <div className="debrief" ref={debriefRef} tabIndex={-1} aria-label="Debrief">
+              <ChallengeDebrief run={run} />
+              <a href={routeHash({ kind: 'challenge', id: ch.id, seed: null })}>Try another seed</a>
+            </div>
+          )}
         </div>
       </div>
     </section>
+  );
+}
+
+/** The answer and why every other cause offered was not it (after a solve or a give-up). */
+function ChallengeDebrief({ run }: { run: OpenChallenge['run'] }) {
+  const engine = useCourse((s) => s.engine)!;
+  const d = engine.debriefOf(run);
+  return (
+    <>
+      <h3>Debrief</h3>
+      <p>
+        <strong>The root cause:</strong> {d.cause.text}.
+      </p>
+      <p>
+        <strong>The fix:</strong> {d.fix.join('; then ')}.
+      </p>
+      <p>{d.text}</p>
+      <h4>Why the other causes were not it</h4>
+      <ul className="myths" aria-label="Why the other causes were not it">
+        {d.refused.map((c) => (
+          <li key={c.id}>
+            <strong>{c.text}.</strong> {c.why}
+          </li>
+        ))}
+      </ul>
+      <Recovery
+        fault={run.hidden.variant.fault}
+        node={run.hidden.node}
+        pod={typeof run.hidden.params['pod'] === 'string' ? run.hidden.params['pod'] : null}
+      />
+    </>
   );
 }

@@ -104,13 +104,11 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     open: {
       kind: 'challenge',
       run,
-      openedAt: Date.now(),
-      hintsShown: 0,
-      steps: 0,
-      wrongAnswers: 0,
-      verdict: null,
-      score: null,
-      checking: false,
+      attempt: ce.openAttempt('challenge', {
+        now: Date.now(),
+        cursor: run.session.cursor,
+        hintCount: ch.hints.length * 3,
+      }),
     },
   });
   updateChallenge(ch.id, (c) => ({ ...c, seed }));
@@ -134,10 +132,10 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
   // The learner's attempt is kept while the solution replays (a replay of a replay keeps the
   // attempt it was started from).
   const current = useApp.getState().session;
-  const attempt =
+  const ownSession =
     solution && same
       ? prev.solution
-        ? (prev.attempt ?? null)
+        ? (prev.ownSession ?? null)
         : current
           ? { session: current, cursor: current.cursor }
           : null
@@ -149,9 +147,11 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
       lesson,
       start,
       solution,
-      hints: same ? prev.hints : {},
+      attempt: same
+        ? { ...prev.attempt, cursor: start }
+        : ce.openAttempt('lesson', { now: Date.now(), cursor: start }),
       quiz: same ? prev.quiz : {},
-      attempt,
+      ownSession,
     },
   });
   publish();
@@ -163,7 +163,7 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
  */
 export function backToAttempt(lesson: Lesson): void {
   const prev = useCourse.getState().open;
-  const kept = prev?.kind === 'lesson' && prev.lesson.id === lesson.id ? prev.attempt : null;
+  const kept = prev?.kind === 'lesson' && prev.lesson.id === lesson.id ? prev.ownSession : null;
   if (!kept || prev?.kind !== 'lesson') {
     openLesson(lesson, false);
     return;
@@ -175,6 +175,6 @@ export function backToAttempt(lesson: Lesson): void {
     selectedPod: null,
     selectedFile: null,
   });
-  useCourse.setState({ open: { ...prev, solution: false, attempt: null } });
+  useCourse.setState({ open: { ...prev, solution: false, ownSession: null } });
   publish();
 }

@@ -1,9 +1,19 @@
 /**
  * The course's own state (a small zustand store in the course chunk): the course data, the
- * learner's progress, and what is open (a lesson with its hints and quiz, or a challenge run).
+ * learner's progress, and what is open (a lesson with its attempt and quiz, or a challenge run
+ * with its attempt). An attempt (hints, steps, answers, score) is the engine's pure machine
+ * (src/engine/course/attempt.ts): this store only keeps its snapshot and feeds it events.
  */
 import { create } from 'zustand';
-import type { ChallengeRun, CourseEngine, Lesson, Session, Verdict } from '../../engine';
+import type {
+  Attempt,
+  AttemptEvent,
+  ChallengeRun,
+  CourseEngine,
+  Lesson,
+  Session,
+} from '../../engine';
+import { useApp } from '../store';
 import {
   emptyChallenge,
   emptyLesson,
@@ -22,25 +32,19 @@ export interface OpenLesson {
   start: number;
   /** Whether the session is the solution's replay. */
   solution: boolean;
-  /** Hint levels shown, per goal id (1 nudge, 2 concept, 3 step). */
-  hints: Record<string, 1 | 2 | 3>;
+  /** Hints shown per goal and steps taken (kept across the solution's replay). */
+  attempt: Attempt;
   /** Choices picked per question, and whether it was checked. */
   quiz: Record<string, { chosen: string[]; checked: boolean }>;
   /** While the solution replays: the learner's own session and step, to go back to. */
-  attempt?: { session: Session; cursor: number } | null;
+  ownSession?: { session: Session; cursor: number } | null;
 }
 
 export interface OpenChallenge {
   kind: 'challenge';
   run: ChallengeRun;
-  openedAt: number;
-  hintsShown: number;
-  steps: number;
-  wrongAnswers: number;
-  verdict: Verdict | null;
-  /** The accepted answer's score. */
-  score: number | null;
-  checking: boolean;
+  /** Hints, steps, answers, the verdict and the score, or the give-up. */
+  attempt: Attempt;
 }
 
 export interface CourseState {
@@ -82,3 +86,17 @@ export function updateChallenge(id: string, f: (c: ChallengeProgress) => Challen
     challenges: { ...p.challenges, [id]: f(p.challenges[id] ?? emptyChallenge()) },
   });
 }
+
+/** Feeds an event to the open lesson's or challenge's attempt (nothing when none is open). */
+export function attemptEvent(e: AttemptEvent): Attempt | null {
+  const { open, engine } = useCourse.getState();
+  if (!open || !engine) return null;
+  const next = engine.attemptStep(open.attempt, e);
+  if (next !== open.attempt) useCourse.setState({ open: { ...open, attempt: next } });
+  return next;
+}
+
+// Every move of the app's cursor is a step of the open attempt.
+useApp.subscribe((s, prev) => {
+  if (s.cursor !== prev.cursor) attemptEvent({ type: 'cursor', cursor: s.cursor });
+});

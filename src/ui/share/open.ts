@@ -167,3 +167,11 @@ export async function makeEmbedSnippet(): Promise<{ html: string } | { error: st
 export function lessonEmbedSnippet(id: string): string {
   return embedSnippet({ scenario: `lesson:${id}`, views: 'sequence,inspector' });
 }
+
+/**
+ * HTML that embeds a challenge with its seed, where the candidate arrives (docs/embedding.md: the
+ * ticket above the views; the answer stays in the app). Challenge ids are [a-z0-9-].
+ */
+export function challengeEmbedSnippet(id: string, seed: number): string {
+  return embedSnippet({ scenario: `challenge:${id}:${seed}`, views: 'pods,journal' });
+}
