@@ -19,6 +19,7 @@ export { scenarioSession } from './session';
 export {
   openChallenge,
   submitAnswer,
+  submitAnswerJob,
   scoreChallenge,
   sessionContext,
   type ChallengeRun,

@@ -10,14 +10,20 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Recovery } from '../panels/Recovery';
 import { routeHash } from '../route';
 import { lessonEmbedSnippet } from '../share/open';
-import { cmd, notify, useApp } from '../store';
+import { Cancelled, cmd, get, notify, runJob, ui, useApp } from '../store';
 import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
 import { NarrationText, useLessonNarration } from './narration';
 import { openLesson } from './open';
 import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './progress';
 import {
+  countChallengeStep,
+  recordVerdict,
+  setChecking,
   setProgress,
+  setQuizAnswer,
+  showChallengeHint,
+  showLessonHint,
   updateChallenge,
   updateLesson,
   useCourse,
@@ -275,9 +281,7 @@ function LessonView({ open }: { open: OpenLesson }) {
     );
     // The last hint disables the button: the focus goes to that hint instead of the page.
     if (!more) focusSoon(`lesson-hint-${nextHinted.id}-${level - 1}`);
-    useCourse.setState({
-      open: { ...open, hints: { ...open.hints, [nextHinted.id]: level } },
-    });
+    showLessonHint(nextHinted.id, level);
     updateLesson(lesson.id, (p) => ({ ...p, hints: p.hints + 1 }));
   };
 
@@ -429,11 +433,7 @@ function Question(props: {
   useEffect(() => {
     if (justChecked && state.checked) verdictRef.current?.focus();
   }, [justChecked, state.checked]);
-  const setState = (s: { chosen: string[]; checked: boolean }) => {
-    const cur = useCourse.getState().open;
-    if (cur?.kind !== 'lesson') return;
-    useCourse.setState({ open: { ...cur, quiz: { ...cur.quiz, [q.id]: s } } });
-  };
+  const setState = (s: { chosen: string[]; checked: boolean }) => setQuizAnswer(q.id, s);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!state.chosen.length) return;
@@ -443,7 +443,7 @@ function Question(props: {
     updateLesson(lesson.id, (p) => ({ ...p, quiz: { ...p.quiz, [q.id]: r.correct } }));
   };
   const showStep = () => {
-    const s = useApp.getState().session;
+    const s = get().session;
     if (!s) return;
     if (q.link.lesson && q.link.lesson !== lesson.id) return;
     const i = engine.findEvent(s.events, q.link.at);
@@ -541,55 +541,48 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
   useEffect(() => {
     if (last.current === cursor) return;
     last.current = cursor;
-    const cur = useCourse.getState().open;
-    if (cur?.kind === 'challenge' && !cur.verdict?.accepted)
-      useCourse.setState({ open: { ...cur, steps: cur.steps + 1 } });
+    countChallengeStep();
   }, [cursor]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!cause || open.checking || solved) return;
-    useCourse.setState({ open: { ...open, checking: true } });
-    // Let the page show "Checking…" before the fix runs (a few seconds of simulation).
-    setTimeout(() => {
-      const cur = useCourse.getState().open;
-      if (cur?.kind !== 'challenge') return;
-      let verdict;
-      try {
-        verdict = engine.submitAnswer(cur.run, { cause, fixes });
-      } catch (err) {
-        notify('error', `The answer could not be checked: ${(err as Error).message}`);
-        useCourse.setState({ open: { ...cur, checking: false } });
-        return;
-      }
-      const wrong = cur.wrongAnswers + (verdict.accepted ? 0 : 1);
-      const score = verdict.accepted
-        ? engine.scoreChallenge({
-            hintsUsed: cur.hintsShown,
-            steps: cur.steps,
-            seconds: (Date.now() - cur.openedAt) / 1000,
-            wrongAnswers: cur.wrongAnswers,
-          })
-        : null;
-      useCourse.setState({
-        open: {
-          ...cur,
-          checking: false,
-          verdict,
-          wrongAnswers: wrong,
-          score: score?.points ?? null,
-        },
-      });
-      updateChallenge(ch.id, (p) => ({
-        ...p,
-        attempts: p.attempts + 1,
-        solved: p.solved || verdict.accepted,
-        ...(score ? { best: Math.max(p.best ?? 0, score.points) } : {}),
-      }));
-      useApp.setState({ rightTab: 'pods' });
-      // The session now holds what the fix did: show it.
-      cmd.seek(cur.run.session.cursor);
-    }, 30);
+    const cur = useCourse.getState().open;
+    if (cur?.kind !== 'challenge') return;
+    // The fix runs as a job (a few seconds of simulation, in slices, with a progress line).
+    const job = runJob('Applying the fix', engine.submitAnswerJob(cur.run, { cause, fixes }));
+    if (!job) {
+      notify('warning', 'Wait for the current computation to finish, or stop it.');
+      return;
+    }
+    setChecking(true);
+    void job.then(
+      (verdict) => {
+        const score = verdict.accepted
+          ? engine.scoreChallenge({
+              hintsUsed: cur.hintsShown,
+              steps: cur.steps,
+              seconds: (Date.now() - cur.openedAt) / 1000,
+              wrongAnswers: cur.wrongAnswers,
+            })
+          : null;
+        recordVerdict(verdict, score?.points ?? null);
+        updateChallenge(ch.id, (p) => ({
+          ...p,
+          attempts: p.attempts + 1,
+          solved: p.solved || verdict.accepted,
+          ...(score ? { best: Math.max(p.best ?? 0, score.points) } : {}),
+        }));
+        ui.rightTab('pods');
+        // The session now holds what the fix did: show it.
+        cmd.seek(cur.run.session.cursor);
+      },
+      (err: unknown) => {
+        setChecking(false);
+        if (!(err instanceof Cancelled))
+          notify('error', `The answer could not be checked: ${(err as Error).message}`);
+      },
+    );
   };
 
   return (
@@ -625,7 +618,7 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
             type="button"
             disabled={open.hintsShown >= hints.length || solved}
             onClick={() => {
-              useCourse.setState({ open: { ...open, hintsShown: open.hintsShown + 1 } });
+              showChallengeHint();
               // The last hint disables the button: the focus goes to that hint.
               if (open.hintsShown + 1 >= hints.length)
                 focusSoon(`challenge-hint-${open.hintsShown}`);

@@ -1,9 +1,11 @@
 /**
- * The course's own state (a small zustand store in the course chunk): the course data, the
- * learner's progress, and what is open (a lesson with its hints and quiz, or a challenge run).
+ * The course's own state (the `course` slice of the app's store, ../app/state.ts): the course
+ * data, the learner's progress, and what is open (a lesson with its hints and quiz, or a
+ * challenge run). Components read it with `useCourse(selector)` and change it only through the
+ * functions below.
  */
-import { create } from 'zustand';
 import type { ChallengeRun, CourseEngine, Lesson, Verdict } from '../../engine';
+import { slice } from '../app/state';
 import {
   emptyChallenge,
   emptyLesson,
@@ -55,28 +57,88 @@ export function storage(): Store | null {
   }
 }
 
-export const useCourse = create<CourseState>(() => ({
+const course = slice<CourseState>('course', {
   engine: null,
   progress: loadProgress(null).progress,
   open: null,
-}));
+});
+
+/** Reads the course's state in a component (`useCourse.getState()` outside React). */
+export const useCourse = Object.assign(
+  <T>(selector: (s: CourseState) => T): T => course.use(selector),
+  {
+    getState: course.get,
+  },
+);
+
+/** Writes the course's state: for this folder's command functions (open.ts, below). */
+export const setCourse = course.set;
 
 export function setProgress(p: Progress): void {
-  useCourse.setState({ progress: p });
+  course.set({ progress: p });
   saveProgress(storage(), p);
 }
 
 export function updateLesson(id: string, f: (l: LessonProgress) => LessonProgress): void {
-  const p = useCourse.getState().progress;
+  const p = course.get().progress;
   const next = f(p.lessons[id] ?? emptyLesson());
   if (JSON.stringify(next) === JSON.stringify(p.lessons[id])) return;
   setProgress({ ...p, lessons: { ...p.lessons, [id]: next } });
 }
 
 export function updateChallenge(id: string, f: (c: ChallengeProgress) => ChallengeProgress): void {
-  const p = useCourse.getState().progress;
+  const p = course.get().progress;
   setProgress({
     ...p,
     challenges: { ...p.challenges, [id]: f(p.challenges[id] ?? emptyChallenge()) },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the learner does in an open lesson or challenge
+
+/** Changes the open lesson (nothing when a lesson is not open). */
+function changeLesson(f: (l: OpenLesson) => OpenLesson): void {
+  const cur = course.get().open;
+  if (cur?.kind === 'lesson') course.set({ open: f(cur) });
+}
+
+/** Changes the open challenge (nothing when a challenge is not open). */
+function changeChallenge(f: (c: OpenChallenge) => Partial<OpenChallenge>): void {
+  const cur = course.get().open;
+  if (cur?.kind === 'challenge') course.set({ open: { ...cur, ...f(cur) } });
+}
+
+/** Shows a lesson goal's hint at `level`. */
+export function showLessonHint(goal: string, level: 1 | 2 | 3): void {
+  changeLesson((l) => ({ ...l, hints: { ...l.hints, [goal]: level } }));
+}
+
+/** A quiz question's choices, and whether they were checked. */
+export function setQuizAnswer(question: string, a: { chosen: string[]; checked: boolean }): void {
+  changeLesson((l) => ({ ...l, quiz: { ...l.quiz, [question]: a } }));
+}
+
+/** The challenge's cursor moved: one more step (until it is solved). */
+export function countChallengeStep(): void {
+  changeChallenge((c) => (c.verdict?.accepted ? {} : { steps: c.steps + 1 }));
+}
+
+export function showChallengeHint(): void {
+  changeChallenge((c) => ({ hintsShown: c.hintsShown + 1 }));
+}
+
+/** An answer is being checked (its fix carried out), or no longer. */
+export function setChecking(checking: boolean): void {
+  changeChallenge(() => ({ checking }));
+}
+
+/** The verdict on an answer, with its score when accepted. */
+export function recordVerdict(verdict: Verdict, score: number | null): void {
+  changeChallenge((c) => ({
+    checking: false,
+    verdict,
+    wrongAnswers: c.wrongAnswers + (verdict.accepted ? 0 : 1),
+    score,
+  }));
 }
