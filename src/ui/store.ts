@@ -10,6 +10,7 @@ export {
   get,
   publish,
   subscribe,
+  shallow,
   useApp,
   THEME_KEY,
   type AppState,

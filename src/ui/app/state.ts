@@ -10,7 +10,7 @@
  * never write: they call commands (`cmd.*`, `ui.*` and the course's own). `store-paths.test.ts`
  * checks it. This module imports nothing of the app's, so nothing can form a cycle through it.
  */
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { EngineModule, Level, Session } from '../../engine';
 import type { Route } from '../route';
 
@@ -141,12 +141,45 @@ export function update(change: Partial<AppState> | ((st: AppState) => Partial<Ap
   for (const l of [...listeners]) l(state, prev);
 }
 
-/** Reads a slice of the state in a component; re-renders when the selected value changes. */
-export function useApp<T>(selector: (st: AppState) => T): T {
-  return useSyncExternalStore(
-    subscribe,
-    () => selector(state),
-    () => selector(state),
+/**
+ * Reads a slice of the state in a component; re-renders when the selected value changes
+ * (`Object.is`, or `equal`: `shallow` for a view's selector that returns an object of fields).
+ */
+export function useApp<T>(selector: (st: AppState) => T, equal?: (a: T, b: T) => boolean): T {
+  const read = useMemo(() => cachedRead(selector, equal), [selector, equal]);
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/**
+ * `selector` over the current state, returning the previous result while `equal` holds, so that
+ * a selector that builds an object gives useSyncExternalStore the same snapshot until a field
+ * changes.
+ */
+export function cachedRead<T>(
+  selector: (st: AppState) => T,
+  equal: (a: T, b: T) => boolean = Object.is,
+): () => T {
+  let last: { st: AppState; value: T } | null = null;
+  return () => {
+    if (last?.st === state) return last.value;
+    const value = selector(state);
+    if (last && equal(last.value, value)) {
+      last = { st: state, value: last.value };
+      return last.value;
+    }
+    last = { st: state, value };
+    return value;
+  };
+}
+
+/** Whether two objects have the same own fields with `Object.is`-equal values. */
+export function shallow<T>(a: T, b: T): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) =>
+    Object.is((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
   );
 }
 
