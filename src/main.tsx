@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { loadEngine } from './engine';
 import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
-import { failedToLoad, start } from './ui/store';
+import { failedToLoad, start } from './ui/app/boot';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
 

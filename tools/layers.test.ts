@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dirname } from 'node:path';
-import { ENGINE_ROOT, facadeProblems, type Graph, problems, readGraph } from './layers';
+import {
+  appGraph,
+  ENGINE_ROOT,
+  facadeProblems,
+  fileCycles,
+  type Graph,
+  problems,
+  readGraph,
+} from './layers';
 
 function graph(edges: Record<string, string[]>): Graph {
   return { files: new Map(Object.entries(edges)) };
@@ -9,6 +17,13 @@ function graph(edges: Record<string, string[]>): Graph {
 describe('engine layers', () => {
   it('every import of src/engine points down the stack, and no files import each other in a circle', () => {
     expect(problems(readGraph(ENGINE_ROOT))).toEqual([]);
+  });
+
+  it("the app's own modules (UI, embed, element) import each other in no circle", () => {
+    const g = appGraph(dirname(ENGINE_ROOT), ENGINE_ROOT);
+    expect(g.files.has('ui/app/boot.ts')).toBe(true);
+    expect(g.files.get('ui/app/boot.ts')).toContain('ui/share/open.ts');
+    expect(fileCycles(g)).toEqual([]);
   });
 
   it('the UI, the embed and the element import the engine only through its facade', () => {

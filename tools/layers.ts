@@ -102,6 +102,24 @@ export function readGraph(root: string): Graph {
   return { files };
 }
 
+/**
+ * The import graph of the app's own code (src/ outside src/engine: the UI, the embed, the
+ * element), files relative to src/, tests left out. The app's store is split so that it has no
+ * cycles (src/ui/store.ts).
+ */
+export function appGraph(src: string, engine: string): Graph {
+  const files = new Map<string, string[]>();
+  for (const abs of walk(src, /\.tsx?$/)) {
+    if (abs.startsWith(engine + '/') || /\.test\.tsx?$/.test(abs) || abs.endsWith('.d.ts'))
+      continue;
+    const deps = importsOf(abs)
+      .filter((t) => !t.startsWith(engine + '/') && /\.tsx?$/.test(t))
+      .map((t) => relative(src, t));
+    files.set(relative(src, abs), deps);
+  }
+  return { files };
+}
+
 /** Imports of src/engine from the rest of src/ that go past the facade (tests aside). */
 export function facadeProblems(src: string, engine: string): string[] {
   const facade = join(engine, 'index.ts');
@@ -213,7 +231,14 @@ function main(argv: string[]): number {
       console.log(`${u} -> ${shown.join(' ') || '(nothing)'}`);
     }
   }
-  const found = [...problems(g), ...facadeProblems(dirname(ENGINE_ROOT), ENGINE_ROOT)];
+  const appCycles = fileCycles(appGraph(dirname(ENGINE_ROOT), ENGINE_ROOT)).map(
+    (c) => `import cycle in the app: ${c.join(' -> ')}`,
+  );
+  const found = [
+    ...problems(g),
+    ...facadeProblems(dirname(ENGINE_ROOT), ENGINE_ROOT),
+    ...appCycles,
+  ];
   for (const p of found) console.error(`layers: ${p}`);
   return found.length === 0 ? 0 : 1;
 }

@@ -5,8 +5,8 @@
  * same seed there). The course is loaded (`loadCourseEngine()`) before a challenge opens.
  */
 import { loadCourseEngine } from '../engine';
-import { useApp } from '../ui/store';
-import { useEmbed } from './state';
+import { update } from '../ui/app/state';
+import { setEmbed } from './state';
 
 /** Opens a challenge with a seed; returns a problem when there is no such challenge. */
 export function openChallenge(id: string, seed: number): string | null {
@@ -19,8 +19,8 @@ export function openChallenge(id: string, seed: number): string | null {
   }
   const run = open(ch, seed);
   run.session.seek(run.start);
-  useApp.setState({ session: run.session, selectedPod: null, selectedFile: null });
-  useEmbed.setState({
+  update({ session: run.session, selectedPod: null, selectedFile: null });
+  setEmbed({
     challenge: { id, title: ch.title, difficulty: ch.difficulty, seed, ticket: run.ticket },
   });
   return null;

@@ -3,7 +3,8 @@
  * the host's origin only, answers to that origin only, never '*'.
  */
 import { loadFaults } from '../engine';
-import { cmd, notify, pause, useApp } from '../ui/store';
+import { cmd, notify, pause } from '../ui/store';
+import { get, subscribe } from '../ui/app/state';
 import {
   parseHostMessage,
   PROTOCOL,
@@ -13,7 +14,7 @@ import {
 } from './protocol';
 import { solvedReporter } from './solved';
 import { loadScenario, seekTo } from './start';
-import { useEmbed } from './state';
+import { getEmbed, setEmbed, subscribeEmbed } from './state';
 
 function referrerOrigin(): string | null {
   try {
@@ -41,7 +42,7 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
   let queue: Promise<void> = Promise.resolve();
 
   async function handle(m: HostMessage): Promise<void> {
-    const { engine, session } = useApp.getState();
+    const { engine, session } = get();
     if (!engine || !session) return;
     switch (m.type) {
       case 'goto':
@@ -74,7 +75,7 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
         return;
       }
       case 'views':
-        useEmbed.setState({ views: m.views });
+        setEmbed({ views: m.views });
         return;
       case 'theme':
         applyTheme(m.theme);
@@ -83,7 +84,7 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
         cmd.setLevel(m.level);
         return;
       case 'play':
-        if (!useApp.getState().playing) cmd.togglePlay();
+        if (!get().playing) cmd.togglePlay();
         return;
       case 'pause':
         pause();
@@ -121,10 +122,10 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
 
   return {
     ready() {
-      const st = useApp.getState();
+      const st = get();
       post({ type: 'ready', step: st.cursor + 1, length: st.length });
       let last = { cursor: st.cursor, length: st.length, session: st.session };
-      useApp.subscribe((s) => {
+      subscribe((s) => {
         if (s.busy !== null) return;
         if (s.cursor === last.cursor && s.length === last.length && s.session === last.session)
           return;
@@ -134,10 +135,10 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
       // A lesson: `solved` once, the first time every goal is met (src/embed/lesson.ts checks).
       const solved = solvedReporter((lesson) => post({ type: 'solved', lesson }));
       const checkSolved = () => {
-        const open = useEmbed.getState().lesson;
+        const open = getEmbed().lesson;
         if (open) solved(open.lesson.id, open.goals);
       };
-      useEmbed.subscribe(checkSolved);
+      subscribeEmbed(checkSolved);
       checkSolved();
       new ResizeObserver(reportHeight).observe(document.body);
       reportHeight();

@@ -5,8 +5,8 @@
  * is loaded (`loadCourseEngine()`) before a lesson opens.
  */
 import { loadCourseEngine } from '../engine';
-import { useApp } from '../ui/store';
-import { useEmbed } from './state';
+import { get, subscribe, update } from '../ui/app/state';
+import { getEmbed, setEmbed } from './state';
 
 /** Opens a lesson, or its solution's replay; returns a problem when there is no such lesson. */
 export function openLesson(id: string, solution: boolean): string | null {
@@ -17,7 +17,7 @@ export function openLesson(id: string, solution: boolean): string | null {
     const ids = course.lessons.map((l) => l.id).join(', ');
     return `There is no lesson "${id}" (lessons: ${ids}).`;
   }
-  const prev = useEmbed.getState().lesson;
+  const prev = getEmbed().lesson;
   const s = scenarioSession(lessonScenario(lesson, { solution }));
   // The solution's replay starts like the lesson: the learner's part begins at the same step.
   const start = !solution
@@ -26,8 +26,8 @@ export function openLesson(id: string, solution: boolean): string | null {
       ? prev.start
       : scenarioSession(lessonScenario(lesson)).start;
   s.session.seek(start);
-  useApp.setState({ session: s.session, selectedPod: null, selectedFile: null });
-  useEmbed.setState({
+  update({ session: s.session, selectedPod: null, selectedFile: null });
+  setEmbed({
     lesson: {
       lesson,
       session: s.session,
@@ -40,16 +40,16 @@ export function openLesson(id: string, solution: boolean): string | null {
 }
 
 function check(): void {
-  const open = useEmbed.getState().lesson;
-  const session = useApp.getState().session;
+  const open = getEmbed().lesson;
+  const session = get().session;
   if (!open || session !== open.session) return;
   const { lessonGoalsAt } = loadCourseEngine.now();
-  useEmbed.setState({
+  setEmbed({
     lesson: { ...open, goals: lessonGoalsAt(open.lesson, session, open.start) },
   });
 }
 
 // Every published change (a step, a seek, an action) re-checks the goals once.
-useApp.subscribe((s, prev) => {
+subscribe((s, prev) => {
   if (s.version !== prev.version || s.session !== prev.session) check();
 });

@@ -6,14 +6,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadEngine } from '../engine';
 import { registerServiceWorker } from '../offline/register';
-import { failedToLoad, useApp } from '../ui/store';
+import { failedToLoad } from '../ui/app/boot';
+import { update } from '../ui/app/state';
 import '../ui/app.css';
 import './embed.css';
 import { connectHost } from './host';
 import { EmbedApp } from './EmbedApp';
 import { parseParams, type Theme } from './protocol';
 import { startEmbed } from './start';
-import { useEmbed } from './state';
+import { setEmbed } from './state';
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
@@ -23,8 +24,8 @@ export function applyTheme(theme: Theme): void {
 
 const { params, problems } = parseParams(location.search);
 applyTheme(params.theme);
-useEmbed.setState({ views: params.views, scenario: params.scenario });
-useApp.setState({ source: 'embed' });
+setEmbed({ views: params.views, scenario: params.scenario });
+update({ source: 'embed' });
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');

@@ -1,12 +1,13 @@
 import { loadCourseEngine, type EngineModule } from '../engine';
-import { notify, pause, publish, runJob, seekTo, useApp, cmd } from '../ui/store';
+import { notify, pause, publish, runJob, seekTo, cmd } from '../ui/store';
+import { get, update } from '../ui/app/state';
 import { parseScenario, type EmbedParams } from './protocol';
-import { useEmbed } from './state';
+import { setEmbed } from './state';
 
 /** A sandbox: the default one, or a share link's (null when it opened, else the problem). */
 async function openSandbox(engine: EngineModule, payload: string | null): Promise<string | null> {
   const session = engine.newSandbox();
-  useApp.setState({ session, selectedPod: null, selectedFile: null });
+  update({ session, selectedPod: null, selectedFile: null });
   if (payload === null) return null;
   const { decodeLink } = await import('../ui/share/link');
   const r = decodeLink(payload);
@@ -40,7 +41,7 @@ export async function loadScenario(
       const r = await (await import('../ui/scenarios')).scenarioFileSession(ref.name);
       if (typeof r === 'string') problem = r;
       else {
-        useApp.setState({ session: r.session, selectedPod: null, selectedFile: null });
+        update({ session: r.session, selectedPod: null, selectedFile: null });
         if (r.warning) notify('warning', r.warning);
         problem = null;
       }
@@ -51,9 +52,9 @@ export async function loadScenario(
   const opened = problem === null;
   if (!opened) {
     notify('error', `${problem} The default sandbox is shown instead.`);
-    useApp.setState({ session: engine.newSandbox(), selectedPod: null, selectedFile: null });
+    update({ session: engine.newSandbox(), selectedPod: null, selectedFile: null });
   }
-  useEmbed.setState({
+  setEmbed({
     scenario: opened ? scenario : 'sandbox',
     ...(opened && ref.kind === 'lesson' ? {} : { lesson: null }),
     ...(opened && ref.kind === 'challenge' ? {} : { challenge: null }),
@@ -71,11 +72,11 @@ export async function startEmbed(
   params: EmbedParams,
   problems: string[],
 ): Promise<string[]> {
-  useApp.setState({ engine, source: 'embed' });
+  update({ engine, source: 'embed' });
   for (const p of problems.slice(0, 3)) notify('warning', `Embed parameter ${p}`);
   const problem = await loadScenario(engine, params.scenario, params.step);
-  if (params.level) useApp.getState().session?.setLevel(params.level);
-  useApp.setState({ phase: 'ready' });
+  if (params.level) get().session?.setLevel(params.level);
+  update({ phase: 'ready' });
   publish();
   if (params.autoplay) cmd.togglePlay();
   return problem === null ? [] : [problem];

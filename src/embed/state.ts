@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { slice } from '../ui/app/state';
 import type { Session } from '../engine';
 import type { GoalResult, Lesson } from '../engine';
 import { DEFAULT_VIEWS, type EmbedView } from './protocol';
@@ -24,11 +24,26 @@ export interface EmbedChallengeState {
   ticket: string;
 }
 
-/** What the embed shows besides the session (in the app's store). */
-export const useEmbed = create<{
+export interface EmbedState {
   views: EmbedView[];
   /** The scenario shown, as the `scenario` parameter names it (for "Open in cnisim"). */
   scenario: string;
   lesson: EmbedLessonState | null;
   challenge: EmbedChallengeState | null;
-}>(() => ({ views: DEFAULT_VIEWS, scenario: 'sandbox', lesson: null, challenge: null }));
+}
+
+/**
+ * What the embed shows besides the session: the `embed` slice of the app's store. Components
+ * read it with `useEmbed`; the embed's command modules (main, start, host, lesson, challenge)
+ * write it.
+ */
+const embed = slice<EmbedState>('embed', {
+  views: DEFAULT_VIEWS,
+  scenario: 'sandbox',
+  lesson: null,
+  challenge: null,
+});
+export const useEmbed = embed.use;
+export const getEmbed = embed.get;
+export const setEmbed = embed.set;
+export const subscribeEmbed = embed.subscribe;

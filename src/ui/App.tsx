@@ -17,7 +17,7 @@ import {
 } from './present/Presenter';
 import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
-import { cmd, setTheme, useApp, type LeftTab, type RightTab, type Theme } from './store';
+import { cmd, get, setTheme, ui, useApp, type LeftTab, type RightTab, type Theme } from './store';
 
 // The panels read the engine: they arrive in lazy chunks fetched right after the first paint, and
 // show once the engine parts they read are loaded (`panelsReady`).
@@ -107,7 +107,7 @@ function useKeyboard(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-      if (useApp.getState().shortcutsOpen || useApp.getState().shareOpen) return;
+      if (get().shortcutsOpen || get().shareOpen) return;
       if (ownsKeys(e.target, e.key)) return;
       const level = LEVELS[Number(e.key) - 1];
       if (e.key === 'ArrowRight') cmd.stepForward();
@@ -115,7 +115,7 @@ function useKeyboard(): void {
       else if (e.key === ' ') cmd.togglePlay();
       else if (e.key === 'Home') cmd.home();
       else if (e.key === 'End') cmd.end();
-      else if (e.key === '?') useApp.setState({ shortcutsOpen: true });
+      else if (e.key === '?') ui.shortcuts(true);
       else if (e.key === 'p' || e.key === 'P') togglePresenter();
       else if (level && /^[1-4]$/.test(e.key)) cmd.setLevel(level);
       else return;
@@ -187,13 +187,13 @@ export function App() {
           <a href="#/course">Course</a>
           {/* A course session is never shared: a challenge's link carries only its id and seed. */}
           {source !== 'course' && (
-            <button type="button" onClick={() => useApp.setState({ shareOpen: true })}>
+            <button type="button" onClick={() => ui.share(true)}>
               Share
             </button>
           )}
           <button
             type="button"
-            onClick={() => useApp.setState({ shortcutsOpen: true })}
+            onClick={() => ui.shortcuts(true)}
             aria-label="Keyboard shortcuts"
             title="Keyboard shortcuts (?)"
           >
@@ -223,12 +223,7 @@ export function App() {
       <Narration />
       <main className={rightTab === 'shell' ? 'workbench workbench-shell' : 'workbench'}>
         <section className="pane pane-views" aria-label="Views">
-          <Tabs
-            label="Views"
-            tabs={LEFT_TABS}
-            selected={leftTab}
-            onSelect={(k) => useApp.setState({ leftTab: k })}
-          >
+          <Tabs label="Views" tabs={LEFT_TABS} selected={leftTab} onSelect={(k) => ui.leftTab(k)}>
             <View name={leftTab} component={left[leftTab]} />
           </Tabs>
         </section>
@@ -255,7 +250,7 @@ export function App() {
             label="Cluster"
             tabs={RIGHT_TABS}
             selected={rightTab}
-            onSelect={(k) => useApp.setState({ rightTab: k })}
+            onSelect={(k) => ui.rightTab(k)}
           >
             <View name={rightTab} component={right[rightTab]} />
           </Tabs>

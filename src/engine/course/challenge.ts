@@ -15,7 +15,7 @@ import type { FaultInjector } from '../session';
 import { clusterSpec } from '../scenario/run';
 import { parseScenario } from '../scenario/schema';
 import type { Session } from '../session/session';
-import { SessionError } from '../session/session';
+import { drain, SessionError, type Job } from '../session/session';
 import type { WorldState } from '../sim/world';
 import { FIXES, type FixContext, type FixStep } from './fixes';
 import { bindGoal, checkGoals, type CheckContext, type GoalResult } from './goals';
@@ -150,31 +150,35 @@ function fixContext(run: ChallengeRun, state: WorldState): FixContext {
 }
 
 /** Runs the session until `test` holds on a state or `limitUs` of virtual time passed. */
-function runUntilState(session: Session, test: (s: WorldState) => boolean, limitUs: number): void {
+function* runUntilState(
+  session: Session,
+  test: (s: WorldState) => boolean,
+  limitUs: number,
+): Job<void> {
   const end = session.stateAt(session.cursor).clock + limitUs;
   if (test(session.stateAt(session.cursor))) return;
-  session.runUntil({
+  yield* session.runUntilJob({
     kind: 'predicate',
     test: (_e, _i, state) => state.clock >= end || test(state),
   });
 }
 
-function carryOut(run: ChallengeRun, steps: FixStep[], did: string[]): void {
+function* carryOut(run: ChallengeRun, steps: FixStep[], did: string[]): Job<void> {
   const s = run.session;
   for (const step of steps) {
     if ('action' in step) {
       try {
-        const r = s.perform(step.action);
+        const r = yield* s.performJob(step.action);
         did.push(r.error ? `${describe(step.action)}: ${r.error}` : describe(step.action));
       } catch (e) {
         if (!(e instanceof SessionError)) throw e;
         did.push(`${describe(step.action)}: ${e.message}`);
       }
     } else if ('wait' in step) {
-      runUntilState(s, step.until, step.timeoutUs);
+      yield* runUntilState(s, step.until, step.timeoutUs);
       did.push(`waited until ${step.wait}`);
     } else {
-      carryOut(run, step.later(fixContext(run, s.stateAt(s.cursor))), did);
+      yield* carryOut(run, step.later(fixContext(run, s.stateAt(s.cursor))), did);
     }
   }
 }
@@ -192,15 +196,20 @@ function describe(a: { do: string } & Record<string, unknown>): string {
  * the fix did, so the candidate can step through it afterwards.
  */
 export function submitAnswer(run: ChallengeRun, answer: Answer): Verdict {
+  return drain(submitAnswerJob(run, answer));
+}
+
+/** `submitAnswer` as a job: it yields between events, for the app to run it in slices. */
+export function* submitAnswerJob(run: ChallengeRun, answer: Answer): Job<Verdict> {
   const ch = run.challenge;
   const s = run.session;
-  s.seek(s.events.length - 1);
+  yield* s.seekJob(s.events.length - 1);
   const did: string[] = [];
   const chosen = ch.fixes.filter((f) => answer.fixes.includes(f));
   for (const id of chosen) {
     const fix = FIXES[id];
     if (!fix) continue;
-    carryOut(run, fix.plan(fixContext(run, s.stateAt(s.cursor))), did);
+    yield* carryOut(run, fix.plan(fixContext(run, s.stateAt(s.cursor))), did);
   }
   const goals = goalsOf(run, ch.recovery);
   const from = s.cursor + 1;
@@ -216,7 +225,7 @@ export function submitAnswer(run: ChallengeRun, answer: Answer): Verdict {
   let next = 0;
   const end = s.stateAt(s.cursor).clock + RECOVERY_LIMIT_US;
   if (!holds(s.stateAt(s.cursor), s.cursor))
-    s.runUntil({
+    yield* s.runUntilJob({
       kind: 'predicate',
       test: (_e, i, state) => {
         if (state.clock >= end) return true;

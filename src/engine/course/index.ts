@@ -34,6 +34,7 @@ export { scenarioSession } from './session';
 export {
   openChallenge,
   submitAnswer,
+  submitAnswerJob,
   scoreChallenge,
   sessionContext,
   debriefOf,

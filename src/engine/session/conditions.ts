@@ -35,6 +35,9 @@ export function isPluginExec(e: TraceEvent, name?: string): boolean {
 /** Pods (namespace/name) whose container runs after the event and did not before it. */
 export function podsTurnedRunning(e: TraceEvent, before: WorldState, after: WorldState): string[] {
   if (e.kind !== 'api' || !after.api) return [];
+  // Tables are immutable: an event that left the pods' table as it was turned no pod Running
+  // (with 110 pods, checking each of them on every API event was most of a timeline's scan).
+  if (before.api && after.api.pods === before.api.pods) return [];
   const out: string[] = [];
   const keys = 'pod' in e.payload ? [e.payload.pod] : tkeys(after.api.pods);
   for (const k of keys) {

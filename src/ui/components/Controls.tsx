@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { LEVELS, type Level, type StopCondition } from '../../engine';
 import { timeText } from '../format';
-import { cancelJob, cmd, SPEEDS, useApp } from '../store';
+import { cancelJob, cmd, shallow, SPEEDS, useApp } from '../store';
+import { selectControls } from '../selectors';
 
 export const LEVEL_LABELS: Record<Level, string> = {
   cluster: 'Cluster',
@@ -20,14 +21,10 @@ const RUN_UNTIL: { key: string; label: string; cond: StopCondition }[] = [
 
 /** Play / Pause, stepping, speed, run until, detail level, and where we are. */
 export function Controls() {
-  const ready = useApp((s) => s.phase === 'ready');
-  const busy = useApp((s) => s.busy);
-  const playing = useApp((s) => s.playing);
-  const speed = useApp((s) => s.speed);
-  const level = useApp((s) => s.level);
-  const cursor = useApp((s) => s.cursor);
-  const length = useApp((s) => s.length);
-  const session = useApp((s) => s.session);
+  const { ready, busy, playing, speed, level, cursor, length, session } = useApp(
+    selectControls,
+    shallow,
+  );
   const [until, setUntil] = useState('running');
   const idle = ready && busy === null;
   const time = session && cursor >= 0 ? session.events[cursor]?.time : undefined;

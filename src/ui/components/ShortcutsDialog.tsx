@@ -1,4 +1,4 @@
-import { useApp } from '../store';
+import { ui, useApp } from '../store';
 import { useModal } from './useModal';
 
 const KEYS: [string, string][] = [
@@ -21,7 +21,7 @@ export function ShortcutsDialog() {
     <dialog
       ref={ref}
       aria-labelledby="shortcuts-title"
-      onClose={() => useApp.setState({ shortcutsOpen: false })}
+      onClose={() => ui.shortcuts(false)}
       className="shortcuts"
     >
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>

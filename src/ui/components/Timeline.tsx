@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react';
 import type { Marker, MarkerKind } from '../../engine';
-import { cmd, useApp } from '../store';
+import { cmd, shallow, useApp } from '../store';
+import { selectTimeline } from '../selectors';
 
 const KIND_TEXT: Record<MarkerKind, string> = {
   action: 'action',
@@ -53,11 +54,7 @@ const Jump = memo(function Jump(props: { markers: readonly Marker[]; disabled: b
 
 /** The scrubber over every step computed so far, with marks for actions, faults, errors and pods Running. */
 export function Timeline() {
-  const session = useApp((s) => s.session);
-  const version = useApp((s) => s.version);
-  const cursor = useApp((s) => s.cursor);
-  const length = useApp((s) => s.length);
-  const busy = useApp((s) => s.busy !== null);
+  const { session, version, cursor, length, busy } = useApp(selectTimeline, shallow);
 
   const markers = useMemo<readonly Marker[]>(
     () => (session ? session.markers : []),

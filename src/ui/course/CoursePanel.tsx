@@ -12,7 +12,7 @@ import { ErrorBoundary } from '../components/ErrorBoundary';
 import { Recovery } from '../panels/Recovery';
 import { routeHash } from '../route';
 import { challengeEmbedSnippet, lessonEmbedSnippet } from '../share/open';
-import { cmd, notify, useApp } from '../store';
+import { Cancelled, cmd, get, notify, runJob, ui, useApp } from '../store';
 import { loadCourseEngine, type GoalResult, type Lesson, type QuizQuestion } from '../../engine';
 import { dropHandout, prepareHandout, printHandout, useHandout } from './handout/state';
 import { NarrationText, useLessonNarration } from './narration';
@@ -24,6 +24,7 @@ import { emptyLesson, parseProgress, emptyProgress, serializeProgress } from './
 import {
   attemptEvent,
   setProgress,
+  setQuizAnswer,
   updateChallenge,
   updateLesson,
   useCourse,
@@ -447,11 +448,7 @@ function Question(props: {
   useEffect(() => {
     if (justChecked && state.checked) verdictRef.current?.focus();
   }, [justChecked, state.checked]);
-  const setState = (s: { chosen: string[]; checked: boolean }) => {
-    const cur = useCourse.getState().open;
-    if (cur?.kind !== 'lesson') return;
-    useCourse.setState({ open: { ...cur, quiz: { ...cur.quiz, [q.id]: s } } });
-  };
+  const setState = (s: { chosen: string[]; checked: boolean }) => setQuizAnswer(q.id, s);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!state.chosen.length) return;
@@ -461,7 +458,7 @@ function Question(props: {
     updateLesson(lesson.id, (p) => ({ ...p, quiz: { ...p.quiz, [q.id]: r.correct } }));
   };
   const showStep = () => {
-    const s = useApp.getState().session;
+    const s = get().session;
     if (!s) return;
     if (q.link.lesson && q.link.lesson !== lesson.id) return;
     const i = engine.findEvent(s.events, q.link.at);
@@ -569,32 +566,37 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!cause || !engine.canSubmit(attempt)) return;
+    const cur = useCourse.getState().open;
+    if (cur?.kind !== 'challenge') return;
+    // The fix runs as a job (a few seconds of simulation, in slices, with a progress line and a
+    // working Stop).
+    const job = runJob('Applying the fix', engine.submitAnswerJob(cur.run, { cause, fixes }));
+    if (!job) {
+      notify('warning', 'Wait for the current computation to finish, or stop it.');
+      return;
+    }
     attemptEvent({ type: 'submit' });
-    // Let the page show "Applying the fix…" before the fix runs (a few seconds of simulation).
-    setTimeout(() => {
-      const cur = useCourse.getState().open;
-      if (cur?.kind !== 'challenge' || cur.attempt.status !== 'checking') return;
-      let verdict;
-      try {
-        verdict = engine.submitAnswer(cur.run, { cause, fixes });
-      } catch (err) {
+    void job.then(
+      (verdict) => {
+        const after = attemptEvent({ type: 'verdict', verdict, now: Date.now() });
+        updateChallenge(ch.id, (p) => ({
+          ...p,
+          attempts: p.attempts + 1,
+          solved: p.solved || verdict.accepted,
+          ...(after?.score ? { best: Math.max(p.best ?? 0, after.score.points) } : {}),
+        }));
+        ui.rightTab('pods');
+        // The session now holds what the fix did: show it.
+        cmd.seek(cur.run.session.cursor);
+        if (verdict.accepted) setTimeout(() => debriefRef.current?.focus(), 0);
+      },
+      (err: unknown) => {
         const error = (err as Error).message;
-        notify('error', `The answer could not be checked: ${error}`);
         attemptEvent({ type: 'check-failed', error });
-        return;
-      }
-      const after = attemptEvent({ type: 'verdict', verdict, now: Date.now() });
-      updateChallenge(ch.id, (p) => ({
-        ...p,
-        attempts: p.attempts + 1,
-        solved: p.solved || verdict.accepted,
-        ...(after?.score ? { best: Math.max(p.best ?? 0, after.score.points) } : {}),
-      }));
-      useApp.setState({ rightTab: 'pods' });
-      // The session now holds what the fix did: show it.
-      cmd.seek(cur.run.session.cursor);
-      if (verdict.accepted) setTimeout(() => debriefRef.current?.focus(), 0);
-    }, 30);
+        if (!(err instanceof Cancelled))
+          notify('error', `The answer could not be checked: ${error}`);
+      },
+    );
   };
 
   const giveUp = () => {

@@ -6,26 +6,22 @@
  * solution's replay, which therefore does not ask again.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { create } from 'zustand';
 import type { Lesson } from '../../engine';
-import { pause, publish, useApp } from '../store';
+import { useApp } from '../store';
+import {
+  answerPrediction,
+  holdBefore,
+  keepAnswersOf,
+  usePredictions,
+  type Answers,
+} from './predictions';
 import { useCourse } from './state';
-
-interface Answers {
-  lessonId: string | null;
-  /** Choice picked, per prediction id. */
-  chosen: Record<string, string>;
-  /** The prediction answered last (its outcome stays shown until the next question). */
-  last: string | null;
-}
-
-export const usePredictions = create<Answers>(() => ({ lessonId: null, chosen: {}, last: null }));
 
 const NONE: Record<string, string> = {};
 
 /** The answers of a lesson (none when another lesson's are kept). */
 function useAnswers(lessonId: string): Answers {
-  const a = usePredictions();
+  const a = usePredictions((s) => s);
   return a.lessonId === lessonId ? a : { lessonId, chosen: NONE, last: null };
 }
 
@@ -38,8 +34,7 @@ export function Prediction({ lesson, start }: { lesson: Lesson; start: number })
   const [pick, setPick] = useState<{ id: string; choice: string } | null>(null);
   const firstChoice = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (usePredictions.getState().lessonId !== lesson.id)
-      usePredictions.setState({ lessonId: lesson.id, chosen: {}, last: null });
+    keepAnswersOf(lesson.id);
   }, [lesson.id]);
   const outcomeRef = useRef<HTMLDivElement>(null);
 
@@ -53,9 +48,7 @@ export function Prediction({ lesson, start }: { lesson: Lesson; start: number })
   // Past the predicted step without an answer: back to the step before it, before it is drawn.
   useLayoutEffect(() => {
     if (!pending || !session || session.cursor < pending.step) return;
-    pause();
-    session.seek(pending.step - 1);
-    publish();
+    holdBefore(session, pending.step);
   }, [pending, session, cursor]);
 
   const pendingId = pending?.prediction.id ?? null;
@@ -69,13 +62,7 @@ export function Prediction({ lesson, start }: { lesson: Lesson; start: number })
     const submit = (e: FormEvent) => {
       e.preventDefault();
       if (!picked || !session) return;
-      usePredictions.setState({
-        lessonId: lesson.id,
-        chosen: { ...answers.chosen, [p.id]: picked },
-        last: p.id,
-      });
-      session.seek(pending.step);
-      publish();
+      answerPrediction(session, lesson.id, p.id, picked, pending.step);
       setTimeout(() => outcomeRef.current?.focus(), 0);
     };
     return (

@@ -6,9 +6,12 @@
  */
 import { loadCourseEngine, type Lesson } from '../../engine';
 import { routeHash, type Route } from '../route';
-import { get, notify, publish, saveNow, seekTo, useApp } from '../store';
+import { seekTo } from '../app/commands';
+import { notify } from '../app/notices';
+import { saveNow } from '../app/persistence';
+import { get, publish, update } from '../app/state';
 import { loadProgress } from './progress';
-import { storage, updateChallenge, useCourse } from './state';
+import { setCourse, storage, updateChallenge, useCourse } from './state';
 
 type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
 
@@ -16,12 +19,12 @@ let progressLoaded = false;
 
 async function engine() {
   const e = useCourse.getState().engine ?? (await loadCourseEngine());
-  if (!useCourse.getState().engine) useCourse.setState({ engine: e });
+  if (!useCourse.getState().engine) setCourse({ engine: e });
   if (!progressLoaded) {
     progressLoaded = true;
     const { progress, problem, damaged } = loadProgress(storage());
     // A new learner gets a seed for the quiz's order; it is saved with the first progress.
-    useCourse.setState({
+    setCourse({
       progress: { ...progress, learner: progress.learner ?? e.learnerSeed(cryptoRandom) },
     });
     if (problem)
@@ -60,8 +63,8 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
   if (get().source === 'own') saveNow();
   const course = ce.loadCourse();
   if (route.kind === 'course') {
-    useApp.setState({ course: route });
-    useCourse.setState({ open: null });
+    update({ course: route });
+    setCourse({ open: null });
     return;
   }
   if (route.kind === 'lesson') {
@@ -69,12 +72,12 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     if (!lesson) {
       notify('error', `There is no lesson "${route.id}". Here is the list of lessons.`);
       history.replaceState(null, '', routeHash({ kind: 'course' }));
-      useApp.setState({ course: { kind: 'course' } });
-      useCourse.setState({ open: null });
+      update({ course: { kind: 'course' } });
+      setCourse({ open: null });
       return;
     }
     openLesson(lesson, false);
-    useApp.setState({ course: route });
+    update({ course: route });
     // A step in the address (#/lesson/<id>?step=12) opens the lesson there.
     if (route.step !== undefined) await seekTo(route.step);
     return;
@@ -83,8 +86,8 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
   if (!ch) {
     notify('error', `There is no challenge "${route.id}". Here is the list of challenges.`);
     history.replaceState(null, '', routeHash({ kind: 'course' }));
-    useApp.setState({ course: { kind: 'course' } });
-    useCourse.setState({ open: null });
+    update({ course: { kind: 'course' } });
+    setCourse({ open: null });
     return;
   }
   let seed = route.seed;
@@ -93,14 +96,14 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     history.replaceState(null, '', routeHash({ kind: 'challenge', id: ch.id, seed }));
   }
   const run = ce.openChallenge(ch, seed);
-  useApp.setState({
+  update({
     session: run.session,
     source: 'course',
     course: { kind: 'challenge', id: ch.id, seed },
     selectedPod: null,
     selectedFile: null,
   });
-  useCourse.setState({
+  setCourse({
     open: {
       kind: 'challenge',
       run,
@@ -131,7 +134,7 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
   s.session.seek(start);
   // The learner's attempt is kept while the solution replays (a replay of a replay keeps the
   // attempt it was started from).
-  const current = useApp.getState().session;
+  const current = get().session;
   const ownSession =
     solution && same
       ? prev.solution
@@ -140,8 +143,8 @@ export function openLesson(lesson: Lesson, solution: boolean): void {
           ? { session: current, cursor: current.cursor }
           : null
       : null;
-  useApp.setState({ session: s.session, source: 'course', selectedPod: null, selectedFile: null });
-  useCourse.setState({
+  update({ session: s.session, source: 'course', selectedPod: null, selectedFile: null });
+  setCourse({
     open: {
       kind: 'lesson',
       lesson,
@@ -169,12 +172,12 @@ export function backToAttempt(lesson: Lesson): void {
     return;
   }
   kept.session.seek(kept.cursor);
-  useApp.setState({
+  update({
     session: kept.session,
     source: 'course',
     selectedPod: null,
     selectedFile: null,
   });
-  useCourse.setState({ open: { ...prev, solution: false, ownSession: null } });
+  setCourse({ open: { ...prev, solution: false, ownSession: null } });
   publish();
 }

@@ -1,10 +1,10 @@
 /**
- * The course's own state (a small zustand store in the course chunk): the course data, the
- * learner's progress, and what is open (a lesson with its attempt and quiz, or a challenge run
- * with its attempt). An attempt (hints, steps, answers, score) is the engine's pure machine
- * (src/engine/course/attempt.ts): this store only keeps its snapshot and feeds it events.
+ * The course's own state (the `course` slice of the app's store, ../app/state.ts): the course
+ * data, the learner's progress, and what is open (a lesson with its attempt and quiz, or a
+ * challenge run with its attempt). An attempt (hints, steps, answers, score) is the engine's pure
+ * machine (src/engine/course/attempt.ts): this slice only keeps its snapshot and feeds it events.
+ * Components read it with `useCourse(selector)` and change it only through the functions below.
  */
-import { create } from 'zustand';
 import type {
   Attempt,
   AttemptEvent,
@@ -13,7 +13,7 @@ import type {
   Lesson,
   Session,
 } from '../../engine';
-import { useApp } from '../store';
+import { slice, subscribe } from '../app/state';
 import {
   emptyChallenge,
   emptyLesson,
@@ -61,26 +61,37 @@ export function storage(): Store | null {
   }
 }
 
-export const useCourse = create<CourseState>(() => ({
+const course = slice<CourseState>('course', {
   engine: null,
   progress: loadProgress(null).progress,
   open: null,
-}));
+});
+
+/** Reads the course's state in a component (`useCourse.getState()` outside React). */
+export const useCourse = Object.assign(
+  <T>(selector: (s: CourseState) => T): T => course.use(selector),
+  {
+    getState: course.get,
+  },
+);
+
+/** Writes the course's state: for this folder's command functions (open.ts, below). */
+export const setCourse = course.set;
 
 export function setProgress(p: Progress): void {
-  useCourse.setState({ progress: p });
+  course.set({ progress: p });
   saveProgress(storage(), p);
 }
 
 export function updateLesson(id: string, f: (l: LessonProgress) => LessonProgress): void {
-  const p = useCourse.getState().progress;
+  const p = course.get().progress;
   const next = f(p.lessons[id] ?? emptyLesson());
   if (JSON.stringify(next) === JSON.stringify(p.lessons[id])) return;
   setProgress({ ...p, lessons: { ...p.lessons, [id]: next } });
 }
 
 export function updateChallenge(id: string, f: (c: ChallengeProgress) => ChallengeProgress): void {
-  const p = useCourse.getState().progress;
+  const p = course.get().progress;
   setProgress({
     ...p,
     challenges: { ...p.challenges, [id]: f(p.challenges[id] ?? emptyChallenge()) },
@@ -89,14 +100,21 @@ export function updateChallenge(id: string, f: (c: ChallengeProgress) => Challen
 
 /** Feeds an event to the open lesson's or challenge's attempt (nothing when none is open). */
 export function attemptEvent(e: AttemptEvent): Attempt | null {
-  const { open, engine } = useCourse.getState();
+  const { open, engine } = course.get();
   if (!open || !engine) return null;
   const next = engine.attemptStep(open.attempt, e);
-  if (next !== open.attempt) useCourse.setState({ open: { ...open, attempt: next } });
+  if (next !== open.attempt) course.set({ open: { ...open, attempt: next } });
   return next;
 }
 
 // Every move of the app's cursor is a step of the open attempt.
-useApp.subscribe((s, prev) => {
+subscribe((s, prev) => {
   if (s.cursor !== prev.cursor) attemptEvent({ type: 'cursor', cursor: s.cursor });
 });
+
+/** A quiz question's choices, and whether they were checked (nothing when a lesson is not open). */
+export function setQuizAnswer(question: string, a: { chosen: string[]; checked: boolean }): void {
+  const cur = course.get().open;
+  if (cur?.kind === 'lesson')
+    course.set({ open: { ...cur, quiz: { ...cur.quiz, [question]: a } } });
+}

@@ -1,5 +1,5 @@
 import { dirChildren, entryIn, namesIn, stat, type FsState, loadEngine } from '../../engine';
-import { useApp } from '../store';
+import { ui, useApp } from '../store';
 import { FileText } from './FileText';
 import type { PanelProps } from './types';
 
@@ -47,7 +47,7 @@ function Tree({
               type="button"
               className="link mono"
               aria-pressed={path === selected}
-              onClick={() => useApp.setState({ selectedFile: { node, path } })}
+              onClick={() => ui.selectFile({ node, path })}
             >
               {name}
             </button>
@@ -71,10 +71,7 @@ export function FilesView({ session, step }: PanelProps) {
     <div className="files">
       <label className="inline">
         Node<span className="visually-hidden"> of the files</span>{' '}
-        <select
-          value={node}
-          onChange={(e) => useApp.setState({ selectedFile: { node: e.target.value, path: '' } })}
-        >
+        <select value={node} onChange={(e) => ui.selectFile({ node: e.target.value, path: '' })}>
           {nodes.map((n) => (
             <option key={n}>{n}</option>
           ))}

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { loadEngine, tget, type PodRow } from '../../engine';
 import { releaseDetails, releaseInfo } from '../release';
-import { useApp } from '../store';
+import { ui, useApp } from '../store';
 import type { PanelProps } from './types';
 
 const Row = memo(
@@ -13,7 +13,7 @@ const Row = memo(
             type="button"
             className="link"
             aria-pressed={selected}
-            onClick={() => useApp.setState({ selectedPod: selected ? null : id })}
+            onClick={() => ui.selectPod(selected ? null : id)}
           >
             {r.namespace === 'default' ? r.name : id}
           </button>

@@ -6,7 +6,7 @@
  * stays on the keyboard: P toggles it, the usual keys step.
  */
 import { lazy, Suspense, useEffect } from 'react';
-import { useApp } from '../store';
+import { get, ui, useApp } from '../store';
 import './present.css';
 
 // The lesson's narration comes with the course's chunk, only inside a lesson.
@@ -14,11 +14,7 @@ const LessonNarration = lazy(() => import('../course/PresenterNarration'));
 
 /** Turns presenter mode on or off; turned on over the Steps view, it shows the topology. */
 export function togglePresenter(): void {
-  useApp.setState((s) =>
-    !s.presenter && s.leftTab === 'trace'
-      ? { presenter: true, leftTab: 'topology' }
-      : { presenter: !s.presenter },
-  );
+  ui.presenter(!get().presenter);
 }
 
 /** Mirrors presenter mode on <html> (the CSS keys off it). */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useModal } from '../components/useModal';
-import { useApp } from '../store';
+import { ui, useApp } from '../store';
 import type { ExportKind } from './exports';
 import { makeEmbedSnippet, makeShareUrl } from './open';
 
@@ -59,7 +59,7 @@ export function ShareDialog() {
     <dialog
       ref={ref}
       aria-labelledby="share-title"
-      onClose={() => useApp.setState({ shareOpen: false })}
+      onClose={() => ui.share(false)}
       className="share-dialog"
     >
       <h2 id="share-title">Share</h2>
@@ -146,7 +146,7 @@ export function ShareDialog() {
               const f = e.currentTarget.files?.[0];
               e.currentTarget.value = '';
               if (!f) return;
-              useApp.setState({ shareOpen: false });
+              ui.share(false);
               void exportsModule().then((m) => m.importTrace(f));
             }}
           />

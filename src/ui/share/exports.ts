@@ -9,7 +9,7 @@
 import { buildWindow, visibleSeqs, windowFor } from '../views/sequence/model';
 import { WINDOW } from '../views/sequence/SequenceView';
 import { loadEngine } from '../../engine';
-import { get, notify, useApp, type LeftTab } from '../store';
+import { get, notify, ui, type LeftTab } from '../store';
 
 /** trace-file.ts, with the engine whose saved form it writes and reads. */
 const importTraceFile = () => Promise.all([import('./trace-file'), loadEngine()]).then(([m]) => m);
@@ -44,7 +44,7 @@ export function mermaidSource(): string | null {
 
 /** Brings a view on screen and waits for its drawing. */
 async function drawing(tab: LeftTab, selector: string): Promise<SVGSVGElement> {
-  if (get().leftTab !== tab) useApp.setState({ leftTab: tab });
+  ui.leftTab(tab);
   const deadline = performance.now() + 15_000;
   for (;;) {
     const el = document.querySelector<SVGSVGElement>(selector);

@@ -6,18 +6,11 @@
  */
 import { loadEngine, type SavedSession, type Session } from '../../engine';
 import { pageUrl, routeHash } from '../route';
-import {
-  get,
-  notify,
-  pause,
-  publish,
-  restoreOwn,
-  runJob,
-  saveNow,
-  useApp,
-  type LeftTab,
-  type RightTab,
-} from '../store';
+import { pause } from '../app/commands';
+import { runJob } from '../app/jobs';
+import { notify } from '../app/notices';
+import { restoreOwn, saveNow } from '../app/persistence';
+import { get, publish, update, type LeftTab, type RightTab } from '../app/state';
 import type { LinkViews } from './link';
 
 /** link.ts, with the engine whose saved form it decodes and encodes. */
@@ -37,7 +30,7 @@ function isRight(v: string | undefined): v is RightTab {
 export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
-  useApp.setState({ session: engine.newSandbox(), source: 'link' });
+  update({ session: engine.newSandbox(), source: 'link' });
   const { decodeLink } = await importLink();
   const r = decodeLink(payload);
   if (!r.ok) {
@@ -63,7 +56,7 @@ export async function openShared(
   if (!engine) return null;
   pause();
   const session = engine.newSandbox();
-  useApp.setState({
+  update({
     session,
     source: 'link',
     selectedPod: null,
@@ -82,7 +75,7 @@ export async function openShared(
       'error',
       `This sandbox could not be replayed (${(e as Error).message}). The default sandbox is open instead.`,
     );
-    useApp.setState({ session: engine.newSandbox() });
+    update({ session: engine.newSandbox() });
     publish();
     return null;
   }
@@ -102,7 +95,7 @@ export async function backToMine(): Promise<void> {
 /** Makes the link's sandbox the user's own (saved from now on, replacing the saved one). */
 export function keepAsMine(): void {
   dropHash();
-  useApp.setState({ source: 'own' });
+  update({ source: 'own' });
   saveNow();
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
-import { useApp } from '../store';
+import { get, subscribe, ui, useApp } from '../store';
 import type { PanelProps } from '../panels/types';
 import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
@@ -15,10 +15,10 @@ const loadTerminals = () =>
 export default function ShellView({ session, step }: PanelProps) {
   const nodes = session.nodeNames;
   // A line asked for elsewhere (a recovery step's "Run") opens its node's terminal.
-  const [node, setNode] = useState(() => useApp.getState().shellLine?.node ?? nodes[0] ?? '');
+  const [node, setNode] = useState(() => get().shellLine?.node ?? nodes[0] ?? '');
   useEffect(
     () =>
-      useApp.subscribe((st, prev) => {
+      subscribe((st, prev) => {
         if (st.shellLine && st.shellLine !== prev.shellLine) setNode(st.shellLine.node);
       }),
     [],
@@ -49,7 +49,7 @@ export default function ShellView({ session, step }: PanelProps) {
   const request = useApp((s) => s.shellLine);
   useEffect(() => {
     if (!request || !term || term.node !== request.node) return;
-    useApp.setState({ shellLine: null });
+    ui.shellLineTaken();
     term.focus();
     term.type(`${request.line}\r`);
   }, [request, term]);

@@ -11,7 +11,7 @@ import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { loadTerminal, type TermState } from '../../engine';
-import { cancelJob, cmd, publish, useApp } from '../store';
+import { cancelJob, cmd, get, publish } from '../store';
 import { actionEnd } from './actionEnd';
 import { LineEditor } from './lineEditor';
 import { shellOutput, terminalText, visible } from './visible';
@@ -51,7 +51,7 @@ export class NodeTerminal {
     // visible.ts): the sequence is swallowed, its text shown plain.
     this.term.parser.registerOscHandler(8, () => true);
     this.editor = new LineEditor((line, pos) => {
-      const s = useApp.getState().session;
+      const s = get().session;
       const n = s?.stateAt(s.cursor).nodes[this.node];
       return n
         ? loadTerminal.now().complete(n, this.state.shell.cwd, line, pos)
@@ -165,7 +165,7 @@ export class NodeTerminal {
 
   private async execute(line: string): Promise<void> {
     if (line.trim() === '') return;
-    const { session, phase } = useApp.getState();
+    const { session, phase } = get();
     if (!session || phase !== 'ready') {
       this.term.write('cnisim: the simulation is still loading\r\n');
       return;
@@ -189,7 +189,7 @@ export class NodeTerminal {
     }
     // The prompt comes back after the line, as on a node: the cursor moves to the last step the
     // line recorded, so that the next line reads what it left (see actionEnd.ts).
-    const s = useApp.getState().session;
+    const s = get().session;
     const end = s ? actionEnd(s, r) : null;
     if (s && end !== null) {
       s.seek(end);

@@ -15,10 +15,15 @@ import { loadMermaid } from '../../views/sequence/mermaid';
 import { pageUrl, routeHash } from '../../route';
 import type { Lesson } from '../../../engine';
 import { stepDiagram, type StepDiagram } from './diagram';
-import { closePreview, useHandout } from './state';
+import { closePreview, printed, setHandoutReady, useHandout } from './state';
 import './handout.css';
 
 let renderCount = 0;
+
+/** The next task: a print waiting for the diagrams still gets one task per diagram. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
 
 function idle(): Promise<void> {
   return new Promise((resolve) => {
@@ -136,7 +141,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
   // Draw the diagrams, one at a time.
   useEffect(() => {
     let cancelled = false;
-    useHandout.setState({ ready: false });
+    setHandoutReady(false);
     void (async () => {
       // Mermaid measures its text in a scratch element of its own: in a box that stays laid out
       // (not hidden with the rest of the page while the handout is shown or printed).
@@ -148,19 +153,21 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
         const m = await loadMermaid();
         const out: (string | undefined)[] = [];
         for (const d of diagrams) {
-          if (!hurry.current) await idle();
+          // One diagram per task (Mermaid's render is one long piece of work): never a task
+          // that draws them all, even when a print waits for them.
+          await (hurry.current ? nextTask() : idle());
           if (cancelled) return;
           const id = `handout-${++renderCount}`;
           const { svg } = await m.render(id, d.window.source, scratch);
           out.push(svg);
           if (!cancelled) setSvgs([...out]);
         }
-        if (!cancelled) useHandout.setState({ ready: true });
+        if (!cancelled) setHandoutReady(true);
       } catch (e) {
         if (!cancelled) {
           setProblem(e instanceof Error ? e.message : String(e));
           // Text without diagrams is still a handout: a waiting print goes ahead.
-          useHandout.setState({ ready: true });
+          setHandoutReady(true);
         }
       } finally {
         scratch.remove();
@@ -174,7 +181,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
   // A print that waited for the diagrams, once they are on the page.
   useEffect(() => {
     if (!ready || !printWhenReady) return;
-    useHandout.setState({ printWhenReady: false });
+    printed();
     // After the frame with the last diagram is painted.
     setTimeout(() => window.print(), 50);
   }, [ready, printWhenReady]);

@@ -1,8 +1,8 @@
 /**
- * Whether a lesson's handout is prepared, shown and about to be printed (a small store in the
- * course chunk; the handout itself is a further lazy chunk, with Mermaid).
+ * Whether a lesson's handout is prepared, shown and about to be printed (the `handout` slice of
+ * the app's store, ../../app/state.ts; the handout itself is a further lazy chunk, with Mermaid).
  */
-import { create } from 'zustand';
+import { slice } from '../../app/state';
 
 export interface HandoutState {
   /** The lesson whose handout is mounted (drawn, ready for any print), or null. */
@@ -15,32 +15,45 @@ export interface HandoutState {
   ready: boolean;
 }
 
-export const useHandout = create<HandoutState>(() => ({
+const handout = slice<HandoutState>('handout', {
   lessonId: null,
   preview: false,
   printWhenReady: false,
   ready: false,
-}));
+});
+
+/** Reads the handout's state in a component. */
+export const useHandout = handout.use;
 
 /** Mounts a lesson's handout (it draws its diagrams when the browser is idle). */
 export function prepareHandout(lessonId: string): void {
-  if (useHandout.getState().lessonId !== lessonId)
-    useHandout.setState({ lessonId, preview: false, printWhenReady: false, ready: false });
+  if (handout.get().lessonId !== lessonId)
+    handout.set({ lessonId, preview: false, printWhenReady: false, ready: false });
 }
 
 /** Prints a lesson's handout once it is drawn; `preview` shows it on screen meanwhile. */
 export function printHandout(lessonId: string, preview: boolean): void {
   prepareHandout(lessonId);
-  useHandout.setState((s) => ({ printWhenReady: true, preview: s.preview || preview }));
+  handout.set((s) => ({ printWhenReady: true, preview: s.preview || preview }));
 }
 
 export function closePreview(): void {
   // The page comes back at once (the handout's root also drops the class when it re-renders).
   document.documentElement.classList.remove('handout-preview');
-  useHandout.setState({ preview: false });
+  handout.set({ preview: false });
 }
 
 /** Leaving the lesson: the handout goes. */
 export function dropHandout(): void {
-  useHandout.setState({ lessonId: null, preview: false, printWhenReady: false, ready: false });
+  handout.set({ lessonId: null, preview: false, printWhenReady: false, ready: false });
+}
+
+/** Every diagram is drawn (or the handout is redrawn: not yet). */
+export function setHandoutReady(ready: boolean): void {
+  handout.set({ ready });
+}
+
+/** The print that waited for the diagrams has been made. */
+export function printed(): void {
+  handout.set({ printWhenReady: false });
 }

@@ -1,0 +1,226 @@
+/**
+ * Commands: what the user does, as functions components call. `cmd` moves through the session
+ * and acts on it (the long ones as jobs, ./jobs.ts); `ui` changes what is shown. Components
+ * never write the store themselves (./state.ts).
+ */
+import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
+import { Cancelled, jobRunning, quietly, runJob } from './jobs';
+import { notify } from './notices';
+import {
+  get,
+  publish,
+  update,
+  type AppState,
+  type LeftTab,
+  type RightTab,
+  type Theme,
+} from './state';
+
+export const SPEEDS = [1, 2, 5, 10, 25] as const;
+
+export const cmd = {
+  stepForward(): void {
+    const s = get().session;
+    if (!s) return;
+    quietly(
+      runJob('Computing the next step', s.stepForwardJob())?.then((moved) => {
+        if (!moved && get().playing) pause();
+        if (!moved) notify('info', 'Nothing is left to happen: act on the cluster to go on.');
+      }) ?? null,
+    );
+  },
+
+  stepBack(): void {
+    const s = get().session;
+    if (!s || jobRunning()) return;
+    s.stepBack();
+    publish();
+  },
+
+  seek(i: number): void {
+    const s = get().session;
+    if (!s) return;
+    quietly(runJob('Computing steps', s.seekJob(i)));
+  },
+
+  home(): void {
+    cmd.seek(-1);
+  },
+
+  end(): void {
+    const s = get().session;
+    if (!s) return;
+    cmd.seek(s.events.length - 1);
+  },
+
+  /** Back to where the sandbox starts; the actions and the trace are kept. */
+  reset(): void {
+    const s = get().session;
+    if (!s || jobRunning()) return;
+    pause();
+    s.reset();
+    publish();
+  },
+
+  runUntil(cond: StopCondition, label: string): void {
+    const s = get().session;
+    if (!s) return;
+    pause();
+    quietly(
+      runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
+        const end = s.lastRun;
+        if (found !== null || !end) return;
+        // A node-scoped fault (injected with its node) shows only in that node's new pods.
+        let faultNode: string | null = null;
+        for (const a of s.actions)
+          if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
+            faultNode =
+              typeof a.action.params?.['node'] === 'string' ? (a.output?.faultNode ?? null) : null;
+        const text = get().engine?.runEndText(end, label, faultNode);
+        if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
+      }) ?? null,
+    );
+  },
+
+  setLevel(level: Level): void {
+    const s = get().session;
+    if (!s) {
+      update({ level });
+      return;
+    }
+    s.setLevel(level);
+    publish();
+  },
+
+  /** Performs an action at the cursor; resolves with its result, or null when refused. */
+  async perform(action: SessionAction): Promise<PerformResult | null> {
+    const st = get();
+    const s = st.session;
+    const engine = st.engine;
+    if (!s || !engine) return null;
+    pause();
+    const problems = engine.actionProblems(action);
+    if (problems.length) {
+      notify('error', problems.join('; '));
+      return null;
+    }
+    const p = runJob(`Replaying to apply: ${engine.describeAction(action)}`, s.performJob(action));
+    if (!p) {
+      notify('warning', 'Wait for the current computation to finish, or stop it.');
+      return null;
+    }
+    try {
+      const r = await p;
+      if (r.error) notify('warning', `${engine.describeAction(action)}: ${r.error}`);
+      return r;
+    } catch (e) {
+      if (!(e instanceof Cancelled)) notify('error', (e as Error).message);
+      return null;
+    }
+  },
+
+  /** Discards everything: the default sandbox again. */
+  newSandbox(): void {
+    const { session: s, engine } = get();
+    if (!s || !engine) return;
+    pause();
+    update({ selectedPod: null, selectedFile: null });
+    quietly(
+      runJob(
+        'Opening a new sandbox',
+        s.replaceJob(
+          engine.DEFAULT_CLUSTER,
+          1,
+          [{ step: 0, action: { do: 'createPod', name: engine.SANDBOX_POD } }],
+          -2,
+        ),
+      )?.then(() => {
+        s.reset();
+        publish();
+      }) ?? null,
+    );
+  },
+
+  togglePlay(): void {
+    if (get().playing) pause();
+    else play();
+  },
+
+  setSpeed(speed: number): void {
+    update({ speed });
+    if (get().playing) {
+      pause();
+      play();
+    }
+  },
+};
+
+/** Goes to a step as numbered on screen (0: the start), computing the steps on the way. */
+export async function seekTo(step: number): Promise<void> {
+  const s = get().session;
+  if (!s) return;
+  const job = runJob('Computing steps', s.seekJob(Math.max(-1, step - 1)));
+  if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
+}
+
+let timer: ReturnType<typeof setInterval> | null = null;
+
+function play(): void {
+  if (!get().session || timer) return;
+  update({ playing: true });
+  timer = setInterval(() => {
+    if (!jobRunning()) cmd.stepForward();
+  }, 1000 / get().speed);
+}
+
+export function pause(): void {
+  if (timer) clearInterval(timer);
+  timer = null;
+  if (get().playing) update({ playing: false });
+}
+
+let shellLineId = 0;
+
+/** What is shown: tabs, dialogs, selections, the theme. */
+export const ui = {
+  setTheme(theme: Theme): void {
+    update({ theme });
+  },
+  leftTab(leftTab: LeftTab): void {
+    if (get().leftTab !== leftTab) update({ leftTab });
+  },
+  rightTab(rightTab: RightTab): void {
+    if (get().rightTab !== rightTab) update({ rightTab });
+  },
+  share(shareOpen: boolean): void {
+    update({ shareOpen });
+  },
+  shortcuts(shortcutsOpen: boolean): void {
+    update({ shortcutsOpen });
+  },
+  selectPod(selectedPod: string | null): void {
+    update({ selectedPod });
+  },
+  selectFile(selectedFile: AppState['selectedFile']): void {
+    update({ selectedFile });
+  },
+  /** Presenter mode on or off (the topology replaces the Steps view when it starts). */
+  presenter(on: boolean): void {
+    update((s) => ({
+      presenter: on,
+      ...(on && s.leftTab === 'trace' ? { leftTab: 'topology' as const } : {}),
+    }));
+  },
+  /** Opens the Shell on `node` and runs `line` there, as if typed (see AppState.shellLine). */
+  runInShell(node: string, line: string): void {
+    update({ rightTab: 'shell', shellLine: { node, line, id: ++shellLineId } });
+  },
+  /** The Shell view took the line. */
+  shellLineTaken(): void {
+    update({ shellLine: null });
+  },
+};
+
+/** Kept for the callers of the old names. */
+export const setTheme = ui.setTheme;
+export const runInShell = ui.runInShell;
