@@ -1,5 +1,8 @@
 import { setAutoFreeze } from 'immer';
 import './src/engine/sim/world';
+// The whole engine, as the app's loads it: clusters have their shell, sessions the fault catalogue.
+import './src/engine/cluster/with-shell';
+import './src/engine/session/with-faults';
 
 // Tests run with frozen snapshots: code that mutates a recorded state fails loudly here.
 setAutoFreeze(true);

@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { loadEngine } from './engine';
+import { loadEngine, loadLanding } from './engine';
 import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
+import { opensOnLanding, startLanding } from './ui/landing';
 import { failedToLoad, start } from './ui/store';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
@@ -38,8 +39,14 @@ if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
 } else {
   // The simulation engine and the panels that read it are lazy chunks: they download while
-  // React paints the first screen, and "Step forward" is enabled once the sandbox exists.
-  const engine = loadEngine();
+  // React paints the first screen, and "Step forward" is enabled once the sandbox exists. On the
+  // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
+  const engine = opensOnLanding()
+    ? loadLanding().then((landing) => {
+        startLanding(landing);
+        return loadEngine();
+      })
+    : loadEngine();
   void import('./ui/panels').catch(() => undefined);
 
   // The first screen is rendered now, in this task, so that the browser paints it before the

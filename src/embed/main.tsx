@@ -4,7 +4,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadEngine } from '../engine';
+import { loadEngine, loadLanding } from '../engine';
 import { registerServiceWorker } from '../offline/register';
 import { failedToLoad, useApp } from '../ui/store';
 import '../ui/app.css';
@@ -12,7 +12,7 @@ import './embed.css';
 import { connectHost } from './host';
 import { EmbedApp } from './EmbedApp';
 import { parseParams, type Theme } from './protocol';
-import { startEmbed } from './start';
+import { startEmbed, startEmbedLanding } from './start';
 import { useEmbed } from './state';
 
 export function applyTheme(theme: Theme): void {
@@ -30,7 +30,16 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
 const host = connectHost(params.origin, applyTheme);
-loadEngine()
+// The default sandbox opens with the landing's smaller engine; the whole engine follows (and
+// `ready` is posted to the host once it is there, as before).
+const engine =
+  params.scenario === 'sandbox'
+    ? loadLanding().then((landing) => {
+        startEmbedLanding(landing, params);
+        return loadEngine();
+      })
+    : loadEngine();
+engine
   .then((engine) => startEmbed(engine, params, problems))
   .then(
     (errors) => {

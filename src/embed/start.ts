@@ -1,4 +1,4 @@
-import { loadCourseEngine, type EngineModule } from '../engine';
+import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
 import { notify, pause, publish, runJob, seekTo, useApp, cmd } from '../ui/store';
 import { parseScenario, type EmbedParams } from './protocol';
 import { useEmbed } from './state';
@@ -61,6 +61,18 @@ export async function loadScenario(
 
 export { seekTo };
 
+/**
+ * The default sandbox made by the landing's engine (`loadLanding()`), so that "Step forward"
+ * works while the whole engine loads; `startEmbed` keeps it (main.tsx).
+ */
+export function startEmbedLanding(engine: LandingEngine, params: EmbedParams): void {
+  if (useApp.getState().phase !== 'loading') return;
+  const session = engine.newSandbox();
+  if (params.level) session.setLevel(params.level);
+  useApp.setState({ session, selectedPod: null, selectedFile: null, phase: 'ready' });
+  publish();
+}
+
 /** Opens the embed's scenario; resolves with the problems to report to the host. */
 export async function startEmbed(
   engine: EngineModule,
@@ -69,8 +81,12 @@ export async function startEmbed(
 ): Promise<string[]> {
   useApp.setState({ engine, source: 'embed' });
   for (const p of problems.slice(0, 3)) notify('warning', `Embed parameter ${p}`);
-  const problem = await loadScenario(engine, params.scenario, params.step);
-  if (params.level) useApp.getState().session?.setLevel(params.level);
+  // The landing's sandbox (startEmbedLanding), already open and maybe stepped, is kept.
+  const landing = useApp.getState().phase === 'ready' && params.scenario === 'sandbox';
+  let problem: string | null = null;
+  if (!landing) problem = await loadScenario(engine, params.scenario, params.step);
+  else if (params.step !== null) await seekTo(params.step);
+  if (params.level && !landing) useApp.getState().session?.setLevel(params.level);
   useApp.setState({ phase: 'ready' });
   publish();
   if (params.autoplay) cmd.togglePlay();

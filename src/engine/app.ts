@@ -4,6 +4,10 @@
  * builds, and what the panels read (pod rows and events, journals, error events, where a JSON text
  * goes wrong).
  */
+// The whole engine: clusters with their node shell, sessions with the fault catalogue.
+import './cluster/with-shell';
+import './session/with-faults';
+
 export {
   newSandbox,
   SANDBOX_POD,
