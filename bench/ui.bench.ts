@@ -301,15 +301,17 @@ async function main(): Promise<void> {
             f.enabled.push(l.marks['enabled'] ?? l.interactive!);
             for (const [k, v] of Object.entries(l.marks)) (f.marks[k] ??= []).push(v);
             f.bytesBeforePaint.push(bytes((r) => r.start < l.fcp));
-            f.bytesBeforeInteractive.push(bytes((r) => r.end <= l.interactive!));
+            // Fetched before "Step forward" was enabled.
+            const enabled = l.marks['enabled'] ?? l.interactive!;
+            f.bytesBeforeInteractive.push(bytes((r) => r.end <= enabled));
             f.engineBeforeInteractive.push(
               bytes(
-                (r) => r.end <= l.interactive!,
+                (r) => r.end <= enabled,
                 (file) => shares.get(file) ?? 0,
               ),
             );
             lastFetched[which] = l.resources
-              .filter((r) => /\.js$/.test(r.path) && r.end <= l.interactive!)
+              .filter((r) => /\.js$/.test(r.path) && r.end <= enabled)
               .map((r) => r.path.split('/').pop()!);
           }
         }

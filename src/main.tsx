@@ -41,13 +41,15 @@ if (framedByForeignPage(window)) {
   // The simulation engine and the panels that read it are lazy chunks: they download while
   // React paints the first screen, and "Step forward" is enabled once the sandbox exists. On the
   // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
+  // On the landing, the panels' chunk follows the landing's engine rather than competing with it.
+  const panels = () => void import('./ui/panels').catch(() => undefined);
   const engine = opensOnLanding()
     ? loadLanding().then((landing) => {
         startLanding(landing);
+        panels();
         return loadEngine();
       })
-    : loadEngine();
-  void import('./ui/panels').catch(() => undefined);
+    : (panels(), loadEngine());
 
   // The first screen is rendered now, in this task, so that the browser paints it before the
   // engine's code (arriving meanwhile) is evaluated: a concurrent render would yield to it.

@@ -4,9 +4,11 @@
  * builds, and what the panels read (pod rows and events, journals, error events, where a JSON text
  * goes wrong).
  */
-// The whole engine: clusters with their node shell, sessions with the fault catalogue.
+// The whole engine: clusters with their node shell, sessions with the fault catalogue, every
+// modelled plugin.
 import './cluster/with-shell';
 import './session/with-faults';
+import './plugins/late';
 
 export {
   newSandbox,

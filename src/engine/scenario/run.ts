@@ -8,6 +8,7 @@
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeSpec } from '../cluster/cluster';
 // A scenario's `shell` actions run on the cluster's nodes.
 import '../cluster/with-shell';
+import '../plugins/late';
 import { podKey } from '../apiserver/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
 import { FAULTS } from '../faults/catalogue';
