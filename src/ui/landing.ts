@@ -21,6 +21,7 @@ export function opensOnLanding(): boolean {
 /** Opens the default sandbox (unless the whole engine came first and opened the session). */
 export function startLanding(engine: LandingEngine): void {
   if (useApp.getState().phase !== 'loading') return;
+  performance.mark('cnisim:landing-loaded');
   useApp.setState({ session: engine.newSandbox(), source: 'own', phase: 'ready' });
   publish();
   performance.mark('cnisim:landing-ready');
