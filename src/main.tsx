@@ -1,10 +1,12 @@
+// First: starts fetching the landing's engine before React is evaluated.
+import { landingEngine } from './ui/landing-fetch';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { loadEngine, loadLanding } from './engine';
+import { loadEngine } from './engine';
 import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
-import { opensOnLanding, startLanding } from './ui/landing';
+import { startLanding } from './ui/landing';
 import { failedToLoad, start } from './ui/store';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
@@ -43,8 +45,8 @@ if (framedByForeignPage(window)) {
   // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
   // On the landing, the panels' chunk follows the landing's engine rather than competing with it.
   const panels = () => void import('./ui/panels').catch(() => undefined);
-  const engine = opensOnLanding()
-    ? loadLanding().then((landing) => {
+  const engine = landingEngine
+    ? landingEngine.then((landing) => {
         startLanding(landing);
         panels();
         return loadEngine();

@@ -41,8 +41,8 @@ function late<T>(fetch: () => Promise<T>): Late<T> {
 
 /**
  * The engine the landing steps through (the default sandbox), without the node shell, the fault
- * catalogue, zod and sha2: the app fetches it first, so that "Step forward" works early, and
- * the whole engine (`loadEngine`) right after.
+ * catalogue, zod and the plugins the default conflist does not use: the app fetches it first,
+ * so that "Step forward" works early, and the whole engine (`loadEngine`) right after.
  */
 export const loadLanding = late(() => import('./landing'));
 /**

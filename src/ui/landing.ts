@@ -1,22 +1,12 @@
 /**
  * The landing: on a first visit to the sandbox (no saved sandbox, no link, scenario or course in
  * the address), the default sandbox opens with the landing's engine (`loadLanding()`: no node
- * shell, fault catalogue, zod or sha2), so that "Step forward" works while the whole engine is
- * still loading. `start` (store.ts) then keeps this session when the whole engine arrives.
+ * shell, fault catalogue, zod or unused plugins), so that "Step forward" works while the whole engine is
+ * still loading (landing-fetch.ts starts fetching it). `start` (store.ts) then keeps this session
+ * when the whole engine arrives.
  */
 import type { LandingEngine } from '../engine';
-import { parseRoute } from './route';
-import { publish, STORAGE_KEY, useApp } from './store';
-
-/** Whether the page opens on the default sandbox, which the landing's engine can make. */
-export function opensOnLanding(): boolean {
-  if (parseRoute(location.hash).kind !== 'sandbox') return false;
-  try {
-    return localStorage.getItem(STORAGE_KEY) === null;
-  } catch {
-    return true; // no storage: nothing saved to restore
-  }
-}
+import { publish, useApp } from './store';
 
 /** Opens the default sandbox (unless the whole engine came first and opened the session). */
 export function startLanding(engine: LandingEngine): void {
