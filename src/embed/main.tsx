@@ -2,9 +2,11 @@
  * embed.html's entry: reads the parameters, starts the engine (a lazy chunk, as in the app) on
  * the chosen scenario and step, and answers the host page over postMessage (protocol.ts).
  */
+// First: starts fetching the landing's engine before React is evaluated.
+import { landingEngine } from './landing-fetch';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadEngine, loadLanding } from '../engine';
+import { loadEngine } from '../engine';
 import { registerServiceWorker } from '../offline/register';
 import { failedToLoad, useApp } from '../ui/store';
 import '../ui/app.css';
@@ -32,13 +34,12 @@ if (container === null) throw new Error('cnisim: missing #root element in embed.
 const host = connectHost(params.origin, applyTheme);
 // The default sandbox opens with the landing's smaller engine; the whole engine follows (and
 // `ready` is posted to the host once it is there, as before).
-const engine =
-  params.scenario === 'sandbox'
-    ? loadLanding().then((landing) => {
-        startEmbedLanding(landing, params);
-        return loadEngine();
-      })
-    : loadEngine();
+const engine = landingEngine
+  ? landingEngine.then((landing) => {
+      startEmbedLanding(landing, params);
+      return loadEngine();
+    })
+  : loadEngine();
 engine
   .then((engine) => startEmbed(engine, params, problems))
   .then(
