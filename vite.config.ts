@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, type Plugin } from 'vite';
 
 /**
  * The built page's Content Security Policy: scripts only from the site itself (no inline
@@ -105,11 +105,48 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * index.html with the app's first screen already in #root (src/prerender.tsx, rendered with
+ * Vite's SSR loader at build time): the first paint does not wait for a script. Only the app's
+ * page; the embed's depends on its parameters.
+ */
+function prerender(): Plugin {
+  return {
+    name: 'cnisim-prerender',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      async handler(html, ctx) {
+        if (!ctx.filename.endsWith('index.html') || ctx.filename.endsWith('embed.html'))
+          return html;
+        const server = await createServer({
+          configFile: false,
+          root: here('.'),
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, watch: null },
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const m = (await server.ssrLoadModule('/src/prerender.tsx')) as {
+            renderFirstScreen(): string;
+          };
+          const root = '<div id="root"></div>';
+          if (!html.includes(root)) throw new Error('prerender: index.html has no empty #root');
+          return html.replace(root, `<div id="root">${m.renderFirstScreen()}</div>`);
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
 // Static site: relative asset URLs (`base: './'`) so the build works from any sub-path
 // (GitHub Pages project sites, a file server directory, ...).
 export default defineConfig({
   base: './',
-  plugins: [react(), csp(), element(), serviceWorker()],
+  plugins: [react(), csp(), prerender(), element(), serviceWorker()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -6,13 +6,16 @@
  * and measures in headless Chromium (the system one, as the e2e tests):
  *
  * - the JavaScript and CSS of the first screen, gzip (what index.html references: entry,
- *   modulepreloads, stylesheets), and what was fetched before the first paint and before the
- *   sandbox was interactive;
- * - time to interactive: navigation to "Step forward" enabled, against the blank page's first
- *   contentful paint, both in the same run, pages alternating;
- * - step latency: click on "Step forward" to the next painted frame, with 110 pods on node-1
- *   (109 restored from a saved sandbox, the 110th created and stepped through), p50 and p95,
- *   at the end of the trace (each step computes events) and inside it (each step reads states).
+ *   modulepreloads, stylesheets);
+ * - for the app (index.html) and the embed (embed.html, the default sandbox), against the blank
+ *   page, in BENCH_RUNS (15) rounds where the three pages load in turn, in a rotating order, each
+ *   in a fresh context: first contentful paint, the moment "Step forward" is enabled, and the
+ *   bytes fetched before it (all, and the engine's code: the part of each chunk that comes from
+ *   src/engine or the packages only it uses), as medians with min and max;
+ * - step latency (BENCH_CLICKS, 60; 0 skips it): click on "Step forward" to the next painted
+ *   frame, with 110 pods on node-1 (109 restored from a saved sandbox, the 110th created and
+ *   stepped through), p50 and p95, at the end of the trace (each step computes events) and
+ *   inside it (each step reads states).
  *
  * Figures, not assertions: machines differ and timings swing from run to run.
  */
@@ -28,7 +31,7 @@ import { DEFAULT_CLUSTER } from '../src/engine/cluster/cluster';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
 const CLICKS = Number(process.env['BENCH_CLICKS'] ?? 60);
 
 function percentile(xs: number[], p: number): number {
@@ -72,7 +75,7 @@ const INTERACTIVE_PROBE = `(() => {
     if (done || !b || b.disabled) return;
     done = true;
     obs.disconnect();
-    performance.mark('bench:enabled');
+    performance.mark('cnisim:enabled');
     requestAnimationFrame(() => setTimeout(() => performance.mark('bench:interactive'), 0));
   };
   const obs = new MutationObserver(check);
@@ -164,13 +167,77 @@ async function clickLatencies(page: Page, n: number): Promise<number[]> {
   )) as number[];
 }
 
+/** Median, min and max of a series, as printed. */
+function stats(xs: number[]): { median: number; min: number; max: number } {
+  return { median: percentile(xs, 50), min: Math.min(...xs), max: Math.max(...xs) };
+}
+const series = (xs: number[]) => {
+  const s = stats(xs);
+  return `${ms(s.median)} (min ${ms(s.min)}, max ${ms(s.max)})`;
+};
+
+/**
+ * What the engine is in each chunk of the app's build: the share of its rendered code that comes
+ * from src/engine/ (the facade excepted) or from a package only the engine uses. A chunk's engine
+ * bytes are its gzip size times that share.
+ */
+const ENGINE_PACKAGES = /node_modules\/(immer|xstate|zod|@noble|ipaddr\.js|pure-rand)\//;
+function engineShares(shares: Map<string, number>) {
+  return {
+    name: 'bench-engine-shares',
+    generateBundle(_o: unknown, bundle: Record<string, unknown>) {
+      for (const c of Object.values(bundle) as {
+        type: string;
+        fileName: string;
+        modules?: Record<string, { renderedLength: number }>;
+      }[]) {
+        if (c.type !== 'chunk' || !c.modules) continue;
+        let engine = 0;
+        let all = 0;
+        for (const [id, m] of Object.entries(c.modules)) {
+          all += m.renderedLength;
+          const isEngine =
+            (id.includes('/src/engine/') && !id.endsWith('/src/engine/index.ts')) ||
+            ENGINE_PACKAGES.test(id);
+          if (isEngine) engine += m.renderedLength;
+        }
+        shares.set(c.fileName.split('/').pop()!, all ? engine / all : 0);
+      }
+    },
+  };
+}
+
+interface PageFigures {
+  fcp: number[];
+  enabled: number[];
+  marks: Record<string, number[]>;
+  bytesBeforePaint: number[];
+  bytesBeforeInteractive: number[];
+  engineBeforeInteractive: number[];
+}
+
+const emptyFigures = (): PageFigures => ({
+  fcp: [],
+  enabled: [],
+  marks: {},
+  bytesBeforePaint: [],
+  bytesBeforeInteractive: [],
+  engineBeforeInteractive: [],
+});
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'cnisim-bench-'));
   const appDist = join(tmp, 'app');
   const blankRoot = join(ROOT, 'bench', 'ui-blank');
   const blankDist = join(tmp, 'blank');
   console.log('Building the app and a blank Vite + React page...');
-  await build({ root: ROOT, logLevel: 'warn', build: { outDir: appDist, emptyOutDir: true } });
+  const shares = new Map<string, number>();
+  await build({
+    root: ROOT,
+    logLevel: 'warn',
+    plugins: [engineShares(shares)],
+    build: { outDir: appDist, emptyOutDir: true },
+  });
   await build({
     root: blankRoot,
     configFile: false,
@@ -195,42 +262,58 @@ async function main(): Promise<void> {
     args: [...CHROMIUM_ARGS],
     headless: true,
   });
+  const pages = {
+    app: 'http://127.0.0.1:4301/',
+    embed: 'http://127.0.0.1:4301/embed.html',
+  } as const;
   try {
-    const tti: number[] = [];
-    const appFcp: number[] = [];
+    const figures = { app: emptyFigures(), embed: emptyFigures() };
     const blankFcp: number[] = [];
-    const marks: Record<string, number[]> = {};
-    let beforePaint = 0;
-    let beforeInteractive = 0;
+    const lastFetched: Record<string, string[]> = {};
+    // One warm-up round (not counted), then RUNS rounds; the order of the three pages rotates,
+    // so that each is measured as often first, second and third on a machine whose load varies.
     for (let run = 0; run < RUNS + 1; run++) {
-      // Alternate which page loads first; each load in a fresh context (empty cache, no storage).
-      const order = run % 2 ? ['app', 'blank'] : ['blank', 'app'];
+      const all = ['blank', 'app', 'embed'] as const;
+      const order = all.map((_, i) => all[(i + run) % all.length]!);
       for (const which of order) {
+        // Each load in a fresh context: empty cache, no storage, no service worker.
         const ctx = await browser.newContext({ serviceWorkers: 'block' });
         const page = await ctx.newPage();
-        if (which === 'app') {
-          await page.addInitScript(INTERACTIVE_PROBE);
-          const l = await load(page, 'http://127.0.0.1:4301/', true);
-          if (run > 0) {
-            tti.push(l.interactive!);
-            appFcp.push(l.fcp);
-            for (const [k, v] of Object.entries(l.marks)) (marks[k] ??= []).push(v);
-            // When the last script the sandbox needed had arrived: what is left after it is
-            // evaluation and the sandbox's own work on the main thread.
-            const scripts = l.resources.filter(
-              (r) => /\.js$/.test(r.path) && r.end <= l.interactive!,
-            );
-            (marks['scripts-arrived'] ??= []).push(Math.max(...scripts.map((r) => r.end)));
-          }
-          const bytes = (pred: (r: Load['resources'][number]) => boolean) =>
-            l.resources
-              .filter((r) => /\.(js|css)$/.test(r.path) && pred(r))
-              .reduce((a, r) => a + (sizes.get(r.path.split('/').pop()!) ?? 0), 0);
-          beforePaint = bytes((r) => r.start < l.fcp);
-          beforeInteractive = bytes((r) => r.end <= l.interactive!);
-        } else {
+        if (which === 'blank') {
           const l = await load(page, 'http://127.0.0.1:4302/', false);
           if (run > 0) blankFcp.push(l.fcp);
+        } else {
+          await page.addInitScript(INTERACTIVE_PROBE);
+          const l = await load(page, pages[which], true);
+          const f = figures[which];
+          const bytes = (
+            pred: (r: Load['resources'][number]) => boolean,
+            share: (file: string) => number = () => 1,
+          ) =>
+            l.resources
+              .filter((r) => /\.(js|css)$/.test(r.path) && pred(r))
+              .reduce((a, r) => {
+                const file = r.path.split('/').pop()!;
+                return a + (sizes.get(file) ?? 0) * share(file);
+              }, 0);
+          if (run > 0) {
+            f.fcp.push(l.fcp);
+            f.enabled.push(l.marks['enabled'] ?? l.interactive!);
+            for (const [k, v] of Object.entries(l.marks)) (f.marks[k] ??= []).push(v);
+            f.bytesBeforePaint.push(bytes((r) => r.start < l.fcp));
+            // Fetched before "Step forward" was enabled.
+            const enabled = l.marks['enabled'] ?? l.interactive!;
+            f.bytesBeforeInteractive.push(bytes((r) => r.end <= enabled));
+            f.engineBeforeInteractive.push(
+              bytes(
+                (r) => r.end <= enabled,
+                (file) => shares.get(file) ?? 0,
+              ),
+            );
+            lastFetched[which] = l.resources
+              .filter((r) => /\.js$/.test(r.path) && r.end <= enabled)
+              .map((r) => r.path.split('/').pop()!);
+          }
         }
         await ctx.close();
       }
@@ -239,27 +322,41 @@ async function main(): Promise<void> {
     console.log('\nFirst screen (gzip -9):');
     console.log(`  app, referenced by index.html: ${kib(critBytes)} (${crit.join(', ')})`);
     console.log(`  blank Vite + React page:       ${kib(blankBytes)}`);
-    console.log(`  app, requested before first paint: ${kib(beforePaint)}`);
-    console.log(`  app, fetched before interactive:   ${kib(beforeInteractive)}`);
-    const lazy = [...sizes].sort((a, b) => b[1] - a[1]).map(([f, n]) => `${f} ${kib(n)}`);
-    console.log(`  every chunk: ${lazy.join(', ')}`);
+    const lazy = [...sizes]
+      .filter(([f]) => f.endsWith('.js'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([f, n]) => `${f} ${kib(n)} (engine ${((shares.get(f) ?? 0) * 100).toFixed(0)} %)`);
+    console.log(`  largest chunks: ${lazy.join(', ')}`);
 
-    const t = percentile(tti, 50);
-    const b = percentile(blankFcp, 50);
-    console.log(`\nTime to interactive ("Step forward" enabled), median of ${RUNS}:`);
+    const b = stats(blankFcp).median;
     console.log(
-      `  app: ${ms(t)} (first paint ${ms(percentile(appFcp, 50))}); runs: ${tti.map((x) => x.toFixed(0)).join(', ')}`,
+      `\n${RUNS} interleaved loads of each page (fresh context, empty cache); median (min, max):`,
     );
-    console.log(
-      `  blank page first paint: ${ms(b)}; runs: ${blankFcp.map((x) => x.toFixed(0)).join(', ')}`,
-    );
-    console.log(`  ratio: ${(t / b).toFixed(2)}x (budget 1.5x)`);
-    console.log(
-      `  app milestones (median): ${Object.entries(marks)
-        .map(([k, v]) => `${k} ${ms(percentile(v, 50))}`)
-        .join(', ')}`,
-    );
+    console.log(`  blank Vite + React page, first paint: ${series(blankFcp)}`);
+    for (const which of ['app', 'embed'] as const) {
+      const f = figures[which];
+      const fcp = stats(f.fcp).median;
+      const en = stats(f.enabled).median;
+      console.log(`  ${which}:`);
+      console.log(
+        `    first paint:            ${series(f.fcp)}  ratio ${(fcp / b).toFixed(2)}x (budget 1.5x)`,
+      );
+      console.log(
+        `    "Step forward" enabled: ${series(f.enabled)}  ratio ${(en / b).toFixed(2)}x (budget 2.0x)`,
+      );
+      console.log(
+        `    fetched before first paint ${kib(stats(f.bytesBeforePaint).median)}, before interactive ${kib(stats(f.bytesBeforeInteractive).median)}, of which engine code ${kib(stats(f.engineBeforeInteractive).median)} (budget 120 KiB)`,
+      );
+      console.log(`    scripts before interactive: ${(lastFetched[which] ?? []).join(', ')}`);
+      console.log(
+        `    milestones (median): ${Object.entries(f.marks)
+          .map(([k, v]) => `${k} ${ms(percentile(v, 50))}`)
+          .join(', ')}`,
+      );
+    }
 
+    if (CLICKS <= 0) return;
     // Step latency with 110 pods on a node.
     const ctx = await browser.newContext({ serviceWorkers: 'block' });
     const page = await ctx.newPage();

@@ -53,3 +53,42 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expectNoSeriousAxeViolations(page, `landing (${colorScheme})`);
   });
 }
+
+test('the first screen is in index.html: painted before any script has run', async ({ page }) => {
+  // No script at all: what shows is the HTML the build rendered (src/prerender.tsx).
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('./');
+  await expect(page.getByRole('heading', { level: 1, name: 'cnisim' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeDisabled();
+  await expect(page.getByText('Loading the simulation…').first()).toBeVisible();
+});
+
+test('the landing steps on its own engine before the whole engine arrives, and keeps its steps', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  // Hold the whole engine's chunk (src/engine/app.ts) until the landing has stepped.
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(/\/assets\/app-[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await openApp(page);
+  const start = await currentStep(page);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => currentStep(page)).toBe(start + 2);
+  // The panels read the whole engine: they wait for it.
+  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText(
+    'Loading the simulation…',
+  );
+  release();
+  await expect(page.getByRole('region', { name: 'Inspector' })).not.toContainText(
+    'Loading the simulation…',
+  );
+  expect(await currentStep(page)).toBe(start + 2);
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await expect(cluster.getByRole('button', { name: 'web-0' })).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -1,9 +1,12 @@
+// First: starts fetching the landing's engine before React is evaluated.
+import { landingEngine } from './ui/landing-fetch';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { loadEngine } from './engine';
 import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
+import { startLanding } from './ui/landing';
 import { failedToLoad, start } from './ui/app/boot';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
@@ -38,9 +41,17 @@ if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
 } else {
   // The simulation engine and the panels that read it are lazy chunks: they download while
-  // React paints the first screen, and "Step forward" is enabled once the sandbox exists.
-  const engine = loadEngine();
-  void import('./ui/panels').catch(() => undefined);
+  // React paints the first screen, and "Step forward" is enabled once the sandbox exists. On the
+  // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
+  // On the landing, the panels' chunk follows the landing's engine rather than competing with it.
+  const panels = () => void import('./ui/panels').catch(() => undefined);
+  const engine = landingEngine
+    ? landingEngine.then((landing) => {
+        startLanding(landing);
+        panels();
+        return loadEngine();
+      })
+    : (panels(), loadEngine());
 
   // The first screen is rendered now, in this task, so that the browser paints it before the
   // engine's code (arriving meanwhile) is evaluated: a concurrent render would yield to it.

@@ -39,7 +39,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['scenario'],
   ['session', 'bundle'],
   ['course'],
-  ['demo.ts', 'app.ts', 'terminal.ts'],
+  ['demo.ts', 'app.ts', 'terminal.ts', 'landing.ts'],
   ['index.ts'],
 ];
 

@@ -8,6 +8,7 @@ import { ErrorBoundary } from '../ui/components/ErrorBoundary';
 import type { PanelProps } from '../ui/panels/types';
 import { routeHash } from '../ui/route';
 import { cmd, useApp } from '../ui/store';
+import { withEngine } from '../ui/views/withEngine';
 import { parseScenario, type EmbedView } from './protocol';
 import { useEmbed } from './state';
 
@@ -39,11 +40,11 @@ function panel(name: keyof Awaited<ReturnType<typeof panels>>): ComponentType<Pa
 const VIEWS: Record<EmbedView, { title: string; component: ComponentType<PanelProps> }> = {
   sequence: {
     title: 'Sequence',
-    component: lazy(() => import('../ui/views/sequence/SequenceView')),
+    component: lazy(withEngine(() => import('../ui/views/sequence/SequenceView'))),
   },
   topology: {
     title: 'Topology',
-    component: lazy(() => import('../ui/views/topology/TopologyView')),
+    component: lazy(withEngine(() => import('../ui/views/topology/TopologyView'))),
   },
   steps: { title: 'Steps', component: panel('TraceView') },
   inspector: { title: 'Inspector', component: panel('Inspector') },
@@ -52,9 +53,12 @@ const VIEWS: Record<EmbedView, { title: string; component: ComponentType<PanelPr
   journal: { title: 'Journal', component: panel('JournalView') },
   machines: {
     title: 'Machines',
-    component: lazy(() => import('../ui/views/machines/MachinesView')),
+    component: lazy(withEngine(() => import('../ui/views/machines/MachinesView'))),
   },
-  metrics: { title: 'Metrics', component: lazy(() => import('../ui/views/metrics/MetricsView')) },
+  metrics: {
+    title: 'Metrics',
+    component: lazy(withEngine(() => import('../ui/views/metrics/MetricsView'))),
+  },
 };
 
 function Loading() {

@@ -2,6 +2,8 @@
  * embed.html's entry: reads the parameters, starts the engine (a lazy chunk, as in the app) on
  * the chosen scenario and step, and answers the host page over postMessage (protocol.ts).
  */
+// First: starts fetching the landing's engine before React is evaluated.
+import { landingEngine } from './landing-fetch';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadEngine } from '../engine';
@@ -13,7 +15,7 @@ import './embed.css';
 import { connectHost } from './host';
 import { EmbedApp } from './EmbedApp';
 import { parseParams, type Theme } from './protocol';
-import { startEmbed } from './start';
+import { startEmbed, startEmbedLanding } from './start';
 import { setEmbed } from './state';
 
 export function applyTheme(theme: Theme): void {
@@ -31,7 +33,15 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
 const host = connectHost(params.origin, applyTheme);
-loadEngine()
+// The default sandbox opens with the landing's smaller engine; the whole engine follows (and
+// `ready` is posted to the host once it is there, as before).
+const engine = landingEngine
+  ? landingEngine.then((landing) => {
+      startEmbedLanding(landing, params);
+      return loadEngine();
+    })
+  : loadEngine();
+engine
   .then((engine) => startEmbed(engine, params, problems))
   .then(
     (errors) => {

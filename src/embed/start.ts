@@ -1,4 +1,4 @@
-import { loadCourseEngine, type EngineModule } from '../engine';
+import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
 import { notify, pause, publish, runJob, seekTo, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
 import { parseScenario, type EmbedParams } from './protocol';
@@ -66,6 +66,18 @@ export async function loadScenario(
 
 export { seekTo };
 
+/**
+ * The default sandbox made by the landing's engine (`loadLanding()`), so that "Step forward"
+ * works while the whole engine loads; `startEmbed` keeps it (main.tsx).
+ */
+export function startEmbedLanding(engine: LandingEngine, params: EmbedParams): void {
+  if (get().phase !== 'loading') return;
+  const session = engine.newSandbox();
+  if (params.level) session.setLevel(params.level);
+  update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });
+  publish();
+}
+
 /** Opens the embed's scenario; resolves with the problems to report to the host. */
 export async function startEmbed(
   engine: EngineModule,
@@ -74,8 +86,12 @@ export async function startEmbed(
 ): Promise<string[]> {
   update({ engine, source: 'embed' });
   for (const p of problems.slice(0, 3)) notify('warning', `Embed parameter ${p}`);
-  const problem = await loadScenario(engine, params.scenario, params.step);
-  if (params.level) get().session?.setLevel(params.level);
+  // The landing's sandbox (startEmbedLanding), already open and maybe stepped, is kept.
+  const landing = get().phase === 'ready' && params.scenario === 'sandbox';
+  let problem: string | null = null;
+  if (!landing) problem = await loadScenario(engine, params.scenario, params.step);
+  else if (params.step !== null) await seekTo(params.step);
+  if (params.level && !landing) get().session?.setLevel(params.level);
   update({ phase: 'ready' });
   publish();
   if (params.autoplay) cmd.togglePlay();

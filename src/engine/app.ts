@@ -4,6 +4,12 @@
  * builds, and what the panels read (pod rows and events, journals, error events, where a JSON text
  * goes wrong).
  */
+// The whole engine: clusters with their node shell, sessions with the fault catalogue, every
+// modelled plugin.
+import './cluster/with-shell';
+import './session/with-faults';
+import './plugins/late';
+
 export {
   newSandbox,
   SANDBOX_POD,

@@ -8,6 +8,7 @@ import { CNIConfig, type LibcniOutcome } from './libcni/api';
 import { addNode, netnsAdd } from './node/setup';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
+import './plugins/late';
 import { Simulation, newWorld } from './sim/world';
 import { Rng, rngSeed } from './rng';
 import type { TraceEvent } from './trace/trace';

@@ -40,6 +40,12 @@ function late<T>(fetch: () => Promise<T>): Late<T> {
 }
 
 /**
+ * The engine the landing steps through (the default sandbox), without the node shell, the fault
+ * catalogue, zod and the plugins the default conflist does not use: the app fetches it first,
+ * so that "Step forward" works early, and the whole engine (`loadEngine`) right after.
+ */
+export const loadLanding = late(() => import('./landing'));
+/**
  * The engine the app drives: sessions (with their saved form), the default cluster, plugin
  * builds, and what the panels read (pods, journals, error events, Go's JSON scanner).
  */
@@ -55,6 +61,7 @@ export const loadScenarioSession = late(() => import('./course/session'));
 /** Bring your own node (docs/your-node.md): read a node bundle, build the node, dry-run it, report. */
 export const loadNodeBundle = late(() => import('./bundle'));
 export type EngineModule = Awaited<ReturnType<typeof loadEngine>>;
+export type LandingEngine = Awaited<ReturnType<typeof loadLanding>>;
 export type CourseEngine = Awaited<ReturnType<typeof loadCourseEngine>>;
 
 export type { PodObj } from './state/api';

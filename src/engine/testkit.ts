@@ -10,6 +10,7 @@ import { addNode, netnsAdd, netnsDel, settle } from './node/setup';
 import { type ExecResult, execProgram } from './os/process';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
+import './plugins/late';
 import { Simulation, newWorld } from './sim/world';
 import { tget } from './state/table';
 import { envEvent } from './trace/trace';

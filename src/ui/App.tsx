@@ -18,6 +18,7 @@ import {
 import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, get, setTheme, ui, useApp, type LeftTab, type RightTab, type Theme } from './store';
+import { withEngine } from './views/withEngine';
 
 // The panels read the engine: they arrive in lazy chunks fetched right after the first paint, and
 // show once the engine parts they read are loaded (`panelsReady`).
@@ -34,10 +35,10 @@ const ActionsView = panel('ActionsView');
 const ConfigView = panel('ConfigView');
 const PacketsView = panel('PacketsView');
 // The drawn views: one lazy chunk each, so Mermaid and D3 arrive only with the view that uses them.
-const SequenceView = lazy(() => import('./views/sequence/SequenceView'));
-const TopologyView = lazy(() => import('./views/topology/TopologyView'));
-const MachinesView = lazy(() => import('./views/machines/MachinesView'));
-const MetricsView = lazy(() => import('./views/metrics/MetricsView'));
+const SequenceView = lazy(withEngine(() => import('./views/sequence/SequenceView')));
+const TopologyView = lazy(withEngine(() => import('./views/topology/TopologyView')));
+const MachinesView = lazy(withEngine(() => import('./views/machines/MachinesView')));
+const MetricsView = lazy(withEngine(() => import('./views/metrics/MetricsView')));
 // The node shell: xterm.js comes in a further chunk when the tab opens (docs/shell.md).
 const ShellView = lazy(() => import('./shell/ShellView'));
 // The course (lessons, challenges, quiz) and its data arrive when a course route is opened.

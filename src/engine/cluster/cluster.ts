@@ -55,8 +55,9 @@ import { parseRelease } from '../runtime/releases';
 import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
 import { Scheduler, type Task } from '../sched/scheduler';
-import { Shell, type ClusterHooks, type RunResult, type ShellSnapshot } from '../shell';
-import { fsKind } from '../shell/fsview';
+import type * as ShellModule from '../shell';
+import type { ClusterHooks, RunResult, ShellSnapshot } from '../shell';
+import { fsKind } from '../fs/kind';
 import { confDirEvents, fsnotifyEventText, reloadsOn } from '../runtime/confwatch';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
 import { tentries, tget, tvalues } from '../state/table';
@@ -172,6 +173,19 @@ interface NodeRuntime {
 
 /** The trace's name for the caller of the cluster's CHECK, GC and STATUS actions. */
 export const LIBCNI_CALLER = 'libcni-caller';
+
+/**
+ * The node shell (src/engine/shell: the interpreter and its commands, the largest part of the
+ * engine) is not imported here, so that the landing's cluster loads without it. Importing
+ * `cluster/with-shell.ts` provides it: the fault catalogue, scenario runs, the terminal, the
+ * app's whole engine (app.ts) and the tests (vitest.setup.ts) do; `shell()` throws before.
+ */
+let shellModule: typeof ShellModule | null = null;
+
+/** Gives clusters their shell (see `shellModule`). */
+export function provideShell(m: typeof ShellModule): void {
+  shellModule = m;
+}
 
 export class Cluster implements ClusterHooks {
   readonly sim: Simulation;
@@ -541,9 +555,11 @@ export class Cluster implements ClusterHooks {
     line: string,
     opts: { resume?: Partial<ShellSnapshot>; tty?: boolean } = {},
   ): RunResult & { state: ShellSnapshot } {
+    if (shellModule === null)
+      throw new Error('cnisim: the node shell is not loaded (import cluster/with-shell.ts)');
     this.rt(node);
     const before = this.sim.node(node).fs;
-    const sh = new Shell(this.sim, node, {
+    const sh = new shellModule.Shell(this.sim, node, {
       actor: 'operator',
       cluster: this,
       tty: opts.tty ?? false,

@@ -16,6 +16,7 @@ import { addNode, netnsAdd, settle } from '../node/setup';
 import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
+import '../plugins/late';
 import { Shell } from '../shell';
 import { Simulation, newWorld } from '../sim/world';
 import { noteEvent, type TraceEvent } from '../trace/trace';

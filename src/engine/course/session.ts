@@ -17,6 +17,8 @@ import { clusterSpec, runScenario } from '../scenario/run';
 import type { Scenario, ScenarioAction } from '../scenario/schema';
 import type { FaultInjector, LoggedAction, SessionAction } from '../session';
 import { Session } from '../session/session';
+// A lesson's or a scenario file's session injects the catalogue's faults.
+import '../session/with-faults';
 import type { WorldState } from '../sim/world';
 
 function fileText(data: string | Record<string, unknown>): string {

@@ -1,5 +1,8 @@
 /** What a node holds, as the injections and recoveries read it; each reader fails with the reason. */
 import { type Cluster, defaultConflist } from '../cluster/cluster';
+// Faults run shell lines on nodes (`shellLine`): clusters need their shell.
+import '../cluster/with-shell';
+import '../plugins/late';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import { type IP, ipEqual, ipString } from '../net/ip';

@@ -3,21 +3,48 @@
  * writing its binary (a file that names the program and build) into a directory of CNI_PATH.
  */
 import type { Program, ProgramRegistry } from '../os/process';
-import { bandwidthProgram } from './bandwidth';
 import { bridgeProgram } from './bridge';
-import { firewallProgram } from './firewall';
-import { flannelProgram } from './flannel';
-import { calicoIpamProgram, calicoProgram } from './calico';
 import { BUILDS, type PluginBuild } from './lib/build';
 import { hostLocalProgram } from './host-local';
 import { loopbackProgram } from './loopback';
 import { portmapProgram } from './portmap';
-import { ptpProgram } from './ptp';
-import { staticProgram } from './static';
-import { tuningProgram } from './tuning';
 import { unmodelledProgram } from './unmodelled';
 
-type Factory = (b: PluginBuild) => Program;
+export type Factory = (b: PluginBuild) => Program;
+
+/**
+ * The modelled plugins the default sandbox's conflist does not use. Their code is not imported
+ * here, so that the landing's engine (landing.ts) loads without it: importing `plugins/late.ts`
+ * provides it (the app's whole engine, the shell's cnitool, scenario runs, conformance, node
+ * bundles, the test kit and the tests do). Running one before throws: never a plugin that
+ * behaves otherwise.
+ */
+export const LATE_PLUGINS = [
+  'bandwidth',
+  'firewall',
+  'ptp',
+  'static',
+  'tuning',
+  'calico',
+  'calico-ipam',
+  'flannel',
+] as const;
+export type LatePlugin = (typeof LATE_PLUGINS)[number];
+
+const late: Partial<Record<LatePlugin, Factory>> = {};
+
+/** Gives the registry the late plugins (see `LATE_PLUGINS`). */
+export function provideLatePlugins(factories: Record<LatePlugin, Factory>): void {
+  Object.assign(late, factories);
+}
+
+function lateFactory(name: LatePlugin): Factory {
+  return (b) => {
+    const f = late[name];
+    if (!f) throw new Error(`cnisim: the ${name} plugin is not loaded (import plugins/late.ts)`);
+    return f(b);
+  };
+}
 
 /** Every binary Debian's containernetworking-plugins 1.1.1 ships: a node's /opt/cni/bin. */
 export const REFERENCE_PACKAGE = [
@@ -40,18 +67,18 @@ export const REFERENCE_PACKAGE = [
 ];
 
 export const PLUGIN_FACTORIES: Record<string, Factory> = {
-  bandwidth: bandwidthProgram,
+  bandwidth: lateFactory('bandwidth'),
   bridge: bridgeProgram,
-  firewall: firewallProgram,
+  firewall: lateFactory('firewall'),
   'host-local': hostLocalProgram,
   loopback: loopbackProgram,
   portmap: portmapProgram,
-  ptp: ptpProgram,
-  static: staticProgram,
-  tuning: tuningProgram,
-  calico: calicoProgram,
-  'calico-ipam': calicoIpamProgram,
-  flannel: flannelProgram,
+  ptp: lateFactory('ptp'),
+  static: lateFactory('static'),
+  tuning: lateFactory('tuning'),
+  calico: lateFactory('calico'),
+  'calico-ipam': lateFactory('calico-ipam'),
+  flannel: lateFactory('flannel'),
 };
 
 /** In the package, not modelled (yet): VERSION only. */

@@ -6,6 +6,9 @@
  * wait that cannot be met ends the run, and the summary says where and why.
  */
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeSpec } from '../cluster/cluster';
+// A scenario's `shell` actions run on the cluster's nodes.
+import '../cluster/with-shell';
+import '../plugins/late';
 import { podKey } from '../apiserver/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
 import { FAULTS } from '../faults/catalogue';

@@ -29,7 +29,6 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeAudit } from '../cluster/cluster';
-import { injectFault } from '../faults/inject';
 import { kubeletMachine, podWorkerMachine } from '../kubelet/machines';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
 import type { WorldState } from '../sim/world';
@@ -44,6 +43,25 @@ import {
 import { isErrorEvent, meets, podsTurnedRunning, type StopCondition } from './conditions';
 import { RepeatWatch, type Repetition } from './repeats';
 import { levelShows, type Marker, type SessionView } from './view';
+
+/**
+ * The fault catalogue's injector (faults/inject.ts), which sessions use unless given another: not
+ * imported here, so that the landing's session loads without the catalogue. Importing
+ * `session/with-faults.ts` provides it (the app's whole engine and the tests do); an
+ * `injectFault` action fails before.
+ */
+let catalogueInjector: FaultInjector | null = null;
+
+/** Gives sessions the fault catalogue (see `catalogueInjector`). */
+export function provideFaults(f: FaultInjector): void {
+  catalogueInjector = f;
+}
+
+const lateInjector: FaultInjector = (cluster, id, params) => {
+  if (catalogueInjector === null)
+    throw new SessionError('The fault catalogue is not loaded yet: try again in a moment.');
+  return catalogueInjector(cluster, id, params);
+};
 
 /** An action of the log: performed when the trace had `step` events. */
 export interface LoggedAction {
@@ -273,7 +291,7 @@ export class Session implements SessionView {
   readonly machines = MACHINES;
 
   constructor(opts: SessionOptions = {}) {
-    this.faults = opts.faults === undefined ? injectFault : opts.faults;
+    this.faults = opts.faults === undefined ? lateInjector : opts.faults;
     const actions = opts.actions ?? [];
     checkOrder(actions);
     this.run = new Run(opts.cluster ?? DEFAULT_CLUSTER, opts.seed ?? 1, actions, this.faults);

@@ -15,6 +15,8 @@
  *
  * The terminal's own state between lines (directory, variables, `$?`, history) is `TermState`.
  */
+// The terminal runs lines in the node shell.
+import '../cluster/with-shell';
 import {
   Shell,
   defaultSnapshot,

@@ -10,6 +10,7 @@
  * Filesystems: /run (and so /var/run, a link to it) is tmpfs (a directory's size is 20 bytes per entry plus 40),
  * /proc is procfs (sizes 0, one link), everything else ext4 (directories 4096 bytes, 4 KiB blocks).
  */
+import { fsKind } from '../fs/kind';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { Simulation } from '../sim/world';
@@ -34,12 +35,7 @@ function inProcSys(p: string): boolean {
   return p === PROC_SYS || p.startsWith(PROC_SYS + '/');
 }
 
-/** The file system a real path is on. */
-export function fsKind(p: string): 'tmpfs' | 'proc' | 'ext4' {
-  if (p === '/proc' || p.startsWith('/proc/')) return 'proc';
-  if (p === '/run' || p.startsWith('/run/')) return 'tmpfs';
-  return 'ext4';
-}
+export { fsKind };
 
 export class FsView {
   private procKeys: string[] | null = null;

@@ -22,6 +22,8 @@ import * as vfs from '../fs/vfs';
 import { settle } from '../node/setup';
 import type { ProgramRegistry } from '../os/process';
 import { PROGRAMS } from '../plugins/registry';
+// A shell runs any plugin binary of the node.
+import '../plugins/late';
 import type { Simulation } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';

@@ -19,11 +19,15 @@ export async function start(engine: EngineModule): Promise<void> {
   // openLink and restoreOwn each make the session: a sandbox made here would be thrown away.
   update({ engine });
   const route = parseRoute(location.hash);
-  if (route.kind === 'link') await openLink(route.payload);
-  else if (route.kind === 'scenario') await openScenario(route);
-  else await restoreOwn();
-  if (isCourse(route)) await openCourse(route);
-  update({ phase: 'ready' });
+  // The landing's sandbox (landing.ts), already open and maybe stepped, is kept.
+  const landing = get().phase === 'ready' && route.kind === 'sandbox';
+  if (!landing) {
+    if (route.kind === 'link') await openLink(route.payload);
+    else if (route.kind === 'scenario') await openScenario(route);
+    else await restoreOwn();
+    if (isCourse(route)) await openCourse(route);
+    update({ phase: 'ready' });
+  }
   publish();
   performance.mark('cnisim:ready');
   window.addEventListener('pagehide', saveNow);

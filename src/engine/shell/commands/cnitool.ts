@@ -28,6 +28,7 @@ import { CNIConfig, type LibcniOutcome, type RuntimeConf } from '../../libcni/ap
 import { loadConfList } from '../../libcni/conf';
 import { runToEnd } from '../../os/sys';
 import { PROGRAMS } from '../../plugins/registry';
+import '../../plugins/late';
 import type { CommandContext, CommandSpec } from '../types';
 
 /** The container id cnitool derives from the netns path. */
