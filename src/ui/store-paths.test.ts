@@ -52,6 +52,7 @@ describe("the app's state", () => {
       'ui/app/commands.ts',
       'ui/app/persistence.ts',
       'ui/app/boot.ts',
+      'ui/landing.ts',
       'ui/share/open.ts',
       'ui/course/open.ts',
       'embed/main.tsx',

@@ -108,7 +108,13 @@ export function ShowGoal({ lesson }: { lesson: Lesson }) {
       >
         {shown ? 'Hide goal' : 'Show goal'}
       </button>
-      <div id="lesson-goal-picture" ref={ref} tabIndex={-1} aria-label="The goal beside your state">
+      <div
+        id="lesson-goal-picture"
+        ref={ref}
+        tabIndex={-1}
+        role="region"
+        aria-label="The goal beside your state"
+      >
         {shown && <GoalPicture key={lesson.id} lesson={lesson} />}
       </div>
     </>
