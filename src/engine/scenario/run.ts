@@ -140,13 +140,8 @@ function nodesSpec(s: Scenario): ClusterSpec {
               files: Object.fromEntries(Object.entries(n.files).map(([f, d]) => [f, fileText(d)])),
             }
           : {}),
-        ...(n.runtime
-          ? {
-              runtime: {
-                name: n.runtime.name,
-                ...(n.runtime.version !== undefined ? { version: n.runtime.version } : {}),
-              },
-            }
+        ...(crioOf(n)
+          ? { runtime: crioOf(n)! }
           : n.containerd || version !== undefined
             ? {
                 containerd: {
@@ -609,4 +604,14 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
     operations: r.operations(),
   };
   return { ok: true, cluster, summary, scenario: s };
+}
+
+/** A node's CRI-O runtime, from `"runtime": "cri-o"` with `"crio"`, or the object form. */
+function crioOf(n: {
+  runtime?: string | { name: 'cri-o'; version?: string | undefined } | undefined;
+  crio?: { version?: string | undefined } | undefined;
+}): { name: 'cri-o'; version?: string } | null {
+  if (n.runtime === undefined || n.runtime === 'containerd') return null;
+  const version = typeof n.runtime === 'string' ? n.crio?.version : n.runtime.version;
+  return { name: 'cri-o', ...(version !== undefined ? { version } : {}) };
 }

@@ -134,7 +134,18 @@ const nodeSchema = z.strictObject({
   /** Files the node has before it boots, by absolute path. */
   files: z.optional(z.record(z.string(), fileData)),
   containerd: z.optional(containerdSettings),
-  runtime: z.optional(runtimeSettings),
+  /**
+   * The node's CRI runtime: "containerd" (the default) or "cri-o", whose release is in `crio`;
+   * or the object form `{"name": "cri-o", "version": "1.32.0"}`.
+   */
+  runtime: z.optional(
+    z.union([
+      runtimeSettings,
+      z.enum(['containerd', 'cri-o'], { error: 'expected "containerd" or "cri-o"' }),
+    ]),
+  ),
+  /** The CRI-O release of a `"runtime": "cri-o"` node. */
+  crio: z.optional(z.strictObject({ version: z.optional(crioVersion) })),
   kubelet: z.optional(kubeletSettings),
 });
 
@@ -453,10 +464,15 @@ function semanticErrors(d: unknown): string[] {
           errs.push(`${pathText(['nodes', i, 'files', f])}: expected an absolute path`);
       }
     }
-    if (isObj(n['runtime']) && isObj(n['containerd']))
+    const crioNode = isObj(n['runtime']) || n['runtime'] === 'cri-o';
+    if (crioNode && isObj(n['containerd']))
       errs.push(
         `${at}.containerd: the node runs CRI-O ("runtime"); containerd settings do not apply to it`,
       );
+    if (isObj(n['crio']) && !crioNode)
+      errs.push(`${at}.crio: the node runs containerd; set "runtime": "cri-o" to run CRI-O`);
+    if (isObj(n['crio']) && isObj(n['runtime']))
+      errs.push(`${at}.crio: give the release once, in "runtime" or in "crio"`);
     const ctrd = isObj(n['containerd']) ? n['containerd'] : {};
     const ver = str(ctrd['version']);
     const lib = str(ctrd['libcni']);
