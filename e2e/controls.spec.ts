@@ -160,3 +160,19 @@ test.describe('on a phone in portrait', () => {
     await expect(inspector(page)).toContainText('create pod default/web-0');
   });
 });
+
+test('Run by keyboard: when the run ends, the focus is back on the Run button', async ({
+  page,
+}) => {
+  await openApp(page);
+  const group = page.getByRole('group', { name: 'Run until' });
+  await group.getByRole('combobox').selectOption({ label: 'a pod is Running' });
+  const run = group.getByRole('button', { name: 'Run', exact: true });
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Cluster' })).toContainText('10.244.1.', {
+    timeout: 20_000,
+  });
+  await expect(run).toBeEnabled();
+  await expect(run).toBeFocused();
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LEVELS, type Level, type StopCondition } from '../../engine';
 import { timeText } from '../format';
 import { cancelJob, cmd, shallow, SPEEDS, useApp } from '../store';
@@ -27,6 +27,16 @@ export function Controls() {
   );
   const [until, setUntil] = useState('running');
   const idle = ready && busy === null;
+  // The Run button is disabled while its run goes on, which drops the keyboard focus to the page;
+  // when the run ends, the focus comes back to the button (unless the user moved it meanwhile).
+  const runButton = useRef<HTMLButtonElement>(null);
+  const refocusRun = useRef(false);
+  useEffect(() => {
+    if (!idle || !refocusRun.current) return;
+    refocusRun.current = false;
+    const at = document.activeElement;
+    if (!at || at === document.body) runButton.current?.focus();
+  }, [idle]);
   const time = session && cursor >= 0 ? session.events[cursor]?.time : undefined;
   const atStart = session !== null && cursor === session.start;
 
@@ -90,9 +100,11 @@ export function Controls() {
         </label>
         <button
           type="button"
+          ref={runButton}
           disabled={!idle}
           onClick={() => {
             const r = RUN_UNTIL.find((x) => x.key === until)!;
+            refocusRun.current = true;
             cmd.runUntil(r.cond, r.label);
           }}
         >
