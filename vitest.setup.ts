@@ -5,6 +5,7 @@ import './src/engine/sim/world';
 import './src/engine/cluster/with-shell';
 import './src/engine/session/with-faults';
 import './src/engine/plugins/late';
+import './src/engine/runtime/crio-late';
 
 // Tests run with frozen snapshots: code that mutates a recorded state fails loudly here.
 setAutoFreeze(true);

@@ -9,6 +9,7 @@
 import './cluster/with-shell';
 import './session/with-faults';
 import './plugins/late';
+import './runtime/crio-late';
 
 export {
   newSandbox,

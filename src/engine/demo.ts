@@ -9,6 +9,7 @@ import { addNode, netnsAdd } from './node/setup';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import './plugins/late';
+import './runtime/crio-late';
 import { Simulation, newWorld } from './sim/world';
 import { Rng, rngSeed } from './rng';
 import type { TraceEvent } from './trace/trace';

@@ -11,6 +11,7 @@ import { type ExecResult, execProgram } from './os/process';
 import { runToEnd } from './os/sys';
 import { PROGRAMS } from './plugins/registry';
 import './plugins/late';
+import './runtime/crio-late';
 import { Simulation, newWorld } from './sim/world';
 import { tget } from './state/table';
 import { envEvent } from './trace/trace';

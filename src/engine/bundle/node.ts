@@ -8,6 +8,7 @@ import { LIBCNI_SHORTHAND, parseRelease, type Release } from '../runtime/release
 import { BUILDS } from '../plugins/lib/build';
 import { PLUGIN_FACTORIES, UNMODELLED_PLUGINS } from '../plugins/registry';
 import '../plugins/late';
+import '../runtime/crio-late';
 import { parseCIDR } from '../net/ip';
 import type { NodeBundle, PluginVersion } from './bundle';
 

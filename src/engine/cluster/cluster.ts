@@ -50,7 +50,8 @@ import {
   newContainerdState,
 } from '../runtime/containerd';
 import { containerdMachine, sandboxMachine } from '../runtime/machines';
-import { Crio, crioSettings, newCrioState } from '../runtime/crio';
+import type { Crio } from '../runtime/crio';
+import { crioModule } from '../runtime/crio-provider';
 import { parseRelease } from '../runtime/releases';
 import type { ContainerdSettings } from '../state/containerd';
 import { MachineHost } from '../sched/machines';
@@ -213,11 +214,10 @@ export class Cluster implements ClusterHooks {
       cni: (o: CNIConfigOptions) => new CNIConfig(o),
     };
     for (const n of spec.nodes) {
-      const containerd =
-        n.runtime?.name === 'cri-o' ? new Crio(deps, n.name) : new Containerd(deps, n.name);
+      const crio = n.runtime?.name === 'cri-o' ? new (crioModule().Crio)(deps, n.name) : null;
+      const containerd = crio ?? new Containerd(deps, n.name);
       const kubelet = new Kubelet(deps, n.name, containerd);
-      if (containerd instanceof Crio)
-        containerd.onStatusChange = () => kubelet.noticeRuntimeChange();
+      if (crio) crio.onStatusChange = () => kubelet.noticeRuntimeChange();
       this.nodes.set(n.name, { containerd, kubelet });
     }
     this.registerMachines();
@@ -440,7 +440,7 @@ export class Cluster implements ClusterHooks {
    * one. Throws the release's error for a number that is not a containerd release.
    */
   setContainerdVersion(node: string, version: string): void {
-    if (this.rt(node).containerd instanceof Crio)
+    if (isCrio(this.rt(node).containerd))
       throw new Error(`${node} runs CRI-O, not containerd: no containerd release to install`);
     const r = parseRelease(version);
     if (!r.ok) throw new Error(r.error);
@@ -680,7 +680,7 @@ export class Cluster implements ClusterHooks {
         ? vfs.resolvePath(after, c.state.settings.confDir)
         : c.state.settings.confDir;
     const events = confDirEvents(before, after, dir, fsKind);
-    if (c instanceof Crio) {
+    if (isCrio(c)) {
       // ocicni watches the conf dir and the plugin dirs (newWatcher); fsnotify v1.7+ prints
       // events as containerd 1.7's v1.6 does.
       let again = false;
@@ -979,7 +979,7 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
     node.fs = fs as never;
     node.containerd = (
       n.runtime?.name === 'cri-o'
-        ? newCrioState(crioSettings(n.runtime.version), 0)
+        ? crioModule().newCrioState(crioModule().crioSettings(n.runtime.version), 0)
         : newContainerdState(containerdSettings(n.containerd), 0)
     ) as never;
     node.kubelet = newKubeletState({ ...DEFAULT_KUBELET_SETTINGS, ...n.kubelet }, 0) as never;
@@ -993,3 +993,8 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
 }
 
 export { containerdActorId, kubeletActorId, podWorkerId };
+
+/** A node's runtime is CRI-O (runtime/crio.ts, loaded late: crio-provider.ts). */
+function isCrio(c: Containerd): c is Crio {
+  return c.unit === 'crio';
+}

@@ -17,6 +17,7 @@ import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import '../plugins/late';
+import '../runtime/crio-late';
 import { Shell } from '../shell';
 import { Simulation, newWorld } from '../sim/world';
 import { noteEvent, type TraceEvent } from '../trace/trace';

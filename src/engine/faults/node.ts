@@ -3,6 +3,7 @@ import { type Cluster, defaultConflist } from '../cluster/cluster';
 // Faults run shell lines on nodes (`shellLine`): clusters need their shell.
 import '../cluster/with-shell';
 import '../plugins/late';
+import '../runtime/crio-late';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import { type IP, ipEqual, ipString } from '../net/ip';

@@ -9,6 +9,7 @@ import { Cluster, DEFAULT_CLUSTER, type ClusterSpec, type NodeSpec } from '../cl
 // A scenario's `shell` actions run on the cluster's nodes.
 import '../cluster/with-shell';
 import '../plugins/late';
+import '../runtime/crio-late';
 import { podKey } from '../apiserver/apiserver';
 import type { LibcniOutcome } from '../libcni/api';
 import { FAULTS } from '../faults/catalogue';

@@ -24,6 +24,7 @@ import type { ProgramRegistry } from '../os/process';
 import { PROGRAMS } from '../plugins/registry';
 // A shell runs any plugin binary of the node.
 import '../plugins/late';
+import '../runtime/crio-late';
 import type { Simulation } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';

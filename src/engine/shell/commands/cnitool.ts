@@ -29,6 +29,7 @@ import { loadConfList } from '../../libcni/conf';
 import { runToEnd } from '../../os/sys';
 import { PROGRAMS } from '../../plugins/registry';
 import '../../plugins/late';
+import '../../runtime/crio-late';
 import type { CommandContext, CommandSpec } from '../types';
 
 /** The container id cnitool derives from the netns path. */
