@@ -120,6 +120,18 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
     }
   };
 
+  // While the views draw (the landing's engine, then the whole one, Mermaid, the topology) the
+  // height moves in small steps: report at most one every 200 ms, the latest, so the host page's
+  // iframe moves a few times instead of with every step.
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const heightChanged = () => {
+    if (pending !== null) return;
+    pending = setTimeout(() => {
+      pending = null;
+      reportHeight();
+    }, 200);
+  };
+
   return {
     ready() {
       const st = get();
@@ -140,7 +152,7 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
       };
       subscribeEmbed(checkSolved);
       checkSolved();
-      new ResizeObserver(reportHeight).observe(document.body);
+      new ResizeObserver(heightChanged).observe(document.body);
       reportHeight();
       started = true;
       for (const m of early.splice(0)) run(m);
