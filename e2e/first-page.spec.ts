@@ -5,6 +5,7 @@ import {
   currentStep,
   expectNoSeriousAxeViolations,
   openApp,
+  openLanding,
 } from './support';
 
 test.afterEach(async ({ page }) => clearSavedState(page));
@@ -74,7 +75,7 @@ test('the landing steps on its own engine before the whole engine arrives, and k
     await released;
     await route.continue();
   });
-  await openApp(page);
+  await openLanding(page);
   const start = await currentStep(page);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');

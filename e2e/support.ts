@@ -17,6 +17,21 @@ export async function openApp(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
     timeout: 15_000,
   });
+  // "Step forward" works on the landing's engine first; the tests act on the whole app, whose
+  // panes and panels settle once the whole engine is in (boot.ts marks cnisim:ready).
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('cnisim:ready').length), {
+      timeout: 15_000,
+    })
+    .toBe(1);
+}
+
+/** Opens the app and waits only for the landing: "Step forward" enabled. */
+export async function openLanding(page: Page): Promise<void> {
+  await page.goto('./');
+  await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled({
+    timeout: 15_000,
+  });
 }
 
 /** The app saves the sandbox in localStorage: tests leave none behind. */
