@@ -48,7 +48,7 @@ export interface Hidden {
 type Data = Record<string, unknown>;
 
 /** FNV-1a, 32 bits: a stable, well-mixed number from a string. */
-function hash(s: string): number {
+export function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -10,22 +10,8 @@
  *   wrong choices without a why-not and questions that repeat each other. The course test fails
  *   on any of these (lessons.test.ts).
  */
+import { hash } from './hidden';
 import type { Lesson, QuizQuestion } from './schema';
-
-/** FNV-1a with murmur3's final mix: a stable, well-spread number from a string. */
-function mix(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b) >>> 0;
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35) >>> 0;
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 export interface ShownChoice {
   /** The authored id (what answers and progress refer to). */
@@ -42,7 +28,7 @@ export interface ShownChoice {
 export function quizChoices(q: QuizQuestion, seed: number): ShownChoice[] {
   const order = q.choices.map((c) => c);
   for (let i = order.length - 1; i > 0; i--) {
-    const j = mix(`${seed >>> 0}#${q.id}#${i}`) % (i + 1);
+    const j = hash(`${seed >>> 0}#${q.id}#${i}`) % (i + 1);
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order.map((c, i) => ({ id: c.id, text: c.text, label: String.fromCharCode(97 + i) }));
