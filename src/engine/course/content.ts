@@ -27,6 +27,7 @@ import l19 from '../../course/lessons/19-staging-drill.json';
 import l20 from '../../course/lessons/20-add-timeout.json';
 import l21 from '../../course/lessons/21-orphans.json';
 import l22 from '../../course/lessons/22-conflist-rollout.json';
+import l35 from '../../course/lessons/35-reboot.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -71,6 +72,11 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['20-add-timeout.json', l20],
   ['21-orphans.json', l21],
   ['22-conflist-rollout.json', l22],
+  ['35-reboot.json', l35],
+  ['36-leak-cleanup.json', l36],
+  ['37-gc.json', l37],
+  ['38-cache-repair.json', l38],
+  ['39-crio-node.json', l39],
 ];
 
 /** Challenge files, in the order the app lists them. */

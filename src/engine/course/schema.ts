@@ -115,6 +115,12 @@ export const TOPICS = [
   'timeouts',
   'disable-check',
   'version-by-hand',
+  // Short levels split from lessons 10-15.
+  'reboot',
+  'leak-cleanup',
+  'gc',
+  'cache-repair',
+  'crio-differs',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
