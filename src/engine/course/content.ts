@@ -31,6 +31,7 @@ import l35 from '../../course/lessons/35-reboot.json';
 import l36 from '../../course/lessons/36-leak-cleanup.json';
 import l37 from '../../course/lessons/37-gc.json';
 import l38 from '../../course/lessons/38-cache-repair.json';
+import l39 from '../../course/lessons/39-crio-node.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
