@@ -59,10 +59,7 @@ describe('the goal picture', () => {
   });
 
   it('keys a leftover as extra: a stale reservation with no sandbox', () => {
-    const cmp = comparePictures(
-      startPicture('gc'),
-      goalPicture(lessonById('gc')!)!,
-    );
+    const cmp = comparePictures(startPicture('gc'), goalPicture(lessonById('gc')!)!);
     const extra = cmp.flatMap((s) => s.now.filter((i) => i.mark === 'extra').map((i) => i.text));
     expect(extra).toContain('/var/lib/cni/networks/containerd-net/10.244.1.50 → no sandbox');
   });
