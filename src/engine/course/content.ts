@@ -27,6 +27,9 @@ import l19 from '../../course/lessons/19-staging-drill.json';
 import l20 from '../../course/lessons/20-add-timeout.json';
 import l21 from '../../course/lessons/21-orphans.json';
 import l22 from '../../course/lessons/22-conflist-rollout.json';
+import l50 from '../../course/lessons/50-follow-a-packet.json';
+import l51 from '../../course/lessons/51-across-nodes.json';
+import l52 from '../../course/lessons/52-hostport-and-masquerade.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -71,6 +74,9 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['20-add-timeout.json', l20],
   ['21-orphans.json', l21],
   ['22-conflist-rollout.json', l22],
+  ['50-follow-a-packet.json', l50],
+  ['51-across-nodes.json', l51],
+  ['52-hostport-and-masquerade.json', l52],
 ];
 
 /** Challenge files, in the order the app lists them. */

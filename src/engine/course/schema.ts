@@ -115,6 +115,10 @@ export const TOPICS = [
   'timeouts',
   'disable-check',
   'version-by-hand',
+  // Issue 18's packet lessons (the cluster network, docs/dataplane.md).
+  'packets',
+  'cross-node',
+  'masquerade',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
