@@ -30,6 +30,7 @@ import l22 from '../../course/lessons/22-conflist-rollout.json';
 import l50 from '../../course/lessons/50-follow-a-packet.json';
 import l51 from '../../course/lessons/51-across-nodes.json';
 import l52 from '../../course/lessons/52-hostport-and-masquerade.json';
+import l53 from '../../course/lessons/53-across-nodes-vxlan.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -77,6 +78,7 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['50-follow-a-packet.json', l50],
   ['51-across-nodes.json', l51],
   ['52-hostport-and-masquerade.json', l52],
+  ['53-across-nodes-vxlan.json', l53],
 ];
 
 /** Challenge files, in the order the app lists them. */

@@ -119,6 +119,7 @@ export const TOPICS = [
   'packets',
   'cross-node',
   'masquerade',
+  'vxlan',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
