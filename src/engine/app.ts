@@ -30,6 +30,7 @@ export {
   runEndText,
 } from './session';
 export { DEFAULT_CLUSTER, REFERENCE_PACKAGE, defaultConflist } from './cluster/cluster';
+export { CLUSTER_PRESETS, clusterPreset, type ClusterPreset } from './cluster/presets';
 export { BUILDS } from './plugins/lib/build';
 export { describeEvents, podRows } from './apiserver/apiserver';
 export { journalLines } from './node/journal';

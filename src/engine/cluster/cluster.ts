@@ -34,6 +34,8 @@ import * as inspect from '../node/inspect';
 import {
   addNode,
   flannelVxlan,
+  writeMasqAgent,
+  type MasqAgent,
   hostGwRoute,
   installPluginFiles,
   UNDERLAY,
@@ -95,7 +97,14 @@ export interface ClusterSpec {
    * How pod traffic crosses nodes. Absent: the nodes are not wired to each other at all (every
    * scenario before the underlay existed). `none`: an underlay joins the nodes, no pod routes.
    */
-  network?: { mode: 'host-gw' | 'vxlan' | 'none' };
+  network?: {
+    mode: 'host-gw' | 'vxlan' | 'none';
+    /**
+     * The agent that writes each node's masquerade rule at start, excluding the cluster CIDR
+     * (node/setup.ts `masqAgentRules`); absent: none (bridge's own `ipMasq` decides).
+     */
+    masqAgent?: MasqAgent;
+  };
 }
 
 export { REFERENCE_PACKAGE };
@@ -960,6 +969,8 @@ function buildNetwork(w: WorldState, spec: ClusterSpec): WorldState {
       out = flannelVxlan(out, spec.nodes, i);
     });
   }
+  const agent = spec.network!.masqAgent;
+  if (agent) for (const n of spec.nodes) out = writeMasqAgent(out, n.name, agent, n.podCIDR);
   return out;
 }
 

@@ -32,6 +32,10 @@ import l36 from '../../course/lessons/36-leak-cleanup.json';
 import l37 from '../../course/lessons/37-gc.json';
 import l38 from '../../course/lessons/38-cache-repair.json';
 import l39 from '../../course/lessons/39-crio-node.json';
+import l50 from '../../course/lessons/50-follow-a-packet.json';
+import l51 from '../../course/lessons/51-across-nodes.json';
+import l52 from '../../course/lessons/52-hostport-and-masquerade.json';
+import l53 from '../../course/lessons/53-across-nodes-vxlan.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -81,6 +85,10 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['37-gc.json', l37],
   ['38-cache-repair.json', l38],
   ['39-crio-node.json', l39],
+  ['50-follow-a-packet.json', l50],
+  ['51-across-nodes.json', l51],
+  ['52-hostport-and-masquerade.json', l52],
+  ['53-across-nodes-vxlan.json', l53],
 ];
 
 /** Challenge files, in the order the app lists them. */

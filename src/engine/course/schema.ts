@@ -121,6 +121,11 @@ export const TOPICS = [
   'gc',
   'cache-repair',
   'crio-differs',
+  // Issue 18's packet lessons (the cluster network, docs/dataplane.md).
+  'packets',
+  'cross-node',
+  'masquerade',
+  'vxlan',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 

@@ -10,6 +10,7 @@ import type { KernelState } from '../kernel/types';
 import { type Simulation, type WorldState, newNodeState } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import { ipString, parseIP } from '../net/ip';
+import { runIptables } from '../kernel/iptables';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -241,7 +242,7 @@ export function flannelVxlan(
   const [net, prefix] = me.podCIDR.split('/');
   const first = parseIP(net!)!;
   const gw = ipString({ v: 4, n: first.n + 1n });
-  const cluster = `${ipString({ v: 4, n: first.n & 0xffff0000n })}/16`;
+  const cluster = clusterCidr(me.podCIDR);
   return produce(w, (d) => {
     const n = d.nodes[me.name]!;
     const k = n.kernel as KernelState;
@@ -296,5 +297,104 @@ export function flannelVxlan(
       ];
     });
     K.settleKernel(k);
+  });
+}
+
+/** The cluster's pod network, as flanneld's `Network` or kindnetd's pod subnet: the /16 of a node's pod CIDR. */
+export function clusterCidr(podCIDR: string): string {
+  const first = parseIP(podCIDR.split('/')[0]!)!;
+  return `${ipString({ v: 4, n: first.n & 0xffff0000n })}/16`;
+}
+
+/** The agents that write a node's masquerade rule for pod traffic (docs/dataplane.md). */
+export type MasqAgent = 'kindnetd' | 'flanneld';
+export const MASQ_AGENTS: readonly MasqAgent[] = ['kindnetd', 'flanneld'];
+
+/**
+ * The nat rules a cluster's agent writes at start so that pods keep their addresses inside the
+ * cluster and are masqueraded leaving it (bridge then runs with `ipMasq: false`), as `iptables`
+ * argument lists in the agent's order:
+ *
+ * - `kindnetd` (kind's CNI daemon; its copy of ip-masq-agent, kindnetd's masq.go): chain
+ *   `KIND-MASQ-AGENT` with `-d <cluster CIDR> -j RETURN` and a last `-j MASQUERADE`, jumped to
+ *   from POSTROUTING for every non-LOCAL destination;
+ * - `flanneld --ip-masq` (flannel's trafficmngr/iptables `masqRules`, one cluster CIDR): chain
+ *   `FLANNEL-POSTRTG`: RETURN for kube-proxy's mark 0x4000, pod subnet to cluster and cluster
+ *   to pod subnet; MASQUERADE (`--random-fully`) for the cluster leaving it (but multicast) and
+ *   for others entering it; all with the comment "flanneld masq".
+ */
+export function masqAgentRules(agent: MasqAgent, podCIDR: string): string[][] {
+  const cluster = clusterCidr(podCIDR);
+  if (agent === 'kindnetd') {
+    const c = (t: string) => ['-m', 'comment', '--comment', `kind-masq-agent: ${t}`];
+    return [
+      ['-t', 'nat', '-N', 'KIND-MASQ-AGENT'],
+      [
+        '-t',
+        'nat',
+        '-A',
+        'KIND-MASQ-AGENT',
+        '-d',
+        cluster,
+        '-j',
+        'RETURN',
+        ...c('local traffic is not subject to MASQUERADE'),
+      ],
+      [
+        '-t',
+        'nat',
+        '-A',
+        'KIND-MASQ-AGENT',
+        '-j',
+        'MASQUERADE',
+        ...c('outbound traffic is subject to MASQUERADE (must be last in chain)'),
+      ],
+      [
+        '-t',
+        'nat',
+        '-A',
+        'POSTROUTING',
+        '-m',
+        'addrtype',
+        '!',
+        '--dst-type',
+        'LOCAL',
+        '-j',
+        'KIND-MASQ-AGENT',
+        ...c(
+          'ensure nat POSTROUTING directs all non-LOCAL destination traffic to our custom KIND-MASQ-AGENT chain',
+        ),
+      ],
+    ];
+  }
+  const c = ['-m', 'comment', '--comment', 'flanneld masq'];
+  const f = (...spec: string[]) => ['-t', 'nat', '-A', 'FLANNEL-POSTRTG', ...spec];
+  return [
+    ['-t', 'nat', '-N', 'FLANNEL-POSTRTG'],
+    ['-t', 'nat', '-A', 'POSTROUTING', ...c, '-j', 'FLANNEL-POSTRTG'],
+    f('-m', 'mark', '--mark', '0x4000/0x4000', ...c, '-j', 'RETURN'),
+    f('-s', podCIDR, '-d', cluster, ...c, '-j', 'RETURN'),
+    f('-s', cluster, '-d', podCIDR, ...c, '-j', 'RETURN'),
+    f('!', '-s', cluster, '-d', podCIDR, ...c, '-j', 'RETURN'),
+    f('-s', cluster, '!', '-d', '224.0.0.0/4', ...c, '-j', 'MASQUERADE', '--random-fully'),
+    f('!', '-s', cluster, '-d', cluster, ...c, '-j', 'MASQUERADE', '--random-fully'),
+  ];
+}
+
+/** The agent's masquerade rules written into the node's root namespace (before it boots). */
+export function writeMasqAgent(
+  w: WorldState,
+  node: string,
+  agent: MasqAgent,
+  podCIDR: string,
+): WorldState {
+  return produce(w, (d) => {
+    const k = d.nodes[node]!.kernel as KernelState;
+    const ns = K.nsById(k, k.root);
+    for (const argv of masqAgentRules(agent, podCIDR)) {
+      const r = runIptables(ns.iptables, 'ipv4', argv);
+      if (r.exitCode !== 0) throw new Error(`${agent}: iptables ${argv.join(' ')}: ${r.stderr}`);
+      ns.iptables = r.state as never;
+    }
   });
 }

@@ -97,7 +97,9 @@ function fileText(data: string | Record<string, unknown>): string {
 
 export function clusterSpec(s: Scenario): ClusterSpec {
   const spec = nodesSpec(s);
-  return s.network ? { ...spec, network: { mode: s.network.mode } } : spec;
+  if (!s.network) return spec;
+  const { mode, masqAgent } = s.network;
+  return { ...spec, network: masqAgent ? { mode, masqAgent } : { mode } };
 }
 
 function nodesSpec(s: Scenario): ClusterSpec {

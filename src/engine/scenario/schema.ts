@@ -286,6 +286,10 @@ export const scenarioSchema = z.strictObject({
       mode: z.enum(['host-gw', 'vxlan', 'none'], {
         error: 'expected "host-gw", "vxlan" or "none"',
       }),
+      /** The agent whose masquerade rule each node gets at start (bridge then has ipMasq: false). */
+      masqAgent: z.optional(
+        z.enum(['kindnetd', 'flanneld'], { error: 'expected "kindnetd" or "flanneld"' }),
+      ),
     }),
   ),
   actions: z.optional(z.array(actionSchema)),

@@ -218,6 +218,13 @@ function buildSchemas() {
     seed: z.int().check(z.minimum(0), z.maximum(0xffffffff)),
     cluster: z.strictObject({
       nodes: z.array(nodeSpec).check(z.minLength(1), z.maxLength(LIMITS.nodes)),
+      /** The cluster network (a preset's, docs/dataplane.md); absent: the nodes are not wired. */
+      network: z.optional(
+        z.strictObject({
+          mode: z.enum(['host-gw', 'vxlan', 'none']),
+          masqAgent: z.optional(z.enum(['kindnetd', 'flanneld'])),
+        }),
+      ),
     }),
     actions: z
       .array(

@@ -119,17 +119,21 @@ export const cmd = {
     }
   },
 
-  /** Discards everything: the default sandbox again. */
-  newSandbox(): void {
+  /**
+   * Discards everything: the default sandbox again, or a cluster preset's (`presetId`, engine
+   * cluster/presets.ts: two nodes with a cluster network and the agent's masquerade rule).
+   */
+  newSandbox(presetId?: string): void {
     const { session: s, engine } = get();
     if (!s || !engine) return;
+    const preset = presetId ? engine.clusterPreset(presetId) : undefined;
     pause();
     update({ selectedPod: null, selectedFile: null });
     quietly(
       runJob(
-        'Opening a new sandbox',
+        preset ? `Opening a new sandbox: ${preset.title}` : 'Opening a new sandbox',
         s.replaceJob(
-          engine.DEFAULT_CLUSTER,
+          preset?.spec ?? engine.DEFAULT_CLUSTER,
           1,
           [{ step: 0, action: { do: 'createPod', name: engine.SANDBOX_POD } }],
           -2,

@@ -95,6 +95,8 @@ export function ActionsView({ session, step }: PanelProps) {
   const [filePath, setFilePath] = useState('/etc/cni/net.d/99-extra.conflist');
   const [fileData, setFileData] = useState('');
   const [confirmNew, setConfirmNew] = useState(false);
+  const presets = useApp((s) => s.engine?.CLUSTER_PRESETS ?? []);
+  const [presetId, setPresetId] = useState('');
 
   const pod = pods.includes(target) ? target : (pods[0] ?? '');
   const fault = FAULTS.find((f) => f.id === faultId);
@@ -452,7 +454,25 @@ export function ActionsView({ session, step }: PanelProps) {
         </form>
       </Section>
 
-      <Section title="Sandbox">
+      <Section
+        title="Sandbox"
+        intro="Start over with the default cluster (two nodes, not wired to each other; bridge ipMasq: true) or a cluster network preset (bridge ipMasq: false, the agent's masquerade rule)."
+      >
+        <Field label="Cluster">
+          <select
+            value={presetId}
+            onChange={(e) => setPresetId(e.target.value)}
+            disabled={confirmNew}
+          >
+            <option value="">Default: two nodes, no cluster network</option>
+            {presets.map((p) => (
+              <option key={p.id} value={p.id} title={p.summary}>
+                {p.title} (network.mode {p.id})
+              </option>
+            ))}
+          </select>
+        </Field>
+        {presetId && <p className="muted">{presets.find((p) => p.id === presetId)?.summary}</p>}
         {confirmNew ? (
           <div className="row-form">
             <span>Discard every action and step?</span>
@@ -461,7 +481,7 @@ export function ActionsView({ session, step }: PanelProps) {
               className="danger"
               onClick={() => {
                 setConfirmNew(false);
-                cmd.newSandbox();
+                cmd.newSandbox(presetId || undefined);
               }}
             >
               Discard and start over
