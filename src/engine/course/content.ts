@@ -27,6 +27,12 @@ import l19 from '../../course/lessons/19-staging-drill.json';
 import l20 from '../../course/lessons/20-add-timeout.json';
 import l21 from '../../course/lessons/21-orphans.json';
 import l22 from '../../course/lessons/22-conflist-rollout.json';
+import l23 from '../../course/lessons/23-del-retried.json';
+import l24 from '../../course/lessons/24-nobody-checks.json';
+import l25 from '../../course/lessons/25-free-an-address.json';
+import l26 from '../../course/lessons/26-failed-cleanup.json';
+import l27 from '../../course/lessons/27-fix-the-cause.json';
+import l28 from '../../course/lessons/28-same-fault-two-runtimes.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -71,6 +77,12 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['20-add-timeout.json', l20],
   ['21-orphans.json', l21],
   ['22-conflist-rollout.json', l22],
+  ['23-del-retried.json', l23],
+  ['24-nobody-checks.json', l24],
+  ['25-free-an-address.json', l25],
+  ['26-failed-cleanup.json', l26],
+  ['27-fix-the-cause.json', l27],
+  ['28-same-fault-two-runtimes.json', l28],
 ];
 
 /** Challenge files, in the order the app lists them. */

@@ -115,6 +115,7 @@ export const TOPICS = [
   'timeouts',
   'disable-check',
   'version-by-hand',
+  'cri-o',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
