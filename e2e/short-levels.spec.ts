@@ -20,6 +20,7 @@ const LEVELS: [string, string][] = [
   ['free-an-address', 'The retry that works'],
   ['failed-cleanup', 'When the clean-up DEL fails too'],
   ['fix-the-cause', 'Fix the cause, then check for leftovers'],
+  ['version-check-at-load', 'The same version mismatch on CRI-O'],
   ['same-fault-two-runtimes', 'The same fault on containerd and on CRI-O'],
 ];
 

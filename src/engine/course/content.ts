@@ -33,6 +33,7 @@ import l25 from '../../course/lessons/25-free-an-address.json';
 import l26 from '../../course/lessons/26-failed-cleanup.json';
 import l27 from '../../course/lessons/27-fix-the-cause.json';
 import l28 from '../../course/lessons/28-same-fault-two-runtimes.json';
+import l29 from '../../course/lessons/29-version-check-at-load.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -83,6 +84,7 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['26-failed-cleanup.json', l26],
   ['27-fix-the-cause.json', l27],
   ['28-same-fault-two-runtimes.json', l28],
+  ['29-version-check-at-load.json', l29],
 ];
 
 /** Challenge files, in the order the app lists them. */
