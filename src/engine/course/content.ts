@@ -36,6 +36,13 @@ import l50 from '../../course/lessons/50-follow-a-packet.json';
 import l51 from '../../course/lessons/51-across-nodes.json';
 import l52 from '../../course/lessons/52-hostport-and-masquerade.json';
 import l53 from '../../course/lessons/53-across-nodes-vxlan.json';
+import l23 from '../../course/lessons/23-del-retried.json';
+import l24 from '../../course/lessons/24-nobody-checks.json';
+import l25 from '../../course/lessons/25-free-an-address.json';
+import l26 from '../../course/lessons/26-failed-cleanup.json';
+import l27 from '../../course/lessons/27-fix-the-cause.json';
+import l28 from '../../course/lessons/28-same-fault-two-runtimes.json';
+import l29 from '../../course/lessons/29-version-check-at-load.json';
 import c01 from '../../course/challenges/audit-finding.json';
 import c02 from '../../course/challenges/config-rollout.json';
 import c03 from '../../course/challenges/ip-leak.json';
@@ -89,6 +96,13 @@ export const LESSON_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['51-across-nodes.json', l51],
   ['52-hostport-and-masquerade.json', l52],
   ['53-across-nodes-vxlan.json', l53],
+  ['23-del-retried.json', l23],
+  ['24-nobody-checks.json', l24],
+  ['25-free-an-address.json', l25],
+  ['26-failed-cleanup.json', l26],
+  ['27-fix-the-cause.json', l27],
+  ['28-same-fault-two-runtimes.json', l28],
+  ['29-version-check-at-load.json', l29],
 ];
 
 /** Challenge files, in the order the app lists them. */

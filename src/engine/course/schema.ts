@@ -120,12 +120,12 @@ export const TOPICS = [
   'leak-cleanup',
   'gc',
   'cache-repair',
-  'crio-differs',
   // Issue 18's packet lessons (the cluster network, docs/dataplane.md).
   'packets',
   'cross-node',
   'masquerade',
   'vxlan',
+  'cri-o',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
