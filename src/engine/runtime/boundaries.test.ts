@@ -119,3 +119,39 @@ describe('CNI STATUS on CRI Status (go-cni v1.1.11: 2.0.1+)', () => {
     });
   }
 });
+
+describe('CRI-O STATUS and GC by release (cnimgr.go pollFunc, doGC; ocicni v0.4.3: 1.32+)', () => {
+  const v110 = defaultConflist('10.244.1.0/24').replace(
+    '"cniVersion": "1.0.0"',
+    '"cniVersion": "1.1.0"',
+  );
+  const execs = (c: Cluster, cmd: string) =>
+    c.events.filter(isKind('exec')).filter((e) => cniCommand(e) === cmd);
+  for (const [v, uses] of [
+    ['1.28.0', false],
+    ['1.30.0', false],
+    ['1.31.13', false],
+    ['1.32.0', true],
+    ['1.35.6', true],
+  ] as const) {
+    it(`${v}: ${uses ? 'STATUS until first ready, then never again; GC once' : 'neither STATUS nor GC'}`, () => {
+      const c = oneNode({
+        runtime: { name: 'cri-o', version: v },
+        pluginBuild: 'v1.6.2',
+        cniConfigs: { '10-containerd-net.conflist': v110 },
+      });
+      c.runFor(10_000_000);
+      const atStart = execs(c, 'STATUS').length;
+      c.runFor(60_000_000);
+      expect(execs(c, 'STATUS').length).toBe(atStart);
+      expect(c.sim.state.api!.nodes[NODE]!.ready.status).toBe('True');
+      if (uses) {
+        expect(atStart).toBeGreaterThan(0);
+        expect(execs(c, 'GC').length).toBeGreaterThan(0);
+      } else {
+        expect(atStart).toBe(0);
+        expect(execs(c, 'GC')).toEqual([]);
+      }
+    });
+  }
+});
