@@ -112,10 +112,18 @@ export function setCondition(p: PodObj, c: Condition): void {
   else p.conditions.push(c);
 }
 
-export function markDeleting(sim: Simulation, key: string): void {
-  apiChange(sim, 'kubectl', `delete pod ${key} (graceful)`, { pod: key, op: 'delete' }, (api) => {
+export function markDeleting(
+  sim: Simulation,
+  key: string,
+  source = 'kubectl',
+  fn?: (p: PodObj) => void,
+): void {
+  apiChange(sim, source, `delete pod ${key} (graceful)`, { pod: key, op: 'delete' }, (api) => {
     const p = tget(api.pods, key);
-    if (p && p.deletionTimestamp === null) p.deletionTimestamp = sim.state.clock;
+    if (p && p.deletionTimestamp === null) {
+      fn?.(p);
+      p.deletionTimestamp = sim.state.clock;
+    }
   });
 }
 
@@ -262,11 +270,38 @@ export function setNodeReady(sim: Simulation, name: string, ready: Condition): v
     { node: name, op: 'nodeStatus' },
     (api) => {
       const n = api.nodes[name];
-      if (n) n.ready = ready;
+      if (!n) return;
+      n.ready = ready;
+      // The node lifecycle controller (kube-controller-manager, nodelifecycle
+      // node_lifecycle_controller.go doNoScheduleTaintingPass / doNoExecuteTaintingPass) taints a
+      // node whose Ready condition is False with node.kubernetes.io/not-ready, NoSchedule and
+      // NoExecute, and takes both away once it is True again. cnisim taints at the status change
+      // (the controller's 5-s monitor pass is not modelled). kubelet.ts evicts the pods.
+      if (ready.status === 'False') {
+        if (!n.taints?.some((t) => t.key === NOT_READY_TAINT))
+          n.taints = [
+            ...(n.taints ?? []),
+            { key: NOT_READY_TAINT, effect: 'NoSchedule', timeAdded: sim.state.clock },
+            { key: NOT_READY_TAINT, effect: 'NoExecute', timeAdded: sim.state.clock },
+          ];
+      } else if (n.taints) {
+        const rest = n.taints.filter((t) => t.key !== NOT_READY_TAINT);
+        if (rest.length) n.taints = rest;
+        else delete n.taints;
+      }
     },
     name,
   );
 }
+
+/** The taint a node whose Ready condition is False gets (well-known taint). */
+export const NOT_READY_TAINT = 'node.kubernetes.io/not-ready';
+
+/**
+ * The DefaultTolerationSeconds admission plugin gives every pod a toleration of the not-ready and
+ * unreachable NoExecute taints for 300 s (kubectl describe pod prints them).
+ */
+export const DEFAULT_TOLERATION_US = 300_000_000;
 
 export function addNodeObj(api: ApiState, n: NodeObj): void {
   api.nodes[n.name] = n;

@@ -8,6 +8,9 @@
  */
 import {
   createPod as _createPod,
+  DEFAULT_TOLERATION_US,
+  markDeleting,
+  NOT_READY_TAINT,
   podKey,
   forgetEventClient,
   recordEvent,
@@ -252,6 +255,7 @@ export class Kubelet {
 
   /** A pod was bound to this node. */
   addPod(key: string): void {
+    this.scheduleTaintEviction();
     if (!this.state.up) return;
     this.deps.host.start(
       podWorkerId(this.node, key),
@@ -334,6 +338,7 @@ export class Kubelet {
           reason: 'KubeletNotReady',
           message: 'container runtime is down',
         });
+        this.scheduleTaintEviction();
       }
     }
     this.schedulePoll();
@@ -432,6 +437,78 @@ export class Kubelet {
         message: `container runtime network not ready: ${NOT_READY_PREFIX}${message}`,
       });
     }
+    this.scheduleTaintEviction();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Taint-based eviction (kube-controller-manager, not the kubelet; kept here, beside the status
+  // that decides it, because it acts on this node's pods only)
+
+  /**
+   * The taint eviction controller (pkg/controller/tainteviction/taint_eviction.go
+   * processPodOnNode): a pod on a node with a NoExecute taint it tolerates for 300 s (every pod's
+   * default toleration of node.kubernetes.io/not-ready) is deleted 300 s after the controller saw
+   * it there: the taint's time for the pods already on the node, the pod's creation for later
+   * ones. The node turning Ready again takes the taint away and cancels the evictions. Until
+   * then the pods stay Ready and in their Services' endpoints (only an Unknown node, a kubelet
+   * that stopped posting, has its pods marked NotReady: not modelled).
+   */
+  private scheduleTaintEviction(): void {
+    const key = `taint-eviction/${this.node}`;
+    const due = this.evictionsDue();
+    if (due === null) this.deps.sched.cancel(key);
+    else this.deps.sched.at(due, key, () => this.evictPods());
+  }
+
+  /** When the next pod of this node is to be evicted, or null if none is. */
+  private evictionsDue(): number | null {
+    const api = this.sim.state.api;
+    const taint = api?.nodes[this.node]?.taints?.find(
+      (t) => t.key === NOT_READY_TAINT && t.effect === 'NoExecute',
+    );
+    if (!api || !taint) return null;
+    let due: number | null = null;
+    for (const [, p] of tentries(api.pods)) {
+      if (p.spec.nodeName !== this.node || p.deletionTimestamp !== null) continue;
+      const at = Math.max(taint.timeAdded, p.createdAt) + DEFAULT_TOLERATION_US;
+      if (due === null || at < due) due = at;
+    }
+    return due;
+  }
+
+  private evictPods(): void {
+    const api = this.sim.state.api;
+    const taint = api?.nodes[this.node]?.taints?.find(
+      (t) => t.key === NOT_READY_TAINT && t.effect === 'NoExecute',
+    );
+    if (!api || !taint) return;
+    const now = this.sim.state.clock;
+    for (const [key, p] of tentries(api.pods)) {
+      if (p.spec.nodeName !== this.node || p.deletionTimestamp !== null) continue;
+      if (Math.max(taint.timeAdded, p.createdAt) + DEFAULT_TOLERATION_US > now) continue;
+      // taint_eviction.go deletePodHandler: a DisruptionTarget condition, the event, then a
+      // graceful delete (the pod's own grace period).
+      const source = 'taint-eviction-controller';
+      recordEvent(this.sim, {
+        type: 'Normal',
+        reason: 'TaintManagerEviction',
+        message: `Marking for deletion Pod ${key}`,
+        object: `pod/${p.spec.name}`,
+        uid: p.spec.uid,
+        namespace: p.spec.namespace,
+        source,
+      });
+      markDeleting(this.sim, key, source, (pp) =>
+        setCondition(pp, {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'DeletionByTaintManager',
+          message: 'Taint manager: deleting due to NoExecute taint',
+        }),
+      );
+      if (this.state.up) this.deletePod(key);
+    }
+    this.scheduleTaintEviction();
   }
 
   // ---------------------------------------------------------------------------------------------

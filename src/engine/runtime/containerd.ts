@@ -521,24 +521,39 @@ export class Containerd {
     const caps: Record<string, unknown> = {
       'io.kubernetes.cri.pod-annotations': cfg.annotations,
     };
+    // go-cni's PortMapping, BandWidth and DNS (types.go, v1.1.3 – v1.1.13) are Go structs
+    // without json tags: libcni marshals them with their field names, in field order, zero
+    // values included (`{"HostPort":8080,"ContainerPort":80,"Protocol":"tcp","HostIP":""}`), in
+    // the plugin's runtimeConfig and in the result cache's capabilityArgs. The plugins decode
+    // them case-insensitively (encoding/json).
     const pm = cfg.portMappings.filter((p) => p.hostPort > 0);
     if (pm.length > 0) {
-      caps['portMappings'] = pm.map((p) => ({
-        hostPort: p.hostPort,
-        containerPort: p.containerPort,
-        protocol: p.protocol.toLowerCase(),
-        ...(p.hostIp ? { hostIP: p.hostIp } : {}),
-      }));
+      caps['portMappings'] = pm.map(
+        (p) =>
+          new GoStruct({
+            HostPort: p.hostPort,
+            ContainerPort: p.containerPort,
+            Protocol: p.protocol.toLowerCase(),
+            HostIP: p.hostIp ?? '',
+          }),
+      );
     }
     const bw = bandwidthFromAnnotations(cfg.annotations);
-    if (bw) caps['bandwidth'] = bw;
+    if (bw)
+      caps['bandwidth'] = new GoStruct({
+        IngressRate: bw['ingressRate'] ?? 0,
+        IngressBurst: bw['ingressBurst'] ?? 0,
+        EgressRate: bw['egressRate'] ?? 0,
+        EgressBurst: bw['egressBurst'] ?? 0,
+      });
     const dns = cfg.dns;
     if (dns.servers.length || dns.searches.length || dns.options.length) {
-      caps['dns'] = {
-        ...(dns.servers.length ? { servers: dns.servers } : {}),
-        ...(dns.searches.length ? { searches: dns.searches } : {}),
-        ...(dns.options.length ? { options: dns.options } : {}),
-      };
+      // Nil slices marshal as null.
+      caps['dns'] = new GoStruct({
+        Servers: dns.servers.length ? dns.servers : null,
+        Searches: dns.searches.length ? dns.searches : null,
+        Options: dns.options.length ? dns.options : null,
+      });
     }
     if (cfg.cgroupParent) caps['cgroupPath'] = cfg.cgroupParent;
     return {
@@ -995,6 +1010,16 @@ export function selectPodIPs(
   if (pref === 'ipv4') primary = eth0.find(isV4) ?? primary;
   if (pref === 'ipv6') primary = eth0.find((s) => !isV4(s)) ?? primary;
   return { ip: primary, additional: eth0.filter((s) => s !== primary) };
+}
+
+/**
+ * A Go struct value passed to libcni as interface{}: json.Marshal writes its fields in
+ * declaration order (a plain object here would be re-sorted as a Go map is).
+ */
+export class GoStruct {
+  constructor(fields: Record<string, unknown>) {
+    Object.assign(this, fields);
+  }
 }
 
 /** kubernetes.io/ingress-bandwidth and egress-bandwidth annotations (bits/s), burst 2^32-1. */

@@ -40,6 +40,7 @@ import type {
 import type { ContainerdState } from '../state/containerd';
 import { stateEvent, type Unit } from '../trace/trace';
 import {
+  bandwidthFromAnnotations,
   Containerd,
   type CriResult,
   DEFAULT_CONTAINERD_SETTINGS,
@@ -514,9 +515,9 @@ export class Crio extends Containerd {
    */
   private crioRuntimeConf(id: string, netns: string, cfg: PodSandboxConfig) {
     const caps: Record<string, unknown> = {};
-    const base = this.runtimeConf(id, netns, 'eth0', cfg).capabilityArgs;
-    if (base['bandwidth']) {
-      const bw = base['bandwidth'] as Record<string, number>;
+    // The annotations' rates (containerd's runtimeConf holds go-cni's BandWidth struct instead).
+    const bw = bandwidthFromAnnotations(cfg.annotations);
+    if (bw) {
       const out: Record<string, number> = {};
       // math.MaxUint32*8 - 1: "4GB burst limit"
       if (bw['ingressRate'])

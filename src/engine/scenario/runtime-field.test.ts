@@ -47,4 +47,23 @@ describe("a node's runtime in a scenario", () => {
     expect(bad({ runtime: 'docker' })).toMatch(/runtime/);
     expect(bad({ runtime: 'cri-o', crio: { version: '1.2.3' } })).toMatch(/crio\.version/);
   });
+
+  it('the object form names the release that is refused, and why (not "Invalid input")', () => {
+    const bad = (node: Record<string, unknown>) => {
+      const r = runScenario(scenario(node));
+      return r.ok ? [] : r.errors;
+    };
+    const [e136] = bad({ runtime: { name: 'cri-o', version: '1.36.0' } });
+    expect(e136).toMatch(/^nodes\[0\]\.runtime\.version: unknown CRI-O release "1\.36\.0"/);
+    expect(e136).toContain('1.36, which polls STATUS continuously, is not modelled yet');
+    expect(bad({ runtime: { name: 'cri-o', version: '1.27.0' } })[0]).toContain(
+      'releases 1.28.0–1.28.11',
+    );
+    expect(bad({ runtime: 'docker' })).toEqual([
+      'nodes[0].runtime: expected "containerd" or "cri-o", got "docker"',
+    ]);
+    expect(bad({ runtime: { name: 'crio' } })).toEqual([
+      'nodes[0].runtime.name: expected "cri-o", got "crio"',
+    ]);
+  });
 });

@@ -350,6 +350,24 @@ function typeName(v: unknown): string {
   return String(v);
 }
 
+/**
+ * A union none of whose branches matched (e.g. a node's `runtime`: a string, or `{"name",
+ * "version"}`): the issues of the branch the input's shape chose (one with no issue about the
+ * value itself), else the branches' own messages, so an unknown release reads as the release
+ * parser says and not as zod's "Invalid input".
+ */
+function unionTexts(i: SchemaIssue): string[] | null {
+  const branches = (i as SchemaIssue & { errors?: SchemaIssue[][] }).errors;
+  if (!branches?.length) return null;
+  const rooted = (b: SchemaIssue[]) => b.map((e) => ({ ...e, path: [...i.path, ...e.path] }));
+  const shaped = branches.find((b) => b.length > 0 && b.every((e) => e.path.length > 0));
+  if (shaped) return rooted(shaped).flatMap(issueTexts);
+  const own = branches.flatMap((b) => b.filter((e) => e.message !== 'Invalid input'));
+  if (!own.length) return null;
+  const texts = [...new Set(rooted(own).flatMap(issueTexts))];
+  return texts.length === 1 ? texts : null;
+}
+
 function issueTexts(i: SchemaIssue): string[] {
   const at = pathText(i.path);
   switch (i.code) {
@@ -376,7 +394,7 @@ function issueTexts(i: SchemaIssue): string[] {
           ? [`${at}: required (one of ${opts})`]
           : [`${at}: ${typeName(v)} is not an action (one of ${opts})`];
       }
-      return [`${at}: ${i.message}`];
+      return unionTexts(i) ?? [`${at}: ${i.message}`];
     case 'too_small':
       if (i.origin === 'array') return [`${at}: expected at least ${i.minimum} item(s)`];
       return [`${at}: expected at least ${i.minimum}, got ${typeName(i.input)}`];

@@ -65,10 +65,19 @@ export interface K8sEvent {
   lastTime: number;
 }
 
+/** A node taint (`spec.taints[]`); `timeAdded` is set for NoExecute ones, as the API does. */
+export interface Taint {
+  key: string;
+  effect: 'NoSchedule' | 'NoExecute';
+  timeAdded: number;
+}
+
 export interface NodeObj {
   name: string;
   podCIDR: string;
   ready: Condition;
+  /** The node lifecycle controller's taints (absent: none). */
+  taints?: Taint[];
 }
 
 /**
