@@ -63,7 +63,8 @@ function cluster(
       .slice(before)
       .filter(isKind('packet'))
       .find((e) => e.payload.op === 'hop' && e.payload.drop);
-    return { ...r, drop: drop?.payload.drop, dropNode: drop?.node, dropText: drop?.summary ?? '' };
+    const hop = drop?.payload.op === 'hop' ? drop.payload : undefined;
+    return { ...r, drop: hop?.drop, dropNode: drop?.node, dropText: drop?.summary ?? '' };
   };
   const ping = (from: string, to: string, opts = '') =>
     inPod(from, `ping -c 1 -W 1 ${opts}${to.includes('.') ? to : pod(to).podIP}`);
