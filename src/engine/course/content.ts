@@ -59,6 +59,7 @@ import c13 from '../../course/challenges/skipped-address.json';
 import c14 from '../../course/challenges/terminating-everywhere.json';
 import c15 from '../../course/challenges/restart-leftovers.json';
 import c16 from '../../course/challenges/slow-delete.json';
+import c17 from '../../course/challenges/running-unreachable.json';
 import tracksData from '../../course/tracks.json';
 import { issueLines, tracksSchema, type Challenge, type Lesson, type Track } from './schema';
 import { validateChallenge, validateLesson } from './validate';
@@ -123,6 +124,7 @@ export const CHALLENGE_FILES: ReadonlyArray<readonly [string, unknown]> = [
   ['terminating-everywhere.json', c14],
   ['restart-leftovers.json', c15],
   ['slow-delete.json', c16],
+  ['running-unreachable.json', c17],
 ];
 
 export interface Course {

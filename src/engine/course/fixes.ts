@@ -270,6 +270,55 @@ const LIST: Fix[] = [
     },
   },
   {
+    id: 'enable-ip-forward',
+    label: 'Turn IP forwarding back on (sysctl -w net.ipv4.ip_forward=1)',
+    plan: (ctx) => [
+      { action: { do: 'shell', node: ctx.node, line: 'sysctl -w net.ipv4.ip_forward=1' } },
+    ],
+  },
+  {
+    id: 'add-pod-cidr-routes',
+    label:
+      "Add the missing routes to the other nodes' pod CIDRs via their node addresses (ip route add <pod CIDR> via <node IP> dev eth0)",
+    plan: (ctx) => {
+      if (ctx.state.underlay?.mode !== 'host-gw') return [];
+      const k = ctx.state.nodes[ctx.node]!.kernel;
+      const root = tget(k.netns, k.root)!;
+      const have = new Set(root.routes.map((r) => `${r.dst}/${r.prefix}`));
+      return ctx.spec.nodes
+        .filter((n) => n.name !== ctx.node && !have.has(n.podCIDR))
+        .flatMap((n) => {
+          const ok = ctx.state.nodes[n.name]?.kernel;
+          const other = ok && tget(ok.netns, ok.root);
+          const eth0 = other && Object.values(other.links).find((l) => l.name === 'eth0');
+          const ip = eth0?.addrs.find((a) => a.family === 4)?.local;
+          if (!ip) return [];
+          const line = `ip route add ${n.podCIDR} via ${ip} dev eth0`;
+          return [{ action: { do: 'shell', node: ctx.node, line } }];
+        });
+    },
+  },
+  {
+    id: 'forward-policy-accept',
+    label: "Set the filter table's FORWARD policy back to ACCEPT (iptables -P FORWARD ACCEPT)",
+    plan: (ctx) => [
+      { action: { do: 'shell', node: ctx.node, line: 'iptables -P FORWARD ACCEPT' } },
+    ],
+  },
+  {
+    id: 'load-br-netfilter',
+    label: 'Load br_netfilter (modprobe br_netfilter) and set net.bridge.bridge-nf-call-iptables=1',
+    plan: (ctx) => [
+      {
+        action: {
+          do: 'shell',
+          node: ctx.node,
+          line: 'modprobe br_netfilter && sysctl -w net.bridge.bridge-nf-call-iptables=1',
+        },
+      },
+    ],
+  },
+  {
     id: 'restart-containerd',
     label: 'Restart containerd (systemctl restart containerd)',
     plan: (ctx) => [{ action: { do: 'restartContainerd', node: ctx.node } }],

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { podKey } from '../apiserver/apiserver';
+import { Cluster } from '../cluster/cluster';
+import '../cluster/with-shell';
 import { lessonById } from './content';
 import { checkGoal, sandboxOf } from './goals';
 import { clusterContext, runLesson, type LessonRun } from './lesson';
@@ -190,6 +192,56 @@ describe('goal explanations on wrong states', () => {
     expect(res.met).toBe(false);
     expect(res.explanation).toMatch(
       /^expected no audit finding on node-1; the audit finds .*10\.244\.1\.200/,
+    );
+  });
+});
+
+describe('reach', () => {
+  function twoNodes() {
+    const c = new Cluster(
+      {
+        nodes: [
+          { name: 'node-1', podCIDR: '10.244.1.0/24' },
+          { name: 'node-2', podCIDR: '10.244.2.0/24' },
+        ],
+        network: { mode: 'host-gw' },
+      },
+      { seed: 4 },
+    );
+    c.createPod({ name: 'web-0', node: 'node-1' });
+    c.createPod({ name: 'db-0', node: 'node-2' });
+    c.runFor(5_000_000);
+    return c;
+  }
+  const goal = (o: Partial<Extract<Goal, { type: 'reach' }>> = {}): Goal => ({
+    ...base,
+    type: 'reach',
+    from: 'pod:web-0',
+    to: 'pod:db-0',
+    ...o,
+  });
+
+  it('walks the packet on the state without sending it, and says where it is dropped', () => {
+    const c = twoNodes();
+    const events = c.sim.events.length;
+    expect(checkGoal(goal(), clusterContext(c, 0)).met).toBe(true);
+    expect(checkGoal(goal({ to: '172.18.0.3' }), clusterContext(c, 0)).met).toBe(true);
+    expect(c.sim.events.length).toBe(events);
+    c.shell('node-2', 'sysctl -w net.ipv4.ip_forward=0');
+    const res = checkGoal(goal(), clusterContext(c, 0));
+    expect(res.met).toBe(false);
+    expect(res.explanation).toMatch(
+      /^expected a ping from web-0 to db-0 \(10\.244\.2\.\d+\) answered; the packet is dropped on node-2: .*ip_forward=0/,
+    );
+    expect(checkGoal(goal({ reachable: false }), clusterContext(c, 0)).met).toBe(true);
+    // A TCP connect to a port nobody listens on is answered (RST): reachable.
+    expect(checkGoal(goal({ to: '172.18.0.2', port: 9 }), clusterContext(c, 0)).met).toBe(true);
+  });
+
+  it('names a pod that is not there', () => {
+    const c = twoNodes();
+    expect(checkGoal(goal({ to: 'pod:cache-0' }), clusterContext(c, 0)).explanation).toBe(
+      'expected a ping from web-0 to cache-0 answered; there is no pod cache-0',
     );
   });
 });

@@ -20,6 +20,7 @@ import type { SandboxRec } from '../state/containerd';
 import { parsePodPattern, podsMatching } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
+import { walkPacket } from '../dataplane/api';
 import { describeMatcher, matches } from './match';
 import type { Goal } from './schema';
 import { tget } from '../state/table';
@@ -531,7 +532,61 @@ const checkSandboxes: Check<'sandboxes'> = (g, ctx) => {
   };
 };
 
+/** The pod's IP and namespace (a walk's end), or why there is none. */
+function podEnd(
+  state: WorldState,
+  ref: string,
+): { node: string; ns: string; ip: string; name: string } | string {
+  const found = pods(state, ref);
+  if (typeof found === 'string') return found;
+  const pod = found[0];
+  if (!pod) return `there is no pod ${ref}`;
+  if (!pod.podIP) return `pod ${pod.spec.name} has no IP`;
+  const sb = sandboxOf(state, pod);
+  const k = state.nodes[pod.spec.nodeName]?.kernel;
+  const ns = sb && k ? inspect.netnsOfMount(k, sb.netns) : undefined;
+  if (!ns) return `pod ${pod.spec.name} has no network namespace`;
+  return { node: pod.spec.nodeName, ns: ns.id, ip: pod.podIP, name: pod.spec.name };
+}
+
+const checkReach: Check<'reach'> = (g, ctx) => {
+  const want = g.reachable ?? true;
+  const what = g.port
+    ? `a TCP connect to port ${g.port}`
+    : `a ping${g.size ? ` of ${g.size} bytes` : ''}`;
+  const src = podEnd(ctx.state, g.from.slice(4));
+  const dst = g.to.startsWith('pod:') ? podEnd(ctx.state, g.to.slice(4)) : null;
+  const fromName = typeof src === 'string' ? g.from.slice(4) : src.name;
+  const toName =
+    dst === null ? g.to : typeof dst === 'string' ? g.to.slice(4) : `${dst.name} (${dst.ip})`;
+  const expected = `${what} from ${fromName} to ${toName} ${want ? 'answered' : 'unanswered'}`;
+  if (typeof src === 'string') return { expected, found: src };
+  if (typeof dst === 'string') return { expected, found: dst };
+  const addr = dst === null ? g.to : dst.ip;
+  const w = walkPacket(ctx.state, {
+    from: { node: src.node, ns: src.ns },
+    dst: addr,
+    ...(g.port ? { proto: 'tcp' as const, port: g.port } : {}),
+    ...(g.size !== undefined ? { size: g.size } : {}),
+  });
+  const back =
+    w.reply?.ok === true &&
+    w.reply.at.node === src.node &&
+    w.reply.at.ns === src.ns &&
+    w.reply.packet.src === addr;
+  if (back === want) return { expected, found: null };
+  if (back) return { expected, found: 'the answer comes back' };
+  const lost = !w.request.ok ? w.request : w.reply && !w.reply.ok ? w.reply : null;
+  if (lost && !lost.ok)
+    return {
+      expected,
+      found: `the ${lost === w.request ? 'packet' : 'answer'} is dropped${lost.at?.node ? ` on ${lost.at.node}` : ''}: ${lost.text}`,
+    };
+  return { expected, found: 'the answer does not come back to the sender' };
+};
+
 const CHECKS: { [T in Goal['type']]: Check<T> } = {
+  reach: checkReach,
   pod: checkPod,
   'pod-gone': checkPodGone,
   files: checkFiles,

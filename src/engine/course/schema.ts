@@ -354,6 +354,25 @@ export const goalSchema = z.discriminatedUnion('type', [
     ready: z.optional(z.boolean()),
     networkReady: z.optional(z.boolean()),
   }),
+  /**
+   * Whether a packet from a pod's namespace reaches `to` and its answer comes back, as the
+   * packet walk (docs/dataplane.md) says on the state of the step: an ICMP echo (ping) or, with
+   * `port`, a TCP SYN (curl). Nothing is sent: the walk changes nothing.
+   */
+  z.strictObject({
+    type: z.literal('reach'),
+    ...goalBase,
+    /** `pod:<name>`: the pod's network namespace. */
+    from: netnsRef.check(z.refine((v) => v.startsWith('pod:'), 'expected "pod:<pod name>"')),
+    /** `pod:<name>` (its IP) or an address. */
+    to: z.string().check(z.minLength(1)),
+    /** A TCP port (a SYN, as curl sends); without it an echo request (ping). */
+    port: z.optional(z.int().check(z.minimum(1), z.maximum(65535))),
+    /** Bytes of ICMP payload (ping -s); default 56. */
+    size: z.optional(z.int().check(z.minimum(0), z.maximum(65000))),
+    /** Whether the answer comes back (default true). */
+    reachable: z.optional(z.boolean()),
+  }),
   /** containerd's sandboxes on a node (optionally of one pod, in one state), counted. */
   z.strictObject({
     type: z.literal('sandboxes'),

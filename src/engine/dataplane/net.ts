@@ -25,7 +25,7 @@ import {
   type Outcome,
   type Where,
 } from './walk';
-import type { Packet } from './packet';
+import { type Packet, packetText } from './packet';
 
 export class DraftNet implements Net {
   readonly hops: Hop[] = [];
@@ -242,8 +242,25 @@ export function connectInSim(
     tcp: listener ? 'SYN-ACK' : 'RST',
   } as const;
   const reply = sendLocal(net, request.at, back);
-  const home = reply.ok && reply.at.node === at.node && reply.at.ns === at.ns;
-  if (!home) return { end: 'timeout', request, reply };
+  // The answer must come from the address and port the socket connected to: one whose source
+  // was not translated back (a DNAT'd connection whose reply bypassed conntrack, as across a
+  // bridge without br_netfilter) matches no socket; the client answers it with a RST and keeps
+  // retrying its SYN until it gives up.
+  const back2me = reply.ok && reply.at.node === at.node && reply.at.ns === at.ns;
+  if (back2me && (reply.packet.src !== dst || reply.packet.sport !== port)) {
+    const q = reply.packet;
+    const text = `no socket for ${q.src}:${q.sport} → ${q.dst}:${q.dport}: the connection went to ${dst}:${port} and this answer's source was not translated back (it bypassed conntrack's NAT): answered with a RST`;
+    net.hop({
+      node: at.node,
+      ns: at.ns,
+      step: 'drop',
+      packet: packetText(q),
+      text,
+      drop: 'no-socket',
+    });
+    return { end: 'timeout', request, reply };
+  }
+  if (!back2me) return { end: 'timeout', request, reply };
   return listener
     ? { end: 'connected', response: listener.response, request, reply }
     : { end: 'refused', request, reply };

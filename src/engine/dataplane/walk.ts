@@ -54,6 +54,7 @@ export type DropReason =
   | 'ttl'
   | 'link-down'
   | 'no-listener'
+  | 'no-socket'
   | 'outside'
   | 'loop';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
 import { FAULTS, challengeFaults, parseCatalogue } from './catalogue';
 import { faultProblem, injectFault, recoverFault } from './inject';
-import { oneNode, runningPod } from './testing';
+import { clusterFor, NODE, oneNode, runningPod } from './testing';
 
 describe('the fault catalogue', () => {
   it('has the faults operators meet', () => {
@@ -34,6 +34,13 @@ describe('the fault catalogue', () => {
       'drift',
       'conflist-malformed',
       'conflist-missing',
+      'ip-forward-off',
+      'pod-route-missing',
+      'br-netfilter-unloaded',
+      'vxlan-mtu-mismatch',
+      'forward-policy-drop',
+      'masquerade-missing',
+      'hairpin-off',
     ]);
   });
 
@@ -47,7 +54,7 @@ describe('the fault catalogue', () => {
   });
 
   it('has a symptoms test and a recovery test for every fault', () => {
-    const tests = ['cache', 'plugins', 'lifecycle']
+    const tests = ['cache', 'plugins', 'lifecycle', 'network']
       .map((f) => readFileSync(new URL(`./${f}.test.ts`, import.meta.url), 'utf8'))
       .join('\n');
     for (const f of FAULTS) {
@@ -57,10 +64,10 @@ describe('the fault catalogue', () => {
       const shared = /brokenConflist\(/.test(block!);
       // A fault that heals by itself may show both in one test.
       const selfHealing = f.recovery.actions.every((a) => a.kind === 'none');
-      const its = block!.match(/\bit\(/g)?.length ?? 0;
+      const its = block!.match(/\bit(\.each\([^]*?\))?\(/g)?.length ?? 0;
       expect(shared || its >= (selfHealing ? 1 : 2), f.id).toBe(true);
       // The recovery: a recover() call (for faults that need none, it says so).
-      expect(shared || /recover\(c, /.test(block!), f.id).toBe(true);
+      expect(shared || /recover\((t\.)?c, /.test(block!), f.id).toBe(true);
     }
   });
 
@@ -283,9 +290,9 @@ describe('faultProblem', () => {
   it('agrees with injectFault for every fault on a node with a running pod', () => {
     for (const f of FAULTS) {
       if (f.when === 'during-add') continue;
-      const c = oneNode();
+      const c = clusterFor(f.id);
       runningPod(c);
-      const params = f.when === 'any' ? {} : { pod: 'web-0' };
+      const params = f.when === 'any' ? { node: NODE } : { pod: 'web-0' };
       expect([f.id, faultProblem(view(c), f.id, params)]).toEqual([f.id, null]);
       const r = injectFault(c, f.id, params);
       expect([f.id, r.ok ? null : r.error]).toEqual([f.id, null]);
@@ -312,13 +319,16 @@ describe('challengeFaults', () => {
 
   it('each can be injected with its defaults and a pod or node', () => {
     for (const f of challengeFaults()) {
-      const c = new Cluster(undefined, { seed: 3 });
-      if (f.when === 'during-add') c.createPod({ name: 'web-0', node: 'node-2' });
+      // Network faults need their network (testing.ts clusterFor); the others take two nodes.
+      const network = clusterFor(f.id, {}, 3);
+      const c = network.spec.network ? network : new Cluster(undefined, { seed: 3 });
+      const on = network.spec.network ? NODE : 'node-2';
+      if (f.when === 'during-add') c.createPod({ name: 'web-0', node: on });
       else {
-        c.createPod({ name: 'web-0', node: 'node-2' });
+        c.createPod({ name: 'web-0', node: on });
         c.runFor(3_000_000);
       }
-      const params = f.params['pod'] ? { pod: 'web-0' } : { node: 'node-2' };
+      const params = f.params['pod'] ? { pod: 'web-0' } : { node: on };
       const r = injectFault(c, f.id, params);
       expect([f.id, r.ok ? null : r.error]).toEqual([f.id, null]);
     }

@@ -32,8 +32,14 @@ export type When = (typeof WHEN)[number];
  * the pod's ready sandbox, `{plugin-path}` param plugin in the node's first bin dir, `{conflist}`
  * the file of the node's pod network, `{pod-netns}` the name of the pod's netns, `{pod-address}`
  * the first IPv4 address of its eth0 (address/prefix), `{host-veth}` the host end of its veth,
- * `{pod-bridge}` the bridge that veth is plugged into. Each fails, naming the parameter, when what
- * it names is not there, before anything is run.
+ * `{pod-bridge}` the bridge that veth is plugged into; for the network faults: `{hairpin-port}`
+ * that veth when its hairpin mode is on, `{pod-masq-rule}` the pod's POSTROUTING jump to bridge's
+ * ipMasq chain (as `iptables -S` writes it, after `-A POSTROUTING`), `{peer-route}` the pod CIDR
+ * of the first other node that this node routes via that node's underlay address (host-gw),
+ * `{peer-pod-cidr}` / `{peer-node-ip}` that node's pod CIDR and address (whether routed or not),
+ * `{mtu-conflist}` the conflist when it sets an "mtu" and the node has a VXLAN device,
+ * `{vxlan-mtu}` that device's MTU. Each fails, naming the parameter, when what it names is not
+ * there, before anything is run.
  */
 export const SHELL_PLACEHOLDERS = [
   'cache',
@@ -43,6 +49,13 @@ export const SHELL_PLACEHOLDERS = [
   'pod-address',
   'host-veth',
   'pod-bridge',
+  'hairpin-port',
+  'pod-masq-rule',
+  'peer-route',
+  'peer-pod-cidr',
+  'peer-node-ip',
+  'mtu-conflist',
+  'vxlan-mtu',
 ] as const;
 export type ShellPlaceholder = (typeof SHELL_PLACEHOLDERS)[number];
 
@@ -76,7 +89,18 @@ function buildSchemas() {
 
   const Symptom = z.strictObject({
     /** Where a person sees it. */
-    where: z.enum(['kubectl', 'event', 'journal', 'kernel', 'ipam', 'cache', 'check', 'node']),
+    /** `traffic`: what ping, curl and the packet walk show. */
+    where: z.enum([
+      'kubectl',
+      'event',
+      'journal',
+      'kernel',
+      'ipam',
+      'cache',
+      'check',
+      'node',
+      'traffic',
+    ]),
     text: z.string().check(z.minLength(1)),
   });
 
@@ -136,6 +160,8 @@ function buildSchemas() {
     z.strictObject({ kind: z.literal('reset-portless-bridge') }),
     /** Nothing: the kubelet and containerd bring the node back by themselves. */
     z.strictObject({ kind: z.literal('none') }),
+    /** A command an operator types on the node (placeholders as in a `shell` injection). */
+    z.strictObject({ kind: z.literal('shell'), line: z.string() }),
   ]);
 
   const Fault = z.strictObject({
@@ -148,6 +174,11 @@ function buildSchemas() {
      * by itself (a plain restart, a reboot) are not.
      */
     challenge: z.boolean(),
+    /**
+     * Its symptoms and recovery name no runtime's behaviour (the kernel's only): offered on
+     * CRI-O nodes too (inject.ts checkRuntime).
+     */
+    anyRuntime: z.optional(z.boolean()),
     params: z.record(z.string(), ParamSpec),
     symptoms: z.array(Symptom).check(z.minLength(1)),
     recovery: z.strictObject({
@@ -267,6 +298,14 @@ export function parseCatalogue(data: unknown): FaultDef[] {
           if (!(SHELL_PLACEHOLDERS as readonly string[]).includes(m[1]!))
             problems.push(`${where}.line: unknown placeholder {${m[1]!}}`);
     }
+    f.recovery.actions.forEach((a, k) => {
+      if (a.kind !== 'shell') return;
+      for (const m of a.line.matchAll(/\{([^}]*)\}/g))
+        if (!(SHELL_PLACEHOLDERS as readonly string[]).includes(m[1]!))
+          problems.push(
+            `faults[${i}] (${f.id}).recovery.actions[${k}].line: unknown placeholder {${m[1]!}}`,
+          );
+    });
     const needsPod = f.when !== 'any';
     if (needsPod && !f.params['pod'])
       problems.push(`faults[${i}] (${f.id}).params.pod: required when "when" is ${f.when}`);
@@ -1016,6 +1055,238 @@ const DATA: readonly FaultDef[] = [
       actions: [{ kind: 'restore-conflist' }],
     },
     inject: { kind: 'shell', line: 'rm {conflist}' },
+  },
+  {
+    id: 'ip-forward-off',
+    title: 'ip_forward off on a node',
+    explanation:
+      'net.ipv4.ip_forward was set to 0 on the node (a hardening role: CIS benchmarks ask for it on hosts that are not routers; a sysctl.d file applied at boot; or by hand). Pods keep running and their namespaces look as before. What the node only bridges still flows: pod to pod on the same cni0. So does traffic to the node’s own addresses (delivered there, not forwarded). Everything the node must route from one interface to another is dropped, silently, as the kernel does without forwarding: from its pods to pods on other nodes (out by eth0 or flannel.1), from other nodes to its pods, and to the outside. No ICMP error comes back: ping waits and reports loss. The bridge plugin writes 1 to /proc/sys/net/ipv4/ip_forward at every ADD of a network with isGateway, so the next pod created on the node hides the fault until the setting is applied again (the next boot).',
+    when: 'any',
+    challenge: true,
+    anyRuntime: true,
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'every pod stays Running and Ready; no event' },
+      { where: 'kernel', text: 'sysctl net.ipv4.ip_forward: net.ipv4.ip_forward = 0' },
+      {
+        where: 'traffic',
+        text: 'ip netns exec <ns> ping -c 1 -W 1 <a pod on another node>: 1 packets transmitted, 0 received, 100% packet loss (exit 1), in both directions; pods on the same node, the gateway and the node’s own addresses answer',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: dropped where the node would forward it, "net.ipv4.ip_forward=0" (drop reason ip-forward)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'sysctl -w net.ipv4.ip_forward=1: traffic flows again at once (routes and conntrack entries were never lost).',
+        'Find what set it (grep -r ip_forward /etc/sysctl.conf /etc/sysctl.d) and set it to 1 there (kubeadm’s preflight requires it), or the next boot brings the fault back.',
+      ],
+      actions: [{ kind: 'shell', line: 'sysctl -w net.ipv4.ip_forward=1' }],
+    },
+    inject: { kind: 'shell', line: 'sysctl -w net.ipv4.ip_forward=0' },
+  },
+  {
+    id: 'pod-route-missing',
+    title: 'Route to another node’s pod CIDR missing (host-gw)',
+    explanation:
+      'In a host-gw network (kindnet, flannel host-gw, a routed Calico-style setup) a node reaches another node’s pods through one route, <its pod CIDR> via <its node IP> dev eth0, which the network’s agent installs. Here the route to one node’s pod CIDR is gone (deleted by hand or by a network restart while the agent was down; the agent puts it back only when it runs). Nothing in the pods changes. Packets from this node’s pods to that node’s pods follow the default route to the underlay gateway instead, which knows nothing of pod CIDRs: they are lost without an error. The other node’s pods still reach this node’s pods: bridge’s ipMasq masquerades what they send to other nodes to their node’s address, which this node reaches on the underlay, so the replies find their way (with ipMasq false they would be lost too).',
+    when: 'any',
+    challenge: true,
+    anyRuntime: true,
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'every pod stays Running and Ready; no event' },
+      {
+        where: 'kernel',
+        text: 'ip route on the node has no <pod CIDR> via <node IP> dev eth0 line for the other node',
+      },
+      {
+        where: 'traffic',
+        text: 'ping from a pod of the node to a pod of the other node: 100% packet loss (exit 1); the other way round it answers (masqueraded to its node’s address)',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: routed by the default route out of eth0 to the underlay gateway 172.18.0.1 and lost beyond it (drop reason outside)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Add the route back: ip route add <its pod CIDR> via <its node IP> dev eth0 (kubectl get node <name> -o jsonpath=’{.spec.podCIDR}’ and its InternalIP).',
+        'Then find why the network’s agent did not keep it (its DaemonSet pod’s logs).',
+      ],
+      actions: [
+        { kind: 'shell', line: 'ip route add {peer-pod-cidr} via {peer-node-ip} dev eth0' },
+      ],
+    },
+    inject: { kind: 'shell', line: 'ip route del {peer-route}' },
+  },
+  {
+    id: 'br-netfilter-unloaded',
+    title: 'br_netfilter not loaded',
+    explanation:
+      'br_netfilter makes frames a bridge forwards pass through iptables (net.bridge.bridge-nf-call-iptables=1). It is not loaded here: removed with rmmod, or never loaded at boot because /etc/modules-load.d/k8s.conf is missing (the Kubernetes install guide long had it written; kubeadm before 1.30 refused to join without it, "/proc/sys/net/bridge/bridge-nf-call-iptables does not exist", and 1.30 dropped that preflight check, kubernetes PR #123464). /proc/sys/net/bridge does not exist, so a sysctl.d setting of bridge-nf-call-iptables fails at boot. Pod to pod traffic on one bridge still flows, unseen by iptables and conntrack, and traffic across nodes is routed as before. What breaks is what needs conntrack to see a bridged answer: a pod that connects to another pod’s hostPort on the same node, through the node’s address, is DNAT’d on the way in, but the answer goes straight across the bridge, is never translated back, and the client does not know it. portmap’s default "snat": true hides it: it masquerades a client from the pod subnet to the gateway address, so the answer comes back through the node (recorded: hostport-bridge-nf-off); with "snat": false it fails (recorded: hostport-bridge-nf-off-nosnat). Kubernetes Services to a backend on the same node fail the same way (kube-proxy is not modelled).',
+    when: 'any',
+    challenge: true,
+    anyRuntime: true,
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'every pod stays Running and Ready; no event' },
+      {
+        where: 'kernel',
+        text: 'sysctl net.bridge.bridge-nf-call-iptables: sysctl: cannot stat /proc/sys/net/bridge/bridge-nf-call-iptables: No such file or directory',
+      },
+      {
+        where: 'traffic',
+        text: 'with portmap "snat": false: curl from a pod to another pod’s hostPort on the same node (http://<node IP>:<hostPort>/) gets no answer it accepts (exit 28 after -m); with the default snat it answers',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: the answer crosses cni0 without br_netfilter (no "bridge-nf-call-iptables=1" at the bridge), so its source is not translated back to the node address',
+      },
+    ],
+    recovery: {
+      steps: [
+        'modprobe br_netfilter: /proc/sys/net/bridge is back, with bridge-nf-call-iptables=1 (the module’s default) in every namespace.',
+        'Make it last: echo br_netfilter > /etc/modules-load.d/k8s.conf, and net.bridge.bridge-nf-call-iptables = 1 in /etc/sysctl.d/k8s.conf.',
+      ],
+      actions: [{ kind: 'shell', line: 'modprobe br_netfilter' }],
+    },
+    inject: { kind: 'shell', line: 'rmmod br_netfilter' },
+  },
+  {
+    id: 'vxlan-mtu-mismatch',
+    title: 'VXLAN MTU mismatch: pods at 1500 over a 1450 overlay',
+    explanation:
+      'VXLAN adds 50 bytes to every packet (outer Ethernet 14, IP 20, UDP 8, VXLAN 8), so flannel.1 has eth0’s MTU minus 50 (1450) and pods must send no more: flannel’s CNI plugin passes FLANNEL_MTU of /run/flannel/subnet.env to bridge as "mtu". Here the node’s conflist lost its "mtu" (replaced by a bridge conflist written without it), so pods created since get bridge’s default, 1500. Their packets of up to 1450 bytes cross as before. A larger one with DF set (ping -M do; every TCP segment) reaches flannel.1 on the node, which is too small for it: the kernel drops it and answers ICMP "fragmentation needed" (mtu 1450), which ping shows as "Frag needed and DF set (mtu = 1450)" from the gateway. TCP learns the smaller MTU from that ICMP error; where it is filtered, connections stall after the handshake (small requests work, large answers never come; the walk does not model TCP beyond the handshake). Pods created before the change, and traffic within the node, are not affected.',
+    when: 'any',
+    challenge: true,
+    anyRuntime: true,
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'every pod stays Running and Ready; no event' },
+      {
+        where: 'kernel',
+        text: 'ip -n <ns> link show eth0: mtu 1500 in the pods created since; ip link show flannel.1: mtu 1450',
+      },
+      {
+        where: 'traffic',
+        text: 'ip netns exec <ns> ping -c 1 -M do -s 1472 <a pod on another node>: From <gateway> icmp_seq=1 Frag needed and DF set (mtu = 1450) (exit 1); -s 1422 (1450 bytes) and smaller answer',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: "1500 bytes > mtu 1450 of flannel.1 with DF set: dropped, ICMP fragmentation needed (mtu 1450)" (drop reason mtu)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Put "mtu": 1450 (FLANNEL_MTU of /run/flannel/subnet.env) back in the conflist, or use flannel’s CNI plugin, which passes it.',
+        'Recreate the pods created meanwhile (kubectl rollout restart), or set their eth0 by hand: ip -n <ns> link set eth0 mtu 1450.',
+      ],
+      actions: [
+        { kind: 'restore-conflist' },
+        {
+          kind: 'shell',
+          line: 'for n in $(ls /var/run/netns); do ip -n $n link set eth0 mtu {vxlan-mtu}; done',
+        },
+      ],
+    },
+    inject: { kind: 'shell', line: 'sed -i \'/"mtu"/d\' {mtu-conflist}' },
+  },
+  {
+    id: 'forward-policy-drop',
+    title: 'FORWARD policy DROP, as Docker leaves it',
+    explanation:
+      'Docker (since 1.13) sets the filter table’s FORWARD policy to DROP when it starts, and accepts only its own docker0 traffic. Installed next to containerd on a node (a build agent, an old provisioning script), it leaves every packet the node forwards and no rule accepts to that policy (the policy alone is made here, not Docker’s chains): from a pod to a pod on another node, both ways, and to the outside; with br_netfilter on (bridge-nf-call-iptables=1) also frames bridged between two pods of the same cni0, which pass the FORWARD chain too. Traffic to the node itself (INPUT) is not affected: a pod still reaches its gateway and its node’s address. The bridge plugin adds no FORWARD rule (the firewall plugin’s CNI-FORWARD would accept each pod’s traffic; flannel adds FLANNEL-FWD rules accepting its pod network for this reason).',
+    when: 'any',
+    challenge: true,
+    anyRuntime: true,
+    params: { node: NODE },
+    symptoms: [
+      { where: 'kubectl', text: 'every pod stays Running and Ready; no event' },
+      {
+        where: 'kernel',
+        text: 'iptables -S FORWARD: -P FORWARD DROP; iptables -L FORWARD -v -n counts the dropped packets on the policy line',
+      },
+      {
+        where: 'traffic',
+        text: 'ping between pods of the node, and between them and pods of other nodes: 100% packet loss (exit 1); a pod still reaches its gateway and its node’s address',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: "FORWARD: the filter table’s FORWARD policy is DROP and no rule accepted the packet" (drop reason netfilter)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'iptables -P FORWARD ACCEPT; or accept the pod network explicitly so that Docker’s next start does not undo it: iptables -I FORWARD -s 10.244.0.0/16 -j ACCEPT and iptables -I FORWARD -d 10.244.0.0/16 -j ACCEPT.',
+        'Better, no Docker on a Kubernetes node, or "iptables": false in /etc/docker/daemon.json.',
+      ],
+      actions: [{ kind: 'shell', line: 'iptables -P FORWARD ACCEPT' }],
+    },
+    inject: { kind: 'shell', line: 'iptables -P FORWARD DROP' },
+  },
+  {
+    id: 'masquerade-missing',
+    title: 'A pod’s masquerade rule missing',
+    explanation:
+      'bridge with ipMasq: true gives every pod a chain CNI-<hash> in the nat table (ACCEPT to the pod subnet, MASQUERADE the rest, both commented with the network name and the sandbox id) and a jump to it in POSTROUTING matching the pod’s address. Here that jump was deleted (a clean-up of “stale” CNI rules that took the wrong one, a firewall tool that rewrote nat POSTROUTING). The pod keeps running and reaches the other pods as before (in a host-gw or VXLAN network its packets to other nodes now keep its own address, which those nodes route back). But its packets to the outside leave the node with its pod address: the network beyond the node has no route back to the pod subnet, so no answer ever comes (recorded: egress-no-masq). The node’s other pods, whose jumps are there, reach the outside.',
+    when: 'pod-running',
+    challenge: true,
+    anyRuntime: true,
+    params: { pod: POD },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Running and Ready; no event' },
+      {
+        where: 'kernel',
+        text: 'iptables -t nat -S POSTROUTING has no -s <pod IP>/32 … -j CNI-<hash> line for the pod; its chain CNI-<hash> is still there, unreferenced',
+      },
+      {
+        where: 'traffic',
+        text: 'ping from the pod to an outside address (the underlay gateway 172.18.0.1): 100% packet loss (exit 1); from the other pods it answers',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: no SNAT in POSTROUTING, and "172.18.0.1 (outside the cluster) has no route back to <pod IP>: the source was not masqueraded" (drop reason outside)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'Add the jump back as bridge wrote it: iptables -t nat -A POSTROUTING -s <pod IP>/32 -m comment --comment "name: \\"<net>\\" id: \\"<id>\\"" -j CNI-<hash> (the chain’s own rules carry the same comment).',
+        'Or delete the pod: the new one gets a chain and a jump at its ADD (the old one’s DEL removes its chain).',
+      ],
+      actions: [{ kind: 'shell', line: 'iptables -t nat -A POSTROUTING {pod-masq-rule}' }],
+    },
+    inject: { kind: 'shell', line: 'iptables -t nat -D POSTROUTING {pod-masq-rule}' },
+  },
+  {
+    id: 'hairpin-off',
+    title: 'Hairpin off on a pod’s bridge port',
+    explanation:
+      'A pod that connects to its own hostPort (the node’s address, mapped by portmap back to the pod) needs hairpin mode on its bridge port. With br_netfilter on (bridge-nf-call-iptables=1) portmap’s DNAT happens as the frame enters cni0; the frame, now addressed to the pod itself, would have to leave by the port it came in on, and a bridge never sends a frame back out of its ingress port unless hairpin mode is on there. The bridge plugin sets it at ADD from the conflist’s hairpinMode (flannel’s conflist sets it; containerd’s example conflist sets promiscMode instead, which cannot go with it). Here it is off on the pod’s port (turned off by hand, or the pod was created from a conflist without hairpinMode). Everything else works: other pods reach the pod’s hostPort, the pod reaches other pods. With bridge-nf-call-iptables=0 the frame is routed by cni0’s IP stack instead and the pod does reach itself (recorded: hostport-bridge-nf-off).',
+    when: 'pod-running',
+    challenge: true,
+    anyRuntime: true,
+    params: { pod: POD },
+    symptoms: [
+      { where: 'kubectl', text: 'the pod stays Running and Ready; no event' },
+      {
+        where: 'traffic',
+        text: 'from the pod, curl -m 2 http://<node IP>:<hostPort>/ times out (exit 28); from another pod of the node it answers',
+      },
+      {
+        where: 'traffic',
+        text: 'the packet walk: "bridge cni0: the frame would leave by <veth>, the port it came in on, and hairpin mode is off on <veth>" (drop reason hairpin)',
+      },
+    ],
+    recovery: {
+      steps: [
+        'bridge link set dev <veth> hairpin on (the pod’s host veth: eth0@ifN in the pod’s namespace names its ifindex N).',
+        'And "hairpinMode": true in the conflist, so that pods created later get it.',
+      ],
+      actions: [{ kind: 'shell', line: 'bridge link set dev {host-veth} hairpin on' }],
+    },
+    inject: { kind: 'shell', line: 'bridge link set dev {hairpin-port} hairpin off' },
   },
 ];
 

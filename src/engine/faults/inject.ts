@@ -72,10 +72,11 @@ function runToMoment(c: Cluster, r: Resolved): TraceEvent {
  * The catalogue's faults are written and tested against containerd nodes: their symptoms and
  * recoveries name containerd's behaviour, which CRI-O does not share (docs/runtimes.md: config
  * validation at load, CHECK after ADD, DEL from the cache, one DEL per pod). A CRI-O node is
- * refused with that reason rather than shown texts that do not hold there.
+ * refused with that reason rather than shown texts that do not hold there, unless the fault is
+ * the kernel's alone (`anyRuntime`: the network faults).
  */
-function checkRuntime(v: FaultView, node: string): void {
-  if (!v.state.nodes[node]) return;
+function checkRuntime(v: FaultView, node: string, anyRuntime = false): void {
+  if (anyRuntime || !v.state.nodes[node]) return;
   const s = nodeState(v, node).containerd?.settings;
   if (s?.runtime === 'cri-o')
     fail(
@@ -107,10 +108,10 @@ export function injectFault(c: Cluster, id: string, params: unknown = {}): Injec
   let node: string;
   try {
     const named = namedNode(viewOf(c), params);
-    if (named) checkRuntime(viewOf(c), named);
+    if (named) checkRuntime(viewOf(c), named, f.anyRuntime);
     const r = resolveParams(viewOf(c), f, params);
     node = r.node;
-    checkRuntime(viewOf(c), node);
+    checkRuntime(viewOf(c), node, f.anyRuntime);
     if (f.when === 'during-add') runToMoment(c, r);
     start = c.events.length;
     applyInjection(c, f.inject, r, did);
@@ -146,9 +147,9 @@ export function faultProblem(v: FaultView, id: string, params: unknown = {}): st
   if (!f) return `fault: no fault "${id}" (known: ${FAULTS.map((x) => x.id).join(', ')})`;
   try {
     const named = namedNode(v, params);
-    if (named) checkRuntime(v, named);
+    if (named) checkRuntime(v, named, f.anyRuntime);
     const r = resolveParams(v, f, params);
-    checkRuntime(v, r.node);
+    checkRuntime(v, r.node, f.anyRuntime);
     if (f.when !== 'during-add') checkInjection(v, f.inject, r);
     return null;
   } catch (e) {

@@ -11,7 +11,11 @@ import { base64Encode } from '../base64';
 import type { Cluster } from '../cluster/cluster';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import * as vfs from '../fs/vfs';
+import { iptablesSaveLines } from '../kernel/iptables/save';
+import * as K from '../kernel/kernel';
+import type { IptablesState } from '../kernel/iptables';
 import { ipString } from '../net/ip';
+import * as inspect from '../node/inspect';
 import type { CniNetwork } from '../state/containerd';
 import type { InjectSpec, ShellPlaceholder } from './catalogue';
 import {
@@ -76,11 +80,102 @@ const PLACEHOLDERS: Record<ShellPlaceholder, (v: FaultView, r: Resolved) => stri
     if (!br) fail(`params.pod: the bridge of ${r.podKey}'s veth was not found`);
     return br.name;
   },
+  'hairpin-port': (v, r) => {
+    const w = podWiring(v, r);
+    if (!w.host?.brport) fail(`params.pod: ${r.podKey}'s host veth is not a bridge port`);
+    if (!w.host.brport.hairpin)
+      fail(
+        `params.pod: hairpin mode is already off on ${w.host.name} (${r.podKey}'s port): the pod network's conflist sets no hairpinMode`,
+      );
+    return w.host.name;
+  },
+  'pod-masq-rule': (v, r) => {
+    const w = podWiring(v, r);
+    const a = w.eth0.addrs.find((x) => x.family === 4);
+    if (!a) fail(`params.pod: eth0 of pod ${r.podKey} has no IPv4 address`);
+    const m = masqChain(w.root.iptables, w.sb.id);
+    if (!m)
+      fail(
+        `params.pod: pod ${r.podKey} has no masquerade chain in nat (bridge's ipMasq is off in its network)`,
+      );
+    return `-s ${a.local}/32 -m comment --comment ${m.comment} -j ${m.chain}`;
+  },
+  'peer-route': (v, r) => {
+    const peer = peers(v, r.node).find((p) => p.routed);
+    if (!peer)
+      fail(
+        `node ${r.node}: no route to another node's pod CIDR via its node address dev eth0 (the cluster's network.mode is not host-gw)`,
+      );
+    return peer.cidr;
+  },
+  'peer-pod-cidr': (v, r) => unroutedPeer(v, r.node).cidr,
+  'peer-node-ip': (v, r) => unroutedPeer(v, r.node).ip,
+  'mtu-conflist': (v, r) => {
+    const file = PLACEHOLDERS.conflist(v, r);
+    vxlanLink(v, r.node);
+    const e = vfs.stat(nodeState(v, r.node).fs, file);
+    if (e?.kind !== 'file' || !/^\s*"mtu": \d+,$/m.test(e.data))
+      fail(
+        `node ${r.node}: ${file} sets no "mtu" (on a line of its own, not the last of its object)`,
+      );
+    return file;
+  },
+  'vxlan-mtu': (v, r) => String(vxlanLink(v, r.node).mtu),
 };
+
+/** bridge's ipMasq chain of a sandbox in nat and its comment (iptables-save's quoting). */
+function masqChain(ipt: IptablesState, id: string): { chain: string; comment: string } | null {
+  for (const line of iptablesSaveLines(ipt, 'ipv4')) {
+    const m = /^-A (CNI-[0-9a-f]{24}) .*--comment ("(?:[^"\\]|\\.)*")/.exec(line);
+    if (m && m[2]!.includes(`id: \\"${id}\\"`)) return { chain: m[1]!, comment: m[2]! };
+  }
+  return null;
+}
+
+/** The other nodes (spec order): pod CIDR, underlay address, and whether this node routes it so. */
+function peers(v: FaultView, node: string): { cidr: string; ip: string; routed: boolean }[] {
+  const root = inspect.hostNetns(nodeState(v, node).kernel);
+  const eth0 = K.linkByName(root, 'eth0');
+  return v.spec.nodes
+    .filter((n) => n.name !== node && v.state.nodes[n.name])
+    .flatMap((n) => {
+      const other = inspect.hostNetns(nodeState(v, n.name).kernel);
+      const ip = K.linkByName(other, 'eth0')?.addrs.find((a) => a.family === 4)?.local;
+      if (!ip) return [];
+      const [dst, prefix] = n.podCIDR.split('/');
+      const routed = root.routes.some(
+        (x) =>
+          x.dst === dst &&
+          x.prefix === Number(prefix) &&
+          x.gateway === ip &&
+          x.dev === eth0?.ifindex,
+      );
+      return [{ cidr: n.podCIDR, ip, routed }];
+    });
+}
+
+/** The first other node whose pod CIDR this node does not route (what a host-gw route fix adds). */
+function unroutedPeer(v: FaultView, node: string): { cidr: string; ip: string } {
+  const peer = peers(v, node).find((p) => !p.routed);
+  if (!peer) fail(`node ${node}: it routes every other node's pod CIDR already`);
+  return peer;
+}
+
+function vxlanLink(v: FaultView, node: string) {
+  const root = inspect.hostNetns(nodeState(v, node).kernel);
+  const l = K.linksOf(root).find((x) => x.kind === 'vxlan');
+  if (!l) fail(`node ${node}: it has no VXLAN device (the cluster's network.mode is not vxlan)`);
+  return l;
+}
 
 /** The line of a `shell` injection with its placeholders filled in, left to right. */
 function shellLine(v: FaultView, spec: Extract<InjectSpec, { kind: 'shell' }>, r: Resolved) {
   const line = typeof spec.line === 'string' ? spec.line : spec.line[r.choices[spec.by ?? '']!]!;
+  return fillPlaceholders(v, line, r);
+}
+
+/** A shell line (an injection's or a recovery's) with its {placeholders} filled in. */
+export function fillPlaceholders(v: FaultView, line: string, r: Resolved): string {
   return line.replace(/\{([^}]*)\}/g, (_, name: string) =>
     PLACEHOLDERS[name as ShellPlaceholder](v, r),
   );

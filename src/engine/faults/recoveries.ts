@@ -11,6 +11,7 @@ import * as K from '../kernel/kernel';
 import * as inspect from '../node/inspect';
 import { networkDir, networks } from '../plugins/host-local-disk';
 import type { RecoveryActionSpec } from './catalogue';
+import { fillPlaceholders } from './injections';
 import { binDir, bridgeNames, cacheFile, nodeBuild, originalConfigs, podNetwork, sh } from './node';
 import { fail, type Resolved, viewOf } from './params';
 import { tget } from '../state/table';
@@ -26,6 +27,7 @@ type Recoveries = {
 
 const RECOVERIES: Recoveries = {
   none: () => {},
+  shell: (c, a, r, did) => sh(c, r.node, fillPlaceholders(viewOf(c), a.line, r), did),
   'reinstall-plugin'(c, _a, r, did) {
     const node = r.node;
     const build = nodeBuild(viewOf(c), node);

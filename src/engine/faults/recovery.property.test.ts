@@ -10,10 +10,10 @@ import { FC_SEED, fcParams } from '../properties/config';
 import { FAULTS } from './catalogue';
 import { injectFault, recoverFault } from './inject';
 import { podStatus } from './observe';
-import { NODE, oneNode } from './testing';
+import { clusterFor, NODE } from './testing';
 import { tkeys, tvalues } from '../state/table';
 
-/** Runs per fault: 21 faults, about a second each on CI. */
+/** Runs per fault: 29 faults, about a second each on CI. */
 const RUNS = 2;
 
 /** What the catalogue says stays after recovery and deletion, by fault. */
@@ -33,18 +33,26 @@ describe.each(FAULTS.map((f) => f.id))('%s, then its recovery', (fault) => {
         }),
         ({ seed, pods, target }) => {
           const f = FAULTS.find((x) => x.id === fault)!;
-          const c = oneNode(NEEDS_GC.has(fault) ? { containerd: { libcni: '1.2' } } : {}, seed);
+          // A network fault gets the network it needs, and a second node where it needs one:
+          // the pods, the fault and the audit are on NODE.
+          const c = clusterFor(
+            fault,
+            NEEDS_GC.has(fault) ? { containerd: { libcni: '1.2' } } : {},
+            seed,
+          );
+          const on = c.spec.nodes.length > 1 ? { node: NODE } : {};
           const names = Array.from({ length: pods }, (_, i) => `web-${i}`);
-          for (const n of names) c.createPod({ name: n });
+          for (const n of names) c.createPod({ name: n, ...on });
           c.runFor(5_000_000);
           for (const n of names) expect(podStatus(c, n)).toBe('Running');
 
-          let params: Record<string, unknown> = {};
+          let params: Record<string, unknown>;
           if (f.when === 'during-add') {
-            c.createPod({ name: 'web-new' });
+            c.createPod({ name: 'web-new', ...on });
             names.push('web-new');
             params = { pod: 'web-new' };
           } else if (f.params['pod']) params = { pod: names[target % pods]! };
+          else params = { ...on };
           const r = injectFault(c, fault, params);
           expect(r.ok ? null : r.error).toBeNull();
           c.runFor(40_000_000);
@@ -53,7 +61,7 @@ describe.each(FAULTS.map((f) => f.id))('%s, then its recovery', (fault) => {
           c.runFor(60_000_000);
 
           // Working again: a new pod starts, and no two live pods share an address.
-          c.createPod({ name: 'after' });
+          c.createPod({ name: 'after', ...on });
           c.runFor(30_000_000);
           expect(podStatus(c, 'after')).toBe('Running');
           const live = tvalues(c.sim.state.api!.pods).filter((p) => p.podIP);

@@ -44,7 +44,15 @@ export {
   settleInconsistent,
   settleKernel,
 } from './linkwatch';
-export { interfaceSysctl, sysctlGet, sysctlKeys, sysctlSet } from './sysctl';
+export {
+  interfaceSysctl,
+  MODULES,
+  moduleLoaded,
+  moduleSet,
+  sysctlGet,
+  sysctlKeys,
+  sysctlSet,
+} from './sysctl';
 export {
   routeAdd,
   routeDel,

@@ -9,6 +9,7 @@ import { linkByName, linksOf, nsById } from './device';
 import { linkwatch } from './linkwatch';
 import { devSysctlChain } from './notifier';
 import type { KernelState, Link, Netns } from './types';
+import { tvalues } from '../state/table';
 
 /** Splits `net.ipv6.conf.eth0.accept_ra` into interface + per-interface key. */
 function splitInterfaceKey(key: string): { ifname: string; sub: string } | null {
@@ -33,8 +34,44 @@ export function ipv6Disabled(ns: Netns, l: Link): boolean {
   return interfaceSysctl(ns, l, 'ipv6.conf.disable_ipv6') === '1';
 }
 
+/** Loadable modules the model knows, with the /proc/sys keys each one brings. */
+export const MODULES: Readonly<Record<string, { keys: string }>> = {
+  // br_netfilter registers net.bridge.* (bridge-nf-call-iptables, ...) in every namespace.
+  br_netfilter: { keys: 'net.bridge.' },
+};
+
+export function moduleLoaded(k: KernelState, name: string): boolean {
+  return !k.unloaded?.includes(name);
+}
+
+/** Whether a key exists with the modules loaded now (br_netfilter's net.bridge.*). */
+function keyLoaded(k: KernelState, key: string): boolean {
+  if (!k.unloaded?.length) return true;
+  return !k.unloaded.some((m) => MODULES[m] && key.startsWith(MODULES[m].keys));
+}
+
+/**
+ * Removes or loads a module. Loading br_netfilter again registers its keys afresh in every
+ * namespace with the module's defaults (bridge-nf-call-iptables=1): what was written before is
+ * gone with the module.
+ */
+export function moduleSet(k: KernelState, name: string, loaded: boolean): void {
+  const spec = MODULES[name];
+  if (!spec) throw new KernelError('ENOENT');
+  const off = (k.unloaded ?? []).filter((m) => m !== name);
+  if (loaded) {
+    if (off.length) k.unloaded = off;
+    else delete k.unloaded;
+    return;
+  }
+  k.unloaded = [...off, name].sort();
+  for (const ns of tvalues(k.netns))
+    for (const key of Object.keys(ns.sysctl)) if (key.startsWith(spec.keys)) delete ns.sysctl[key];
+}
+
 /** Reads /proc/sys/<key>; undefined when the file does not exist. */
 export function sysctlGet(k: KernelState, nsId: string, key: string): string | undefined {
+  if (!keyLoaded(k, key)) return undefined;
   const ns = nsById(k, nsId);
   const split = splitInterfaceKey(key);
   if (split) {
@@ -59,7 +96,8 @@ export function sysctlSet(k: KernelState, nsId: string, key: string, value: stri
     linkwatch(k, [[ns.id, l.ifindex]]);
     return;
   }
-  if (GLOBAL_SYSCTL_DEFAULTS[key] === undefined) throw new KernelError('ENOENT');
+  if (GLOBAL_SYSCTL_DEFAULTS[key] === undefined || !keyLoaded(k, key))
+    throw new KernelError('ENOENT');
   if (!validSysctlValue(GLOBAL_SYSCTL_DEFAULTS[key]!, v)) throw new KernelError('EINVAL');
   const before = ns.sysctl[key] ?? GLOBAL_SYSCTL_DEFAULTS[key];
   ns.sysctl[key] = v;
@@ -92,7 +130,7 @@ function validSysctlValue(dflt: string, v: string): boolean {
 /** All sysctl keys of the namespace (for `sysctl -a`). */
 export function sysctlKeys(k: KernelState, nsId: string): string[] {
   const ns = nsById(k, nsId);
-  const keys = Object.keys(GLOBAL_SYSCTL_DEFAULTS);
+  const keys = Object.keys(GLOBAL_SYSCTL_DEFAULTS).filter((x) => keyLoaded(k, x));
   for (const l of linksOf(ns)) {
     for (const sub of Object.keys(INTERFACE_SYSCTL_DEFAULTS)) {
       const [fam, kind, ...rest] = sub.split('.');

@@ -260,4 +260,10 @@ export interface KernelState {
   now: number;
   /** Links with a deferred linkwatch event ("<netns id>/<ifindex>"). */
   lwPending: string[];
+  /**
+   * Modules the model has loaded by default that were removed (`rmmod`): today only
+   * `br_netfilter`, whose /proc/sys/net/bridge keys exist only while it is loaded. Absent: all
+   * loaded.
+   */
+  unloaded?: string[];
 }

@@ -12,6 +12,7 @@ import { IP_COMMANDS } from './commands/ip';
 import { JQ_COMMANDS } from './commands/jq';
 import { K8S_COMMANDS } from './commands/k8s';
 import { MISC_COMMANDS } from './commands/misc';
+import { MODULE_COMMANDS } from './commands/modules';
 import { NC_COMMANDS } from './commands/nc';
 import { NETREAD_COMMANDS } from './commands/netread';
 import { PING_COMMANDS } from './commands/ping';
@@ -32,6 +33,7 @@ export function defaultCommands(): CommandRegistry {
     ...FILE_COMMANDS,
     ...IP_COMMANDS,
     ...SYSCTL_COMMANDS,
+    ...MODULE_COMMANDS,
     ...PING_COMMANDS,
     ...CONNTRACK_COMMANDS,
     ...TCPDUMP_COMMANDS,

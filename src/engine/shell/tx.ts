@@ -15,7 +15,8 @@ function kernelEqualExceptNow(a: KernelState, b: KernelState): boolean {
     (a.netns === b.netns &&
       a.mounts === b.mounts &&
       a.root === b.root &&
-      a.nextInode === b.nextInode)
+      a.nextInode === b.nextInode &&
+      a.unloaded === b.unloaded)
   );
 }
 

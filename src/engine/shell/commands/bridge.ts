@@ -1,9 +1,10 @@
 /**
  * `bridge [-n NS] [-j] [-p] link [show] [dev DEV]` (iproute2 6.1): the bridge ports (state
- * forwarding or disabled, priority 32, cost 2 for a veth — its 10 Gb/s — else 100). Not modelled:
+ * forwarding or disabled, priority 32, cost 2 for a veth — its 10 Gb/s — else 100), and
+ * `bridge link set dev DEV hairpin on|off`. Not modelled:
  * bridge fdb/vlan/mdb and `bridge -d` / `-s`.
  */
-import { linkByName, linksOf, portForwarding } from '../../kernel/kernel';
+import { linkByName, linkSetHairpin, linksOf, portForwarding } from '../../kernel/kernel';
 import type { Link } from '../../kernel/types';
 import { linkFlags } from '../../kernel/view';
 import type { CommandContext } from '../types';
@@ -13,6 +14,44 @@ import { nsOfCtx, netnsOption, notSimulated } from './netcommon';
 
 const BRIDGE_USAGE =
   'Usage: bridge [ OPTIONS ] OBJECT { COMMAND | help }\n       bridge [ -force ] -batch filename\nwhere  OBJECT := { link | fdb | mdb | vlan | monitor }\n       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] |\n                    -o[neline] | -t[imestamp] | -n[etns] name |\n                    -c[ompressvlans] -color -p[retty] -j[son] }\n';
+
+/**
+ * `bridge link set dev DEV hairpin on|off`: a port's hairpin mode (IFLA_BRPORT_MODE), as the
+ * bridge plugin sets it at ADD from hairpinMode. The port's other flags are not modelled.
+ */
+function linkSet(ctx: CommandContext, nsId: string, a: string[]): number {
+  let dev: string | null = null;
+  let hairpin: boolean | null = null;
+  for (let j = 0; j < a.length; j++) {
+    const w = a[j]!;
+    if (w === 'dev') dev = a[++j] ?? null;
+    else if (w === 'hairpin') {
+      const v = a[++j];
+      if (v !== 'on' && v !== 'off') {
+        ctx.err(`Error: argument of "hairpin" must be "on" or "off", not "${v ?? ''}"\n`);
+        return 255;
+      }
+      hairpin = v === 'on';
+    } else return notSimulated(ctx, 'bridge', `link set ${w}`);
+  }
+  if (dev === null) {
+    ctx.err('Device is a required argument.\n');
+    return 255;
+  }
+  const l = linkByName(nsOfCtx(ctx, nsId), dev);
+  if (!l) {
+    ctx.err(`Cannot find device "${dev}"\n`);
+    return 1;
+  }
+  if (hairpin === null) return 0;
+  if (!l.brport) {
+    ctx.err('RTNETLINK answers: Operation not supported\n');
+    return 255;
+  }
+  const on = hairpin;
+  ctx.changeKernel((k) => linkSetHairpin(k, nsId, l.ifindex, on));
+  return 0;
+}
 
 /** br_if.c port_cost: from the device's speed (a veth says 10000 Mb/s), else 100. */
 function portCost(l: Link): number {
@@ -76,7 +115,8 @@ export function bridge(ctx: CommandContext): number {
   if (a.length > 0) {
     const c = a[0]!;
     if (matches(c, 'show') || matches(c, 'list') || matches(c, 'lst')) a = a.slice(1);
-    else if (matches(c, 'set') || matches(c, 'add') || matches(c, 'delete'))
+    else if (matches(c, 'set')) return linkSet(ctx, nsId, a.slice(1));
+    else if (matches(c, 'add') || matches(c, 'delete'))
       return notSimulated(ctx, 'bridge', `link ${c}`);
     else if (matches(c, 'help')) return notSimulated(ctx, 'bridge', 'link help');
     else {

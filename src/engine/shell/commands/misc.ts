@@ -10,7 +10,18 @@ export const CLEAR_SEQUENCE = '\x1b[H\x1b[2J\x1b[3J';
 const GROUPS: Array<[string, string[]]> = [
   [
     'network',
-    ['ip', 'bridge', 'tc', 'iptables', 'ip6tables', 'iptables-save', 'ip6tables-save', 'sysctl'],
+    [
+      'ip',
+      'bridge',
+      'tc',
+      'iptables',
+      'ip6tables',
+      'iptables-save',
+      'ip6tables-save',
+      'sysctl',
+      'modprobe',
+      'rmmod',
+    ],
   ],
   [
     'files',
