@@ -372,7 +372,7 @@ export function tracks(ns: Netns): boolean {
   for (const fam of [ns.iptables.ipv4, ns.iptables.ipv6]) {
     if (fam.nat) return true;
     for (const t of Object.values(fam)) {
-      for (const c of t?.chains ?? [])
+      for (const c of t ? tvalues(t.chains) : [])
         if (
           c.rules.some((r) => r.matches.some((m) => m.name === 'conntrack' || m.name === 'state'))
         )
