@@ -31,7 +31,7 @@ import {
 } from './parse';
 import { listHeader, listRuleLine, ruleKey, ruleSpecText, type ListFormat } from './render';
 import { buildRules, postParse, type RuleTemplate } from './rule';
-import { emptyTable, tableOf, tget, tvalues, withEntry, withoutEntry } from '../../state/table';
+import { emptyTable, tableOf, tget, tscan, withEntry, withoutEntry } from '../../state/table';
 import {
   BUILTIN_CHAINS,
   type ChainState,
@@ -104,9 +104,12 @@ export function chainNamed(t: TableState | undefined, name: string): ChainState 
   return t ? tget(t.chains, name) : undefined;
 }
 
-/** Every chain of the table (in creation order, which nothing lists by). */
+/**
+ * Every chain of the table, in no particular order: listings compute theirs (built-ins, then
+ * user chains by name), and a sorted copy per table version would cost each step O(chains).
+ */
 export function chainsOf(t: TableState | undefined): readonly ChainState[] {
-  return t ? tvalues(t.chains) : [];
+  return t ? [...tscan(t.chains)] : [];
 }
 
 /** `t` with `c` set under its name (a new table when `t` has none). */
@@ -118,7 +121,7 @@ function putChain(t: TableState | undefined, c: ChainState): TableState {
 function mapChains(t: TableState, f: (c: ChainState) => ChainState | undefined): TableState {
   let changed = false;
   const out: [string, ChainState][] = [];
-  for (const c of tvalues(t.chains)) {
+  for (const c of tscan(t.chains)) {
     const n = f(c);
     if (n !== c) changed = true;
     if (n) out.push([n.name, n]);
