@@ -18,6 +18,7 @@ import type {
   TableName,
 } from '../kernel/iptables/types';
 import type { Packet } from './packet';
+import { tget, withEntry } from '../state/table';
 
 /** Hook priorities (nf_ip_hook_priorities): the tables in the order a hook runs them. */
 export const HOOK_TABLES: Record<Hook, readonly TableName[]> = {
@@ -261,9 +262,9 @@ function runTable(
 ): 'ACCEPT' | 'DROP' | 'NONE' {
   const t = (family === 4 ? ipt.ipv4 : ipt.ipv6)[table];
   if (!t) return 'NONE';
-  const chains = new Map<string, ChainState>(t.chains.map((c) => [c.name, c]));
-  const base = t.chains.find((c) => c.hook === hook && c.name === hook);
-  if (!base) return 'NONE';
+  const chains = { get: (name: string) => tget(t.chains, name) };
+  const base = tget(t.chains, hook);
+  if (!base || base.hook !== hook) return 'NONE';
   out.tables.push(table);
   // The walk over chains: a stack of (chain, next rule index).
   const stack: Array<{ chain: ChainState; i: number }> = [{ chain: base, i: 0 }];
@@ -417,18 +418,18 @@ export function bumpCounters(
   for (const h of hits) {
     const t = tables[h.table];
     if (!t) continue;
-    const chains = t.chains.map((c) => {
-      if (c.name !== h.chain) return c;
-      if (h.rule < 0)
-        return { ...c, counters: bump(c.counters ?? { packets: '0', bytes: '0' }, bytes) };
-      return {
-        ...c,
-        rules: c.rules.map((r, i) =>
-          i === h.rule ? { ...r, counters: bump(r.counters, bytes) } : r,
-        ),
-      };
-    });
-    tables = { ...tables, [h.table]: { chains } };
+    const c = tget(t.chains, h.chain);
+    if (!c) continue;
+    const bumped: ChainState =
+      h.rule < 0
+        ? { ...c, counters: bump(c.counters ?? { packets: '0', bytes: '0' }, bytes) }
+        : {
+            ...c,
+            rules: c.rules.map((r, i) =>
+              i === h.rule ? { ...r, counters: bump(r.counters, bytes) } : r,
+            ),
+          };
+    tables = { ...tables, [h.table]: { chains: withEntry(t.chains, h.chain, bumped) } };
   }
   return { ...ipt, [fam]: tables };
 }

@@ -19,7 +19,7 @@ import {
 import type { Hook } from '../kernel/iptables/types';
 import type { CtEntry, CtTuple, KernelState, Link, Netns, Route } from '../kernel/types';
 import { ipString, isLoopback, netContains, parseIP, parseCIDR } from '../net/ip';
-import { tget, tvalues } from '../state/table';
+import { tget, tscan, tvalues } from '../state/table';
 import {
   bumpCounters,
   CT_DNAT,
@@ -373,7 +373,7 @@ export function tracks(ns: Netns): boolean {
   for (const fam of [ns.iptables.ipv4, ns.iptables.ipv6]) {
     if (fam.nat) return true;
     for (const t of Object.values(fam)) {
-      for (const c of t?.chains ?? [])
+      for (const c of t ? tscan(t.chains) : [])
         if (
           c.rules.some((r) => r.matches.some((m) => m.name === 'conntrack' || m.name === 'state'))
         )

@@ -394,9 +394,7 @@ export class Containerd {
         }
       },
     );
-    const id = containerdActorId(this.node);
-    if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
-    else this.deps.host.start(id, 'containerd', { node: this.node });
+    this.startDaemonActor();
     const r = this.loadNetworks();
     this.change(
       r.error
@@ -425,7 +423,7 @@ export class Containerd {
         this.setSandbox(sb.id, { state: 'SANDBOX_NOTREADY' }, 'PAUSE_DIED');
       }
     }
-    this.deps.host.send(id, { type: 'READY' });
+    this.deps.host.send(containerdActorId(this.node), { type: 'READY' });
   }
 
   /**
@@ -663,6 +661,56 @@ export class Containerd {
     return null;
   }
 
+  /** The daemon's state machine: started the first time, sent START on a restart. */
+  protected startDaemonActor(): void {
+    const id = containerdActorId(this.node);
+    if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
+    else this.deps.host.start(id, 'containerd', { node: this.node });
+  }
+
+  /** Records a new sandbox (an event from the runtime's own unit) and starts its state machine. */
+  protected sandboxCreated(
+    id: string,
+    cfg: PodSandboxConfig,
+    netns: string,
+    reqSeq?: number,
+  ): void {
+    this.sim.apply(
+      stateEvent({
+        node: this.node,
+        source: this.unit,
+        target: this.unit,
+        level: 'runtime',
+        summary: `sandbox ${id.slice(0, 13)} for ${cfg.pod.namespace}/${cfg.pod.name}`,
+        payload: { sandbox: id, pod: cfg.pod },
+        ...(reqSeq !== undefined ? { parent: reqSeq } : {}),
+      }),
+      () => undefined,
+    );
+    this.deps.host.start(sandboxActorId(this.node, id), 'sandbox', {
+      node: this.node,
+      id,
+      pod: `${cfg.pod.namespace}/${cfg.pod.name}`,
+      netns,
+    });
+  }
+
+  /** A sandbox whose network is not set up yet (what a failed setup's clean-up works on). */
+  protected pendingSandbox(id: string, cfg: PodSandboxConfig, netns: string): SandboxRec {
+    return {
+      id,
+      pod: cfg.pod,
+      netns,
+      state: 'SANDBOX_NOTREADY',
+      ip: '',
+      additionalIps: [],
+      hasCniResult: false,
+      pauseRunning: false,
+      createdAt: this.sim.state.clock,
+      config: cfg,
+    };
+  }
+
   /**
    * RunPodSandbox (`sandbox_run.go` RunPodSandbox): reserve the name, create the netns (from 1.6.9
    * the sandbox's metadata is saved with it), set the network up, start the pause container.
@@ -687,36 +735,8 @@ export class Containerd {
       c.names = { ...c.names, [name]: id };
     });
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
-    this.sim.apply(
-      stateEvent({
-        node: this.node,
-        source: 'containerd',
-        target: 'containerd',
-        level: 'runtime',
-        summary: `sandbox ${id.slice(0, 13)} for ${cfg.pod.namespace}/${cfg.pod.name}`,
-        payload: { sandbox: id, pod: cfg.pod },
-        ...(reqSeq !== undefined ? { parent: reqSeq } : {}),
-      }),
-      () => undefined,
-    );
-    this.deps.host.start(sandboxActorId(this.node, id), 'sandbox', {
-      node: this.node,
-      id,
-      pod: `${cfg.pod.namespace}/${cfg.pod.name}`,
-      netns,
-    });
-    const pending: SandboxRec = {
-      id,
-      pod: cfg.pod,
-      netns,
-      state: 'SANDBOX_NOTREADY',
-      ip: '',
-      additionalIps: [],
-      hasCniResult: false,
-      pauseRunning: false,
-      createdAt: this.sim.state.clock,
-      config: cfg,
-    };
+    this.sandboxCreated(id, cfg, netns, reqSeq);
+    const pending = this.pendingSandbox(id, cfg, netns);
     // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
     // the sandbox container's metadata is updated with it before the network is set up.
     this.kernelChange(

@@ -433,9 +433,7 @@ export class Crio extends Containerd {
         c.crio!.pollDone = false;
       },
     );
-    const id = containerdActorId(this.node);
-    if (this.deps.host.get(id)) this.deps.host.send(id, { type: 'START' });
-    else this.deps.host.start(id, 'containerd', { node: this.node });
+    this.startDaemonActor();
     this.log('info', `Starting CRI-O, version: ${rel.version}, git: ${rel.gitCommit}(clean)`);
     // Sandboxes restored from storage hold their names again.
     const names: Record<string, string> = {};
@@ -455,7 +453,7 @@ export class Crio extends Containerd {
       this.change('crio: serving the CRI', (c) => {
         c.up = true;
       });
-      this.deps.host.send(id, { type: 'READY' });
+      this.deps.host.send(containerdActorId(this.node), { type: 'READY' });
       this.onStatusChange();
       this.schedulePoll();
     }.call(this);
@@ -765,24 +763,7 @@ export class Crio extends Containerd {
     });
     const uuid = uuid4(uuidHex);
     const netns = `/var/run/netns/${uuid}`;
-    this.sim.apply(
-      stateEvent({
-        node: this.node,
-        source: 'crio',
-        target: 'crio',
-        level: 'runtime',
-        summary: `sandbox ${id.slice(0, 13)} for ${cfg.pod.namespace}/${cfg.pod.name}`,
-        payload: { sandbox: id, pod: cfg.pod },
-        ...(reqSeq !== undefined ? { parent: reqSeq } : {}),
-      }),
-      () => undefined,
-    );
-    this.deps.host.start(sandboxActorId(this.node, id), 'sandbox', {
-      node: this.node,
-      id,
-      pod: `${cfg.pod.namespace}/${cfg.pod.name}`,
-      netns,
-    });
+    this.sandboxCreated(id, cfg, netns, reqSeq);
     // pinns pins the sandbox's namespaces under /var/run/<type>ns/<uuid> (nsmgr_linux.go).
     this.kernelChange(
       `pinns -d /var/run -f ${uuid} --ipc --net --uts`,
@@ -798,18 +779,7 @@ export class Crio extends Containerd {
       reqSeq,
     );
     yield TICK;
-    const pending: SandboxRec = {
-      id,
-      pod: cfg.pod,
-      netns,
-      state: 'SANDBOX_NOTREADY',
-      ip: '',
-      additionalIps: [],
-      hasCniResult: false,
-      pauseRunning: false,
-      createdAt: this.sim.state.clock,
-      config: cfg,
-    };
+    const pending = this.pendingSandbox(id, cfg, netns);
 
     const setup = yield* this.networkStart(id, name, netns, cfg, f, reqSeq);
     if (typeof setup === 'string') {

@@ -180,13 +180,24 @@ function* leaves<V>(t: Table<V>): Generator<Leaf<V>> {
   }
 }
 
-/** Frozen tables never change: their sorted entries are computed once. */
-const ORDER = new WeakMap<object, ReadonlyArray<readonly [string, unknown]>>();
+/**
+ * Frozen tables never change: their sorted entries are computed once, for the most recently
+ * listed ones. The cache is bounded: every version of a table stays alive in the trace's
+ * snapshots, so a cache keyed by version (a WeakMap) would keep a sorted copy per step of every
+ * table listed at that step, memory that grows with the table's size.
+ */
+const ORDER = new Map<object, ReadonlyArray<readonly [string, unknown]>>();
+const ORDER_MAX = 64;
 
 /** [key, value] pairs in insertion order. */
 export function tentries<V>(t: Table<V>): ReadonlyArray<readonly [string, V]> {
   const cached = ORDER.get(t);
-  if (cached) return cached as ReadonlyArray<readonly [string, V]>;
+  if (cached) {
+    // Most recently used last, so that the oldest goes first.
+    ORDER.delete(t);
+    ORDER.set(t, cached);
+    return cached as ReadonlyArray<readonly [string, V]>;
+  }
   const all: Array<[number, string, V]> = [];
   for (const b of leaves(t)) {
     for (const slot in b) {
@@ -196,8 +207,16 @@ export function tentries<V>(t: Table<V>): ReadonlyArray<readonly [string, V]> {
   }
   all.sort((x, y) => x[0] - y[0]);
   const out = all.map(([, k, v]) => [k, v] as const);
-  if (Object.isFrozen(t)) ORDER.set(t, out);
+  if (Object.isFrozen(t)) {
+    ORDER.set(t, out);
+    if (ORDER.size > ORDER_MAX) ORDER.delete(ORDER.keys().next().value!);
+  }
   return out;
+}
+
+/** Every value, in no particular order: for callers that sort or only test (no copy, no cache). */
+export function* tscan<V>(t: Table<V>): Generator<V> {
+  for (const b of leaves(t)) for (const slot in b) yield b[slot]!.v;
 }
 
 export function tvalues<V>(t: Table<V>): V[] {

@@ -31,6 +31,7 @@ import {
 } from './parse';
 import { listHeader, listRuleLine, ruleKey, ruleSpecText, type ListFormat } from './render';
 import { buildRules, postParse, type RuleTemplate } from './rule';
+import { emptyTable, tableOf, tget, tscan, withEntry, withoutEntry } from '../../state/table';
 import {
   BUILTIN_CHAINS,
   type ChainState,
@@ -87,31 +88,61 @@ export function visibleChain(
   table: TableName,
   name: string,
 ): ChainState | undefined {
-  return t?.chains.find(
-    (c) =>
-      c.name === name &&
-      (c.hook === undefined || (c.hook === c.name && isBuiltinName(table, c.name))),
-  );
+  const c = chainNamed(t, name);
+  return c && (c.hook === undefined || (c.hook === c.name && isBuiltinName(table, c.name)))
+    ? c
+    : undefined;
 }
 
 function userChain(t: TableState | undefined, name: string): ChainState | undefined {
-  return t?.chains.find((c) => c.name === name && c.hook === undefined);
+  const c = chainNamed(t, name);
+  return c?.hook === undefined ? c : undefined;
+}
+
+/** The chain called `name`, whatever its kind. */
+export function chainNamed(t: TableState | undefined, name: string): ChainState | undefined {
+  return t ? tget(t.chains, name) : undefined;
+}
+
+/**
+ * Every chain of the table, in no particular order: listings compute theirs (built-ins, then
+ * user chains by name), and a sorted copy per table version would cost each step O(chains).
+ */
+export function chainsOf(t: TableState | undefined): readonly ChainState[] {
+  return t ? [...tscan(t.chains)] : [];
+}
+
+/** `t` with `c` set under its name (a new table when `t` has none). */
+function putChain(t: TableState | undefined, c: ChainState): TableState {
+  return { chains: withEntry(t?.chains ?? emptyTable<ChainState>(), c.name, c) };
+}
+
+/** `t` with each chain replaced by `f`'s answer (the same table when nothing changes). */
+function mapChains(t: TableState, f: (c: ChainState) => ChainState | undefined): TableState {
+  let changed = false;
+  const out: [string, ChainState][] = [];
+  for (const c of tscan(t.chains)) {
+    const n = f(c);
+    if (n !== c) changed = true;
+    if (n) out.push([n.name, n]);
+  }
+  return changed ? { chains: tableOf(out) } : t;
 }
 
 export function hasIncompatible(t: TableState | undefined): boolean {
-  return t?.chains.some((c) => c.hook !== undefined && c.hook !== c.name) ?? false;
+  return chainsOf(t).some((c) => c.hook !== undefined && c.hook !== c.name);
 }
 
 /** User chains sorted by name (strcmp). */
 export function sortedUserChains(t: TableState | undefined): ChainState[] {
-  return (t?.chains ?? [])
+  return chainsOf(t)
     .filter((c) => c.hook === undefined)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function references(t: TableState | undefined, name: string): number {
   let n = 0;
-  for (const c of t?.chains ?? [])
+  for (const c of chainsOf(t))
     for (const r of c.rules) if (r.target?.kind === 'chain' && r.target.chain === name) n++;
   return n;
 }
@@ -121,17 +152,16 @@ function newBase(hook: Hook): ChainState {
 }
 
 function ensureBuiltin(t: TableState | undefined, table: TableName, name: string): TableState {
-  const cur = t ?? { chains: [] };
+  const cur = t ?? { chains: emptyTable<ChainState>() };
   if (!isBuiltinName(table, name) || visibleChain(cur, table, name)) return cur;
-  return { chains: [...cur.chains, newBase(name as Hook)] };
+  return putChain(cur, newBase(name as Hook));
 }
 
 function replaceChain(t: TableState, name: string, f: (c: ChainState) => ChainState): TableState {
-  return {
-    chains: t.chains.map((c) =>
-      c.name === name && (c.hook === undefined || c.hook === c.name) ? f(c) : c,
-    ),
-  };
+  const c = chainNamed(t, name);
+  if (!c || (c.hook !== undefined && c.hook !== c.name)) return t;
+  const n = f(c);
+  return n === c ? t : putChain(t, n);
 }
 
 function zeroRule(r: Rule): Rule {
@@ -188,7 +218,7 @@ function creationCheck(
     }
   }
   if (tg?.kind === 'chain') {
-    const dest = t.chains.find((c) => c.name === tg.chain);
+    const dest = chainNamed(t, tg.chain);
     if (isBuiltinName(v.table, tg.chain)) {
       return dest ? 'Operation not supported' : 'No such file or directory';
     }
@@ -200,8 +230,9 @@ function creationCheck(
 
 /** nft_table_validate(): from every base chain, jump depth < 16 and target hook masks. */
 function walkValidate(t: TableState, v: ValidateCtx): string | undefined {
-  const byName = new Map<string, ChainState>();
-  for (const c of t.chains) if (c.hook === undefined) byName.set(c.name, c);
+  const byName = {
+    get: (name: string): ChainState | undefined => userChain(t, name),
+  };
   const heights = new Map<ChainState, number>();
   const onStack = new Set<ChainState>();
   const LOOP = -1;
@@ -223,7 +254,7 @@ function walkValidate(t: TableState, v: ValidateCtx): string | undefined {
     heights.set(c, h);
     return h;
   };
-  for (const base of t.chains) {
+  for (const base of chainsOf(t)) {
     if (base.hook === undefined) continue;
     const hb = height(base);
     if (hb === LOOP || hb >= 16) return 'Too many links';
@@ -254,7 +285,8 @@ function walkValidate(t: TableState, v: ValidateCtx): string | undefined {
 // Listing.
 
 function policyOf(t: TableState | undefined, name: string): { policy: string; counters: Counters } {
-  const c = t?.chains.find((x) => x.name === name && x.hook === name);
+  const c = chainNamed(t, name);
+  if (c && c.hook !== name) return { policy: 'ACCEPT', counters: ZERO_COUNTERS };
   return { policy: c?.policy ?? 'ACCEPT', counters: c?.counters ?? ZERO_COUNTERS };
 }
 
@@ -507,10 +539,9 @@ function execute(
   if (cmd === CMD_NEW_CHAIN) {
     if (isBuiltinName(table, chain) || userChain(t, chain))
       throw new NftFail('Chain already exists');
-    if (t?.chains.some((c) => c.name === chain))
+    if (chainNamed(t, chain))
       throw new KernelFail('CHAIN_USER_ADD', 'File exists', `chain ${chain}`);
-    const cur = t ?? { chains: [] };
-    return commit({ chains: [...cur.chains, { name: chain, rules: [] }] });
+    return commit(putChain(t, { name: chain, rules: [] }));
   }
 
   if (cmd === CMD_DELETE_CHAIN) {
@@ -520,7 +551,7 @@ function execute(
       if (verbose) run.stdout += `Deleting chain \`${chain}'\n`;
       if (c.rules.length > 0 || references(t, chain) > 0)
         throw new KernelFail('CHAIN_DEL', 'Device or resource busy', `chain ${chain}`);
-      return commit({ chains: t!.chains.filter((x) => x !== c) });
+      return commit({ chains: withoutEntry(t!.chains, c.name) });
     }
     if (!t) return state;
     const users = sortedUserChains(t);
@@ -529,7 +560,7 @@ function execute(
     if (busy) throw new KernelFail('CHAIN_DEL', 'Device or resource busy', `chain ${busy.name}`);
     return users.length === 0
       ? state
-      : commit({ chains: t.chains.filter((c) => c.hook !== undefined) });
+      : commit(mapChains(t, (c) => (c.hook !== undefined ? c : undefined)));
   }
 
   if (cmd === CMD_RENAME_CHAIN) {
@@ -537,22 +568,23 @@ function execute(
     if (isBuiltinName(table, newname) || userChain(t, newname)) throw new NftFail('File exists');
     const c = visibleChain(t, table, chain);
     if (!c) throw new NftFail(NO_CHAIN);
-    if (t!.chains.some((x) => x.name === newname))
+    if (chainNamed(t, newname))
       throw new KernelFail('CHAIN_RENAME', 'File exists', `chain ${newname}`);
-    const chains = t!.chains.map((x) => {
-      const renamed = x === c ? { ...x, name: newname } : x;
-      if (!renamed.rules.some((r) => r.target?.kind === 'chain' && r.target.chain === chain))
-        return renamed;
-      return {
-        ...renamed,
-        rules: renamed.rules.map((r) => {
-          if (r.target?.kind !== 'chain' || r.target.chain !== chain) return r;
-          const nr = { ...r, target: { ...r.target, chain: newname } };
-          return { ...nr, key: ruleKey(nr, family) };
-        }),
-      };
-    });
-    return commit({ chains });
+    return commit(
+      mapChains(t!, (x) => {
+        const renamed = x === c ? { ...x, name: newname } : x;
+        if (!renamed.rules.some((r) => r.target?.kind === 'chain' && r.target.chain === chain))
+          return renamed;
+        return {
+          ...renamed,
+          rules: renamed.rules.map((r) => {
+            if (r.target?.kind !== 'chain' || r.target.chain !== chain) return r;
+            const nr = { ...r, target: { ...r.target, chain: newname } };
+            return { ...nr, key: ruleKey(nr, family) };
+          }),
+        };
+      }),
+    );
   }
 
   if (cmd === CMD_SET_POLICY) {
@@ -571,13 +603,13 @@ function execute(
       return commit(replaceChain(cur, chain, (c) => (c.rules.length ? { ...c, rules: [] } : c)));
     }
     if (verbose) {
-      let cur = t ?? { chains: [] };
+      let cur: TableState | undefined = t;
       for (const h of builtins(table)) cur = ensureBuiltin(cur, table, h);
       for (const c of listedChains(cur, table)) run.stdout += `Flushing chain \`${c.name}'\n`;
-      return commit({ chains: cur.chains.map((c) => (c.rules.length ? { ...c, rules: [] } : c)) });
+      return commit(mapChains(cur!, (c) => (c.rules.length ? { ...c, rules: [] } : c)));
     }
     if (!t) return state;
-    return commit({ chains: t.chains.map((c) => (c.rules.length ? { ...c, rules: [] } : c)) });
+    return commit(mapChains(t, (c) => (c.rules.length ? { ...c, rules: [] } : c)));
   }
 
   // Listing and zeroing (possibly combined).
@@ -610,13 +642,13 @@ function execute(
         throw new KernelFail('CHAIN_ZERO', 'No such file or directory', `chain ${names[0] ?? ''}`);
       let cur: TableState = t;
       for (const h of builtins(table)) cur = ensureBuiltin(cur, table, h);
-      return commit({ chains: cur.chains.map(zeroChain) });
+      return commit(mapChains(cur, zeroChain));
     }
     if (!t) return state;
     if (verbose)
       for (const c of listedChains(t, table))
         if (visibleChain(t, table, c.name)) run.stdout += `Zeroing chain \`${c.name}'\n`;
-    return commit({ chains: t.chains.map(zeroChain) });
+    return commit(mapChains(t, zeroChain));
   }
   if (cmd & CMD_ZERO_NUM) {
     const c =

@@ -226,3 +226,57 @@ describe('go-iptables helpers', () => {
     expect(iptablesSaveLines(r.state, 'ipv4')).toEqual([]);
   });
 });
+
+describe('the cost of a change does not grow with the table (issue 13)', () => {
+  /**
+   * The slots (an object's header and each of its keys or elements) of the objects of `b` that
+   * `a` does not share: what one more trace step keeps in memory.
+   */
+  function newObjects(a: unknown, b: unknown): number {
+    if (a === b || b === null || typeof b !== 'object') return 0;
+    let n = 1 + Object.keys(b).length;
+    for (const k of Object.keys(b)) {
+      const prev =
+        a !== null && typeof a === 'object' ? (a as Record<string, unknown>)[k] : undefined;
+      n += newObjects(prev, (b as Record<string, unknown>)[k]);
+    }
+    return n;
+  }
+
+  /** nat with `pods` CNI-style chains, one POSTROUTING jump and two rules each. */
+  function natWith(pods: number): IptablesState {
+    let s = emptyIptables();
+    for (let i = 0; i < pods; i++) {
+      const chain = `CNI-${(0x10000000 + i).toString(16)}`;
+      s = run(
+        s,
+        ['-t', 'nat', '-N', chain],
+        ['-t', 'nat', '-A', chain, '-d', '10.22.0.0/16', '-j', 'ACCEPT'],
+        ['-t', 'nat', '-A', chain, '!', '-d', '224.0.0.0/4', '-j', 'MASQUERADE'],
+      );
+    }
+    return s;
+  }
+
+  it('creating, filling and deleting one chain copies about as much at 500 chains as at 20', () => {
+    const cost = (pods: number): number[] => {
+      const before = natWith(pods);
+      const created = run(before, ['-t', 'nat', '-N', 'CNI-NEW']);
+      const filled = run(created, ['-t', 'nat', '-A', 'CNI-NEW', '-j', 'ACCEPT']);
+      const deleted = run(filled, ['-t', 'nat', '-F', 'CNI-NEW'], ['-t', 'nat', '-X', 'CNI-NEW']);
+      return [
+        newObjects(before, created),
+        newObjects(created, filled),
+        newObjects(filled, deleted),
+      ];
+    };
+    const small = cost(20);
+    const large = cost(500);
+    // The chains sit in a table of hashed buckets: a change copies one path through it, whose
+    // leaf holds about n/256 chains, never the list of all chains.
+    for (let i = 0; i < small.length; i++)
+      expect(large[i], `change ${i}: ${large} at 500 chains, ${small} at 20`).toBeLessThanOrEqual(
+        small[i]! + 40,
+      );
+  });
+});
