@@ -18,6 +18,7 @@ import {
   type Layout,
   type UnderlayDrop,
 } from './model';
+import './topology.css';
 
 /**
  * How the drawing marks an item: what a step added, changed or removed, and how the learner's
