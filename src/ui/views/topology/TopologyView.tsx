@@ -139,7 +139,8 @@ function HopBar({ walk, hop }: { walk: ShownWalk; hop: number }) {
             · <strong className="topo-hop-drop">dropped ({h.drop})</strong>
           </>
         ) : null}
-        . {h.text}
+        {' — '}
+        {h.text}
       </p>
       <p className="topo-hop-what">{walk.what}</p>
     </div>

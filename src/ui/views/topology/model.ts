@@ -678,7 +678,7 @@ export function reuseLayout(prev: Layout | null, next: Layout): Layout {
 
 /** Height of the underlay band (above the nodes, when there is an underlay). */
 export const UNDERLAY_H = 44;
-const ROUTER_W = 190;
+const ROUTER_W = 220;
 
 /**
  * Lays nodes out side by side; in each, host links in rows, then the pods in a grid. With an
