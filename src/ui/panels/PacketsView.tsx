@@ -191,6 +191,12 @@ export function PacketsView({ session, step }: PanelProps) {
       <div role="status" aria-live="polite">
         {result && 'error' in result && <p className="error">{result.error}</p>}
         {result && 'res' in result && <p className="packet-verdict">{result.text}</p>}
+        {result && 'res' in result && result.res.hops.length > 0 && (
+          <p className="muted">
+            The Topology view draws hop {walkState.hop + 1} of {result.res.hops.length}: step
+            through them there, or choose a hop&apos;s number below.
+          </p>
+        )}
       </div>
       {result && 'res' in result && (
         <ol className="hops" aria-label="Hops">

@@ -13,7 +13,7 @@ import { zoom, zoomIdentity, zoomTransform, type ZoomBehavior } from 'd3-zoom';
 import { tget, type Level, type SessionView } from '../../../engine';
 import { shownWalk, useApp, useWalkState, walkCmd, type ShownWalk } from '../../store';
 import { STEP_WORDS, TopologyDrawing } from './Drawing';
-import { hopBox, hopPosition, hopTarget } from './hops';
+import { hopBox, hopLabel, hopPosition, hopTarget } from './hops';
 import {
   StructureCache,
   LayoutCache,
@@ -136,7 +136,7 @@ function HopBar({ walk, hop }: { walk: ShownWalk; hop: number }) {
         {h.drop ? (
           <>
             {' '}
-            · <strong className="topo-hop-drop">dropped ({h.drop})</strong>
+            · <strong className="topo-hop-drop">{hopLabel(h)}</strong>
           </>
         ) : null}
         {' — '}
