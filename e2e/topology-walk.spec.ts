@@ -78,6 +78,10 @@ test('a cross-node ping in a host-gw cluster, hop by hop on the topology', async
   await page.keyboard.press('End');
   await expect(text).toContainText(/\(reply\): node-1 · eth0 · deliver/);
   await expect(next).toBeDisabled();
+  // At the end the button keeps the focus (aria-disabled): the keys still walk the hops.
+  await expect(next).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(text).toContainText(/^Hop 1 of/);
 
   // A hop chosen in the Packets panel's list is the one the topology shows.
   await page.getByRole('button', { name: 'Show hop 3 on the topology' }).click();

@@ -119,10 +119,11 @@ function HopBar({ walk, hop }: { walk: ShownWalk; hop: number }) {
         aria-label="Step through the hops (arrow keys, Home, End)"
         onKeyDown={onKey}
       >
-        <button type="button" onClick={() => walkCmd.prev()} disabled={hop === 0}>
+        {/* aria-disabled, not disabled: at either end the button keeps the focus (and the keys). */}
+        <button type="button" onClick={() => walkCmd.prev()} aria-disabled={hop === 0}>
           Previous hop
         </button>
-        <button type="button" onClick={() => walkCmd.next()} disabled={hop >= hops.length - 1}>
+        <button type="button" onClick={() => walkCmd.next()} aria-disabled={hop >= hops.length - 1}>
           Next hop
         </button>
         <button type="button" onClick={() => walkCmd.clear()}>
