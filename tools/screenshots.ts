@@ -133,8 +133,14 @@ async function main(): Promise<void> {
       await page.getByRole('button', { name: 'Show goal' }).click();
       const goal = page.getByRole('region', { name: 'The goal beside your state' });
       await goal.getByRole('heading', { name: 'Topology' }).waitFor({ timeout: 30_000 });
-      await goal.scrollIntoViewIfNeeded();
-      await shot(page, 'show-goal');
+      // The lesson's pane scrolls: the two topologies on their own.
+      await page.setViewportSize({ width: 1280, height: 1000 });
+      await page.waitForTimeout(400);
+      await goal.locator('.goal-topology').screenshot({
+        path: join(OUT, 'show-goal.png'),
+        animations: 'disabled',
+      });
+      console.log('docs/screenshots/show-goal.png');
       await ctx.close();
     }
     // Presenter mode on a projector: the narration, the topology and the steps.
