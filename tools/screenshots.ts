@@ -103,6 +103,46 @@ async function main(): Promise<void> {
       await shot(page, 'metrics-config');
       await ctx.close();
     }
+    // A packet walk across nodes (host-gw), on the underlay wire; a lesson's goal beside the start.
+    {
+      const ctx = await browser.newContext({
+        viewport: { width: 1280, height: 720 },
+        colorScheme: 'light',
+        serviceWorkers: 'block',
+      });
+      const page = await ctx.newPage();
+      await page.goto(`http://127.0.0.1:${PORT}/#/scenario/cross-node-host-gw?step=202`);
+      await ready(page);
+      await tab(page, 'Cluster', 'Packets');
+      await page
+        .getByRole('combobox', { name: 'Packet source', exact: true })
+        .selectOption({ label: 'pod web-0 (node-1)' });
+      const to = page.getByRole('combobox', { name: 'Packet destination', exact: true });
+      await to.locator('option', { hasText: 'pod db-0' }).waitFor({ state: 'attached' });
+      const db0 = (await to.locator('option').allTextContents()).find((t) =>
+        t.startsWith('pod db-0'),
+      )!;
+      await to.selectOption({ label: db0 });
+      await page.getByRole('button', { name: 'Walk the packet' }).click();
+      const text = page.locator('.topo-hop-text');
+      for (let i = 0; i < 20 && !/· wire/.test((await text.textContent()) ?? ''); i++)
+        await page.getByRole('button', { name: 'Next hop' }).click();
+      await shot(page, 'topology-walk');
+      await page.goto(`http://127.0.0.1:${PORT}/#/lesson/add-step-by-step`);
+      await ready(page);
+      await page.getByRole('button', { name: 'Show goal' }).click();
+      const goal = page.getByRole('region', { name: 'The goal beside your state' });
+      await goal.getByRole('heading', { name: 'Topology' }).waitFor({ timeout: 30_000 });
+      // The lesson's pane scrolls: the two topologies on their own.
+      await page.setViewportSize({ width: 1280, height: 1000 });
+      await page.waitForTimeout(400);
+      await goal.locator('.goal-topology').screenshot({
+        path: join(OUT, 'show-goal.png'),
+        animations: 'disabled',
+      });
+      console.log('docs/screenshots/show-goal.png');
+      await ctx.close();
+    }
     // Presenter mode on a projector: the narration, the topology and the steps.
     for (const [width, height] of [
       [1280, 720],

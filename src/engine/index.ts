@@ -99,4 +99,4 @@ export type { Marker, MarkerKind, SessionView, ViewProps } from './session/view'
 export type { ActorRecord, NodeState, WorldState } from './sim/world';
 export type { EventKind, Level, TraceEvent } from './trace/trace';
 export type { Endpoint, WalkResult, WalkSpec } from './dataplane/api';
-export type { Hop } from './dataplane/walk';
+export type { DropReason, Hop, HopStep } from './dataplane/walk';

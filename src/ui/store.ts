@@ -24,3 +24,4 @@ export { Cancelled, cancelJob, runJob } from './app/jobs';
 export { dismissNotice, notify, obsoleteNotices } from './app/notices';
 export { cmd, pause, runInShell, seekTo, setTheme, SPEEDS, ui } from './app/commands';
 export { CORRUPT_KEY, restoreOwn, saveNow, STORAGE_KEY } from './app/persistence';
+export { shownWalk, useWalkState, walkCmd, type ShownWalk } from './app/walk';

@@ -54,6 +54,7 @@ const ON_SURFACES = [
   '--tok-literal',
   '--tok-invalid',
   '--tok-muted',
+  '--hop',
 ];
 const PAIRS: [string, string][] = [
   ...ON_SURFACES.flatMap((t) => SURFACES.map((s) => [t, s] as [string, string])),

@@ -24,8 +24,12 @@ export {
 } from './predict';
 export {
   goalPicture,
+  goalState,
+  topologyMarks,
   picture,
   comparePictures,
+  type TopologyMark,
+  type TopologyMarks,
   type Picture,
   type ComparedSection,
   type ComparedItem,

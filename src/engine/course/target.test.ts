@@ -5,7 +5,21 @@
 import { describe, expect, it } from 'vitest';
 import { lessonById } from './content';
 import { runLesson } from './lesson';
-import { comparePictures, goalPicture, picture, samePicture } from './target';
+import { tget } from '../state/table';
+import {
+  comparePictures,
+  goalPicture,
+  goalState,
+  picture,
+  samePicture,
+  topologyMarks,
+} from './target';
+
+function startState(id: string) {
+  const r = runLesson(lessonById(id)!, { solution: false });
+  if ('errors' in r) throw new Error(r.errors.join('; '));
+  return r.run.cluster.sim.state;
+}
 
 function startPicture(id: string) {
   const r = runLesson(lessonById(id)!, { solution: false });
@@ -62,5 +76,40 @@ describe('the goal picture', () => {
     const cmp = comparePictures(startPicture('gc'), goalPicture(lessonById('gc')!)!);
     const extra = cmp.flatMap((s) => s.now.filter((i) => i.mark === 'extra').map((i) => i.text));
     expect(extra).toContain('/var/lib/cni/networks/containerd-net/10.244.1.50 → no sandbox');
+  });
+});
+
+describe("the goal topology (Show goal draws it beside the learner's)", () => {
+  it("marks the pod's namespace, its eth0 and its host veth as not there yet on the goal's drawing", () => {
+    const l = lessonById('add-step-by-step')!;
+    const goal = goalState(l)!;
+    const marks = topologyMarks(startState(l.id), goal);
+    const k = goal.nodes['node-1']!.kernel;
+    const named = [...marks.goal].map(([key, m]) => {
+      const [, nsId, ifindex] = key.split('/') as [string, string, string?];
+      const ns = tget(k.netns, nsId)!;
+      const what = nsId === k.root ? 'host' : 'pod';
+      return `${m} ${what} ${ifindex === undefined ? 'namespace' : ns.links[Number(ifindex)]!.name}`;
+    });
+    expect(named).toHaveLength(4);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'missing pod namespace',
+        'missing pod eth0',
+        // The bridge plugin creates cni0 at the first ADD.
+        'missing host cni0',
+        expect.stringMatching(/^missing host veth/),
+      ]),
+    );
+    // Nothing on the learner's side is absent from the goal.
+    expect([...marks.now.values()]).not.toContain('extra');
+  });
+
+  it('marks nothing when the state is the goal', () => {
+    const l = lessonById('chaining')!;
+    const r = runLesson(l);
+    if ('errors' in r) throw new Error(r.errors.join('; '));
+    const marks = topologyMarks(r.run.cluster.sim.state, goalState(l)!);
+    expect(marks.now.size + marks.goal.size).toBe(0);
   });
 });

@@ -140,11 +140,20 @@ function filesOf(state: WorldState, node: string, pods: Map<string, string>): Pi
   return out;
 }
 
-function linksOfNode(state: WorldState, node: string): PictureItem[] {
+/** A picture item with where the topology draws it (`node/nsId` or `node/nsId/ifindex`). */
+interface DrawnItem extends PictureItem {
+  topo: string;
+}
+
+function linksOfNode(state: WorldState, node: string, drawn?: DrawnItem[]): PictureItem[] {
   const k = state.nodes[node]!.kernel;
   const host = inspect.hostNetns(k);
   const owners = netnsPods(state, node);
   const out: PictureItem[] = [];
+  const draw = (item: PictureItem, topo: string) => {
+    out.push(item);
+    drawn?.push({ ...item, topo });
+  };
   const seen = new Map<string, number>();
   for (const l of linksOf(host)) {
     if (l.kind === 'loopback') continue;
@@ -158,18 +167,27 @@ function linksOfNode(state: WorldState, node: string): PictureItem[] {
       key = `link:host:${who}#${n}`;
       text = `${who}: ${text}`;
     }
-    out.push({ key, text, value: linkValue(l, host) });
+    draw({ key, text, value: linkValue(l, host) }, `${node}/${host.id}/${l.ifindex}`);
   }
   for (const [nsId, pod] of [...owners].sort((a, b) => (a[1] < b[1] ? -1 : 1))) {
     const ns = tget(k.netns, nsId);
     if (!ns) continue;
+    drawn?.push({
+      key: `netns:${pod}`,
+      text: `${pod}'s namespace`,
+      value: '',
+      topo: `${node}/${nsId}`,
+    });
     for (const l of linksOf(ns)) {
       if (l.kind === 'loopback') continue;
-      out.push({
-        key: `link:pod:${pod}:${l.name}`,
-        text: `${pod}: ${linkText(l, k, ns)}`,
-        value: linkValue(l, ns),
-      });
+      draw(
+        {
+          key: `link:pod:${pod}:${l.name}`,
+          text: `${pod}: ${linkText(l, k, ns)}`,
+          value: linkValue(l, ns),
+        },
+        `${node}/${nsId}/${l.ifindex}`,
+      );
     }
   }
   return out;
@@ -252,16 +270,66 @@ export function samePicture(now: Picture, goal: Picture): boolean {
   );
 }
 
-const targets = new Map<string, Picture | null>();
+/** How the topology marks a namespace or a link that differs between the learner and the goal. */
+export type TopologyMark = 'missing' | 'extra' | 'differs';
+
+export interface TopologyMarks {
+  /** On the learner's drawing: not in the goal, or different there. */
+  now: Map<string, TopologyMark>;
+  /** On the goal's drawing: not there yet, or different in the learner's state. */
+  goal: Map<string, TopologyMark>;
+}
+
+function drawnItems(state: WorldState): DrawnItem[] {
+  const out: DrawnItem[] = [];
+  for (const node of Object.keys(state.nodes).sort()) linksOfNode(state, node, out);
+  return out;
+}
+
+/**
+ * What the two topologies (the learner's and the goal's) mark: each drawn namespace and link,
+ * keyed as the topology draws it (`node/nsId`, `node/nsId/ifindex`), matched between the two
+ * worlds by what it is (a pod's namespace, a link by the pod at its end), as the lists are.
+ */
+export function topologyMarks(now: WorldState, goal: WorldState): TopologyMarks {
+  const a = drawnItems(now);
+  const b = drawnItems(goal);
+  const inA = new Map(a.map((i) => [i.key, i]));
+  const inB = new Map(b.map((i) => [i.key, i]));
+  const out: TopologyMarks = { now: new Map(), goal: new Map() };
+  for (const i of a) {
+    const o = inB.get(i.key);
+    if (!o) out.now.set(i.topo, 'extra');
+    else if (o.value !== i.value) out.now.set(i.topo, 'differs');
+  }
+  for (const i of b) {
+    const o = inA.get(i.key);
+    if (!o) out.goal.set(i.topo, 'missing');
+    else if (o.value !== i.value) out.goal.set(i.topo, 'differs');
+  }
+  return out;
+}
+
+const targets = new Map<string, { state: WorldState; picture: Picture } | null>();
+
+function target(lesson: Lesson): { state: WorldState; picture: Picture } | null {
+  if (targets.has(lesson.id)) return targets.get(lesson.id)!;
+  const r = runLesson(lesson);
+  const state = 'errors' in r ? null : r.run.cluster.sim.state;
+  const t = state ? { state, picture: picture(state) } : null;
+  targets.set(lesson.id, t);
+  return t;
+}
 
 /**
  * The picture of the state a lesson's solution ends in (the headless replay, computed once per
  * lesson); null when the solution does not replay.
  */
 export function goalPicture(lesson: Lesson): Picture | null {
-  if (targets.has(lesson.id)) return targets.get(lesson.id)!;
-  const r = runLesson(lesson);
-  const p = 'errors' in r ? null : picture(r.run.cluster.sim.state);
-  targets.set(lesson.id, p);
-  return p;
+  return target(lesson)?.picture ?? null;
+}
+
+/** The world a lesson's solution ends in (the same replay as goalPicture's); null if none. */
+export function goalState(lesson: Lesson): WorldState | null {
+  return target(lesson)?.state ?? null;
 }

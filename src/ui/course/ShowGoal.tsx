@@ -3,10 +3,15 @@
  * (pods, each node's links and CNI files), with what differs marked, as Learn Git Branching shows
  * its goal tree. The goal is the solution's headless replay, computed once per lesson when asked.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ComparedItem, Lesson } from '../../engine';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ComparedItem, Lesson, WorldState } from '../../engine';
 import { useApp } from '../store';
+import { GOAL_WORDS, TopologyDrawing, type DrawMark } from '../views/topology/Drawing';
+import { layout, structureOf, type Layout } from '../views/topology/model';
 import { useCourse } from './state';
+
+/** Beyond this many pod namespaces the two drawings are left out (the lists say it all). */
+const DRAW_MAX_PODS = 60;
 
 const MARK_TEXT: Record<ComparedItem['mark'], string> = {
   same: '',
@@ -39,15 +44,106 @@ function Items({ items, label }: { items: ComparedItem[]; label: string }) {
   );
 }
 
+/** One side's topology, drawn whole (no zoom) with its marks; the lists are its text. */
+function SideTopology({
+  state,
+  lay,
+  marks,
+  title,
+}: {
+  state: WorldState;
+  lay: Layout;
+  marks: ReadonlyMap<string, DrawMark>;
+  title: string;
+}) {
+  const titleId = useId();
+  const w = Math.max(lay.width, 1);
+  const h = Math.max(lay.height, 1);
+  return (
+    <svg
+      className="topo-svg goal-topo-svg"
+      role="group"
+      aria-labelledby={titleId}
+      viewBox={`-4 -4 ${w + 8} ${h + 8}`}
+    >
+      <title id={titleId}>{title}</title>
+      <TopologyDrawing state={state} lay={lay} marks={marks} words={GOAL_WORDS} />
+    </svg>
+  );
+}
+
+/**
+ * The learner's topology beside the goal's, with what differs marked on both: on the goal's, what
+ * is not there yet; on the learner's, what is not in the goal; on both, what differs.
+ */
+function GoalTopology({ now, goal, step }: { now: WorldState; goal: WorldState; step: number }) {
+  const engine = useCourse((s) => s.engine)!;
+  const nowLay = useMemo(() => layout(structureOf(now)), [now]);
+  const goalLay = useMemo(() => layout(structureOf(goal)), [goal]);
+  const marks = useMemo(() => engine.topologyMarks(now, goal), [engine, now, goal]);
+  const pods = (l: Layout) => l.nodes.reduce((n, x) => n + x.cells.length, 0);
+  if (pods(nowLay) + pods(goalLay) > DRAW_MAX_PODS)
+    return (
+      <p className="muted">
+        Too many pods to draw side by side: the lists below show every difference.
+      </p>
+    );
+  const count = (m: ReadonlyMap<string, string>, which: string) =>
+    [...m.values()].filter((x) => x === which).length;
+  const missing = count(marks.goal, 'missing');
+  const extra = count(marks.now, 'extra');
+  const differs = count(marks.goal, 'differs');
+  return (
+    <section className="goal-picture-section goal-topology">
+      <h4>Topology</h4>
+      <p className="goal-topo-summary">
+        {missing + extra + differs === 0
+          ? 'The namespaces and links are as in the goal.'
+          : [
+              missing ? `${missing} not there yet (dashed green, on the goal)` : '',
+              extra ? `${extra} not in the goal (red, on yours)` : '',
+              differs ? `${differs} differ (blue, on both)` : '',
+            ]
+              .filter(Boolean)
+              .join(', ')}
+      </p>
+      <div className="goal-picture-columns">
+        <div>
+          <h5>Now (step {step + 1})</h5>
+          <SideTopology
+            state={now}
+            lay={nowLay}
+            marks={marks.now}
+            title={`Your topology at step ${step + 1}: namespaces and links not in the goal or different from it are marked`}
+          />
+        </div>
+        <div>
+          <h5>Goal</h5>
+          <SideTopology
+            state={goal}
+            lay={goalLay}
+            marks={marks.goal}
+            title="The goal's topology: namespaces and links not there yet or different are marked"
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
+
 function GoalPicture({ lesson }: { lesson: Lesson }) {
   const engine = useCourse((s) => s.engine)!;
   const session = useApp((s) => s.session);
   const cursor = useApp((s) => s.cursor);
   const version = useApp((s) => s.version);
   const [goal, setGoal] = useState<ReturnType<typeof engine.goalPicture> | undefined>(undefined);
+  const [goalWorld, setGoalWorld] = useState<WorldState | null>(null);
   useEffect(() => {
     // Let "Computing" be drawn before the replay runs.
-    const t = setTimeout(() => setGoal(engine.goalPicture(lesson)), 0);
+    const t = setTimeout(() => {
+      setGoal(engine.goalPicture(lesson));
+      setGoalWorld(engine.goalState(lesson));
+    }, 0);
     return () => clearTimeout(t);
   }, [engine, lesson]);
   const sections = useMemo(() => {
@@ -57,6 +153,7 @@ function GoalPicture({ lesson }: { lesson: Lesson }) {
   }, [engine, goal, session, cursor, version]);
   if (goal === undefined) return <p className="muted">Computing the goal…</p>;
   if (!sections) return <p className="muted">The goal could not be computed.</p>;
+  const nowWorld = session?.stateAt(cursor);
   const differences = sections.reduce(
     (n, s) =>
       n +
@@ -71,6 +168,7 @@ function GoalPicture({ lesson }: { lesson: Lesson }) {
           ? 'Your state matches the goal.'
           : `${differences} difference${differences === 1 ? '' : 's'} from the goal (+ not there yet, − not in the goal, ≠ differs).`}
       </p>
+      {goalWorld && nowWorld && <GoalTopology now={nowWorld} goal={goalWorld} step={cursor} />}
       {sections.map((s) => (
         <section key={s.title} className="goal-picture-section">
           <h4>{s.title}</h4>

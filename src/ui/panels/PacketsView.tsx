@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import { loadEngine, type Endpoint, type Hop, type WalkResult } from '../../engine';
+import { loadEngine, type Endpoint, type Hop } from '../../engine';
+import { shownWalk, useApp, useWalkState, walkCmd } from '../store';
 import type { PanelProps } from './types';
 
 /** The outside: the router at the underlay's edge (docs/dataplane.md). */
@@ -16,11 +17,35 @@ function endpointKey(e: Endpoint): string {
   return `${e.node}/${e.ns}`;
 }
 
-/** One hop: where, what the kernel did, the rules that matched, the conntrack entry. */
-function HopItem({ h, reply }: { h: Hop; reply: boolean }) {
+/**
+ * One hop: where, what the kernel did, the rules that matched, the conntrack entry. Choosing it
+ * makes it the hop the topology highlights.
+ */
+function HopItem({
+  h,
+  i,
+  reply,
+  current,
+}: {
+  h: Hop;
+  i: number;
+  reply: boolean;
+  current: boolean;
+}) {
   return (
-    <li className={`hop${h.drop ? ' hop-drop' : ''}`}>
+    <li
+      className={`hop${h.drop ? ' hop-drop' : ''}${current ? ' is-current' : ''}`}
+      aria-current={current ? 'step' : undefined}
+    >
       <p className="hop-where">
+        <button
+          type="button"
+          className="hop-select"
+          aria-label={`Show hop ${i + 1} on the topology`}
+          onClick={() => walkCmd.select(i)}
+        >
+          {i + 1}
+        </button>{' '}
         <span className="badge">{reply ? 'reply' : 'request'}</span> {h.node}
         {h.ns ? ` · ${h.ns}` : ''}
         {h.dev ? ` · ${h.dev}` : ''} · <strong>{h.step}</strong>
@@ -52,11 +77,12 @@ export function PacketsView({ session, step }: PanelProps) {
   const engine = loadEngine.now();
   const eps = useMemo(() => engine.endpoints(state), [engine, state]);
   const [choice, setChoice] = useState<Choice>({ from: '', to: '', proto: 'icmp', port: '80' });
-  const [walked, setResult] = useState<
-    (({ res: WalkResult; text: string } | { error: string }) & { step: number }) | null
-  >(null);
-  // A walk belongs to the step it was made at.
-  const result = walked && walked.step === step ? walked : null;
+  const revision = useApp((s) => s.revision);
+  const [error, setError] = useState<{ step: number; error: string } | null>(null);
+  // A walk belongs to the step it was made at (the app's packetWalk slice: the topology draws it).
+  const walkState = useWalkState((s) => s);
+  const shown = shownWalk(walkState, step, revision);
+  const result = shown ?? (error && error.step === step ? error : null);
   const sources = eps;
   const from =
     sources.find((e) => endpointKey(e) === choice.from) ??
@@ -74,7 +100,8 @@ export function PacketsView({ session, step }: PanelProps) {
     if (!from) return;
     const port = Number(choice.port);
     if (choice.proto === 'tcp' && !(Number.isInteger(port) && port > 0 && port < 65536)) {
-      setResult({ step, error: `Port must be a number from 1 to 65535, not "${choice.port}".` });
+      setError({ step, error: `Port must be a number from 1 to 65535, not "${choice.port}".` });
+      walkCmd.clear();
       return;
     }
     try {
@@ -93,9 +120,11 @@ export function PacketsView({ session, step }: PanelProps) {
           : res.reply && !res.reply.ok
             ? `${what} from ${from.label}: delivered, but the reply was dropped. ${res.reply.text}`
             : `${what} from ${from.label}: delivered.`;
-      setResult({ step, res, text });
+      setError(null);
+      walkCmd.show({ step, res, what: `${what} from ${from.label}`, text });
     } catch (e) {
-      setResult({ step, error: e instanceof Error ? e.message : String(e) });
+      walkCmd.clear();
+      setError({ step, error: e instanceof Error ? e.message : String(e) });
     }
   };
 
@@ -162,11 +191,23 @@ export function PacketsView({ session, step }: PanelProps) {
       <div role="status" aria-live="polite">
         {result && 'error' in result && <p className="error">{result.error}</p>}
         {result && 'res' in result && <p className="packet-verdict">{result.text}</p>}
+        {result && 'res' in result && result.res.hops.length > 0 && (
+          <p className="muted">
+            The Topology view draws hop {walkState.hop + 1} of {result.res.hops.length}: step
+            through them there, or choose a hop&apos;s number below.
+          </p>
+        )}
       </div>
       {result && 'res' in result && (
         <ol className="hops" aria-label="Hops">
           {result.res.hops.map((h, i) => (
-            <HopItem key={i} h={h} reply={i >= result.res.replyFrom} />
+            <HopItem
+              key={i}
+              h={h}
+              i={i}
+              reply={i >= result.res.replyFrom}
+              current={i === walkState.hop}
+            />
           ))}
         </ol>
       )}

@@ -7,20 +7,19 @@
  * memoised on the kernel's objects, which the world shares between steps when they did not
  * change, so a step re-renders only the few cells it touched.
  */
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { select } from 'd3-selection';
-import { zoom, zoomIdentity, type ZoomBehavior } from 'd3-zoom';
-import { tget, type Level, type Link, type Netns, type SessionView } from '../../../engine';
+import { zoom, zoomIdentity, zoomTransform, type ZoomBehavior } from 'd3-zoom';
+import { tget, type Level, type SessionView } from '../../../engine';
+import { shownWalk, useApp, useWalkState, walkCmd, type ShownWalk } from '../../store';
+import { STEP_WORDS, TopologyDrawing } from './Drawing';
+import { hopBox, hopLabel, hopPosition, hopTarget } from './hops';
 import {
   StructureCache,
-  addrText,
   LayoutCache,
-  linkState,
   mergeStructures,
   routesText,
   stepChanges,
-  type Box,
-  type CellLayout,
   type Mark,
   type StepItem,
 } from './model';
@@ -35,197 +34,6 @@ export interface TopologyViewProps {
   level?: Level;
   onSelectStep(i: number): void;
 }
-
-function clipText(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
-}
-
-function parseNames(s: string): Record<number, string> {
-  const out: Record<number, string> = {};
-  for (const part of s ? s.split(',') : []) {
-    const eq = part.indexOf('=');
-    out[Number(part.slice(0, eq))] = part.slice(eq + 1);
-  }
-  return out;
-}
-
-/** Class and spoken words of a mark ("is-added", "added at this step"). */
-function markClass(m: Mark | null | undefined): string {
-  return m ? ` is-${m}` : '';
-}
-function markWords(m: Mark | null | undefined): string {
-  return m ? ` (${m} at this step)` : '';
-}
-
-function parseMarks(s: string): Map<string, Mark> {
-  const out = new Map<string, Mark>();
-  for (const part of s ? s.split(' ') : []) {
-    const eq = part.lastIndexOf('=');
-    out.set(part.slice(0, eq), part.slice(eq + 1) as Mark);
-  }
-  return out;
-}
-
-const LinkChip = memo(function LinkChip({
-  link,
-  box,
-  mark,
-  host,
-  master,
-}: {
-  link: Link;
-  box: Box;
-  mark: Mark | null;
-  host: boolean;
-  master: string | null;
-}) {
-  const state = linkState(link);
-  const addrs = addrText(link);
-  const sub = [state, ...(master ? [`master ${master}`] : []), ...addrs].join(' · ');
-  const cls = [
-    'topo-chip',
-    `topo-${link.kind}`,
-    host ? 'topo-hostend' : '',
-    state === 'DOWN' ? 'is-down' : '',
-    mark ? `is-${mark}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return (
-    <g className={cls} transform={`translate(${box.x},${box.y})`} data-mark={mark ?? undefined}>
-      <title>{`${link.name} (${link.kind}, ifindex ${link.ifindex}) ${sub}${markWords(mark)}`}</title>
-      <rect width={box.w} height={box.h} rx={4} />
-      <text x={6} y={13} className="topo-chip-name">
-        {clipText(link.name, 20)}
-        <tspan className="topo-chip-kind"> {link.kind}</tspan>
-      </text>
-      <text x={6} y={27} className="topo-chip-sub">
-        {clipText(sub, 26)}
-      </text>
-    </g>
-  );
-});
-
-/** One pod: the host ends of its veths (host namespace) above its namespace box. */
-const PodCell = memo(
-  function PodCell({
-    cell,
-    ns,
-    prevNs,
-    hostLinks,
-    hostNames,
-    changed,
-    node,
-    onHover,
-  }: {
-    cell: CellLayout;
-    /** The namespace at this step, or before it if this step removed it. */
-    ns: Netns | undefined;
-    /** The namespace before this step, only when this step removed links from it (drawn ghosted). */
-    prevNs?: Netns | undefined;
-    hostLinks: readonly (Link | undefined)[];
-    /** Names of host bridges by ifindex, "3=cni0,7=br1" (for the "master" text). */
-    hostNames: string;
-    /** Marks inside this cell ("key=added ..."): a string so that memo compares it cheaply. */
-    changed: string;
-    node: string;
-    onHover(key: string | null): void;
-  }) {
-    if (!ns) return null;
-    const bridges = parseNames(hostNames);
-    const marks = parseMarks(changed);
-    const nsKey = `${node}/${ns.id}`;
-    const nsMark = marks.get(nsKey);
-    const label = cell.ns.pod ?? cell.ns.mounts[0]?.split('/').pop() ?? `${ns.id} (no mount)`;
-    const links = Object.values(ns.links);
-    // Links this step removed keep their slot for this step, ghosted.
-    if (prevNs && prevNs !== ns)
-      for (const l of Object.values(prevNs.links)) if (!ns.links[l.ifindex]) links.push(l);
-    const lines: Array<{ x1: number; y1: number; x2: number; y2: number }> = [];
-    cell.peers.forEach((p, i) => {
-      const l = hostLinks[i];
-      if (!l?.peer) return;
-      const j = links.findIndex((x) => x.ifindex === l.peer!.ifindex);
-      const slot = cell.slots[j];
-      if (!slot) return;
-      lines.push({
-        x1: p.box.x + p.box.w / 2,
-        y1: p.box.y + p.box.h,
-        x2: slot.x + slot.w / 2,
-        y2: slot.y,
-      });
-    });
-    return (
-      <g className="topo-cell">
-        {lines.map((ln, i) => (
-          <line key={i} className="topo-pair" {...ln} />
-        ))}
-        {cell.peers.map((p, i) => {
-          const l = hostLinks[i];
-          return l ? (
-            <LinkChip
-              key={p.ifindex}
-              link={l}
-              box={p.box}
-              host
-              master={l.master !== null ? (bridges[l.master] ?? String(l.master)) : null}
-              mark={marks.get(`${node}/root/${l.ifindex}`) ?? null}
-            />
-          ) : null;
-        })}
-        <g
-          className={`topo-ns topo-podns${markClass(nsMark)}`}
-          tabIndex={0}
-          role="group"
-          aria-label={`Pod namespace ${label}${markWords(nsMark)}: ${links
-            .map(
-              (l) =>
-                `${l.name} ${addrText(l).join(' ')}${markWords(marks.get(`${nsKey}/${l.ifindex}`))}`,
-            )
-            .join(', ')}`}
-          onMouseEnter={() => onHover(nsKey)}
-          onMouseLeave={() => onHover(null)}
-          onFocus={() => onHover(nsKey)}
-          onBlur={() => onHover(null)}
-        >
-          <rect
-            x={cell.nsBox.x}
-            y={cell.nsBox.y}
-            width={cell.nsBox.w}
-            height={cell.nsBox.h}
-            rx={6}
-          />
-          <text x={cell.nsBox.x + 8} y={cell.nsBox.y + 17} className="topo-ns-label">
-            {clipText(label, 24)}
-          </text>
-        </g>
-        {links.map((l, j) => {
-          const slot = cell.slots[j];
-          return slot ? (
-            <LinkChip
-              key={l.ifindex}
-              link={l}
-              box={slot}
-              host={false}
-              master={null}
-              mark={marks.get(`${nsKey}/${l.ifindex}`) ?? null}
-            />
-          ) : null;
-        })}
-      </g>
-    );
-  },
-  (a, b) =>
-    a.cell === b.cell &&
-    a.ns === b.ns &&
-    a.prevNs === b.prevNs &&
-    a.changed === b.changed &&
-    a.node === b.node &&
-    a.onHover === b.onHover &&
-    a.hostNames === b.hostNames &&
-    a.hostLinks.length === b.hostLinks.length &&
-    a.hostLinks.every((l, i) => l === b.hostLinks[i]),
-);
 
 const KIND_PLURAL: Record<StepItem['kind'], string> = {
   namespace: 'namespaces',
@@ -274,6 +82,72 @@ function StepList({ items, step }: { items: readonly StepItem[]; step: number })
   );
 }
 
+/**
+ * The packet walk's hop bar: where the current hop is, what the kernel did, and the controls to
+ * step through the hops (buttons, and the arrow keys, Home and End while it has the focus).
+ */
+function HopBar({ walk, hop }: { walk: ShownWalk; hop: number }) {
+  const hops = walk.res.hops;
+  const h = hops[hop];
+  if (!h) return null;
+  const onKey = (e: KeyboardEvent) => {
+    const go =
+      e.key === 'ArrowRight' || e.key === 'ArrowDown'
+        ? hop + 1
+        : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
+          ? hop - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? hops.length - 1
+              : null;
+    if (go === null) return;
+    // Not the app's step keys: while the hop bar has the focus, arrows walk the hops.
+    e.preventDefault();
+    e.stopPropagation();
+    walkCmd.select(go);
+  };
+  return (
+    <div
+      className={`topo-hopbar${h.drop ? ' is-drop' : ''}`}
+      role="region"
+      aria-label="Packet walk on the topology"
+    >
+      <div
+        className="topo-hopbar-controls"
+        role="toolbar"
+        aria-label="Step through the hops (arrow keys, Home, End)"
+        onKeyDown={onKey}
+      >
+        {/* aria-disabled, not disabled: at either end the button keeps the focus (and the keys). */}
+        <button type="button" onClick={() => walkCmd.prev()} aria-disabled={hop === 0}>
+          Previous hop
+        </button>
+        <button type="button" onClick={() => walkCmd.next()} aria-disabled={hop >= hops.length - 1}>
+          Next hop
+        </button>
+        <button type="button" onClick={() => walkCmd.clear()}>
+          Close walk
+        </button>
+      </div>
+      <p className="topo-hop-text" aria-live="polite">
+        <strong>{hopPosition(hop, hops.length, walk.res.replyFrom)}</strong>: {h.node || 'outside'}
+        {h.dev ? ` · ${h.dev}` : ''} · {h.step}
+        {h.hook ? ` · ${h.hook}` : ''}
+        {h.drop ? (
+          <>
+            {' '}
+            · <strong className="topo-hop-drop">{hopLabel(h)}</strong>
+          </>
+        ) : null}
+        {' — '}
+        {h.text}
+      </p>
+      <p className="topo-hop-what">{walk.what}</p>
+    </div>
+  );
+}
+
 export default function TopologyView({ session, step }: TopologyViewProps) {
   // Step -1 is the world before the first event.
   const state = session.stateAt(step);
@@ -292,6 +166,18 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
   const [layouts] = useState(() => new LayoutCache());
   const lay = useMemo(() => (merged ? layouts.get(merged) : null), [layouts, merged]);
   const changes = useMemo(() => (state ? stepChanges(prev, state) : null), [prev, state]);
+
+  // The packet walk made at this step (Packets panel), and its current hop.
+  const revision = useApp((s) => s.revision);
+  const walkState = useWalkState((s) => s);
+  const walk = shownWalk(walkState, step, revision);
+  const hopIndex = walk ? walkState.hop : -1;
+  const hop = useMemo(() => {
+    const h = walk?.res.hops[hopIndex];
+    return h && state
+      ? { target: hopTarget(state, h), n: `${hopIndex + 1}/${walk!.res.hops.length}` }
+      : null;
+  }, [walk, hopIndex, state]);
 
   const [hovered, setHovered] = useState<string | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -346,41 +232,22 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
     fitRef.current();
   }, [layW, layH]);
 
-  // Marks per cell ("node/root/<ifindex>" for host ends), as stable strings.
-  const perCell = useMemo(() => {
-    const out = new Map<string, string>();
-    if (!lay || !changes || !state) return out;
-    for (const nl of lay.nodes) {
-      const root = nl.node.root;
-      for (const c of nl.cells) {
-        const keys: string[] = [];
-        const nsKey = `${nl.node.name}/${c.ns.id}`;
-        for (const [k, m] of changes.marks) {
-          if (k === nsKey || k.startsWith(`${nsKey}/`)) keys.push(`${k}=${m}`);
-        }
-        for (const p of c.peers) {
-          const m = changes.marks.get(`${nl.node.name}/${root}/${p.ifindex}`);
-          if (m) keys.push(`${nl.node.name}/root/${p.ifindex}=${m}`);
-        }
-        if (keys.length) out.set(nsKey, keys.join(' '));
-      }
-    }
-    return out;
-  }, [lay, changes, state]);
-
-  // Bridge names by ifindex per node, as a string ("3=cni0") so that cells compare it by value.
-  const hostNamesByNode = new Map<string, string>();
-  if (state && lay) {
-    for (const nl of lay.nodes) {
-      const root = tget(state.nodes[nl.node.name]!.kernel.netns, nl.node.root)!;
-      const parts: string[] = [];
-      for (const i of nl.node.hostLinks) {
-        const l = root.links[i];
-        if (l?.kind === 'bridge') parts.push(`${i}=${l.name}`);
-      }
-      hostNamesByNode.set(nl.node.name, parts.join(','));
-    }
-  }
+  // The current hop out of sight (zoomed into a big cluster): bring it to the middle, at once
+  // (no transition: nothing moves by itself, whatever the motion preference).
+  const hopAt = hop && lay && state ? hopBox(lay, state, hop.target) : null;
+  const hopX = hopAt ? hopAt.x + hopAt.w / 2 : null;
+  const hopY = hopAt ? hopAt.y + hopAt.h / 2 : null;
+  useEffect(() => {
+    const svg = svgRef.current;
+    const z = zoomRef.current;
+    if (!svg || !z || hopX === null || hopY === null) return;
+    const t = zoomTransform(svg);
+    const [sx, sy] = t.apply([hopX, hopY]);
+    const w = svg.clientWidth || 800;
+    const h = svg.clientHeight || 500;
+    if (sx >= 20 && sy >= 30 && sx <= w - 20 && sy <= h - 20) return;
+    select(svg).call(z.translateTo, hopX, hopY);
+  }, [hopX, hopY]);
 
   const hoveredRoutes = useMemo(() => {
     if (!hovered || !state) return null;
@@ -406,6 +273,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
         <p className="topo-summary">
           {lay.nodes.length} node{lay.nodes.length === 1 ? '' : 's'}, {podCount} pod namespace
           {podCount === 1 ? '' : 's'}
+          {lay.underlay ? ` · underlay ${lay.underlay.info.cidr} (${lay.underlay.info.mode})` : ''}
           {changes.items.length > 0 ? ` · step ${step + 1}: ${countText(changes.items)}` : ''}
         </p>
         <div className="topo-buttons">
@@ -420,100 +288,25 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           </button>
         </div>
       </div>
+      {walk && <HopBar walk={walk} hop={hopIndex} />}
       {/* The drawing, with the step's changes as text over its lower left corner (they take no
           room from it: presenter mode gives the drawing the whole pane). */}
       <div className="topo-stage">
         <svg ref={svgRef} className="topo-svg" role="group" aria-labelledby={titleId}>
           <title id={titleId}>
             Network topology: nodes, host and pod namespaces, bridges and veth pairs
+            {lay.underlay ? ', and the underlay joining the nodes' : ''}
           </title>
           <g ref={gRef}>
-            {lay.nodes.map((nl) => {
-              const kernel = state.nodes[nl.node.name]!.kernel;
-              const ctrd = state.nodes[nl.node.name]!.containerd;
-              const root = tget(kernel.netns, nl.node.root)!;
-              // What this step removed is read from the state before it.
-              const prevKernel = prev?.nodes[nl.node.name]?.kernel;
-              const prevRoot = prevKernel ? tget(prevKernel.netns, nl.node.root) : undefined;
-              const hostKey = `${nl.node.name}/${root.id}`;
-              const hostNames = hostNamesByNode.get(nl.node.name) ?? '';
-              const bridges = parseNames(hostNames);
-              return (
-                <g key={nl.node.name} className="topo-node">
-                  <rect
-                    className="topo-node-frame"
-                    x={nl.box.x}
-                    y={nl.box.y}
-                    width={nl.box.w}
-                    height={nl.box.h}
-                    rx={8}
-                  />
-                  <text className="topo-node-label" x={nl.box.x + 10} y={nl.box.y + 19}>
-                    {nl.node.name}
-                    {ctrd && (
-                      <tspan className="topo-node-release">
-                        {` · ${ctrd.settings.runtime ?? 'containerd'} ${ctrd.settings.version}`}
-                      </tspan>
-                    )}
-                  </text>
-                  <g
-                    className={`topo-ns topo-hostns${markClass(changes.marks.get(hostKey))}`}
-                    tabIndex={0}
-                    role="group"
-                    aria-label={`Host namespace of ${nl.node.name}`}
-                    onMouseEnter={() => setHovered(hostKey)}
-                    onMouseLeave={() => setHovered(null)}
-                    onFocus={() => setHovered(hostKey)}
-                    onBlur={() => setHovered(null)}
-                  >
-                    <rect
-                      x={nl.hostBox.x}
-                      y={nl.hostBox.y}
-                      width={nl.hostBox.w}
-                      height={nl.hostBox.h}
-                      rx={6}
-                    />
-                    <text x={nl.hostBox.x + 8} y={nl.hostBox.y + 18} className="topo-ns-label">
-                      host namespace
-                    </text>
-                  </g>
-                  {nl.hostChips.map((c) => {
-                    const l = root.links[c.ifindex] ?? prevRoot?.links[c.ifindex];
-                    return l ? (
-                      <LinkChip
-                        key={c.ifindex}
-                        link={l}
-                        box={c.box}
-                        host
-                        master={l.master !== null ? (bridges[l.master] ?? null) : null}
-                        mark={changes.marks.get(`${hostKey}/${c.ifindex}`) ?? null}
-                      />
-                    ) : null;
-                  })}
-                  {nl.cells.map((c) => {
-                    const marks = perCell.get(`${nl.node.name}/${c.ns.id}`) ?? '';
-                    const before = marks.includes('=removed')
-                      ? tget(prevKernel?.netns, c.ns.id)
-                      : undefined;
-                    return (
-                      <PodCell
-                        key={c.ns.id}
-                        cell={c}
-                        ns={tget(kernel.netns, c.ns.id) ?? before}
-                        prevNs={before}
-                        hostLinks={c.peers.map(
-                          (p) => root.links[p.ifindex] ?? prevRoot?.links[p.ifindex],
-                        )}
-                        hostNames={hostNames}
-                        changed={marks}
-                        node={nl.node.name}
-                        onHover={setHovered}
-                      />
-                    );
-                  })}
-                </g>
-              );
-            })}
+            <TopologyDrawing
+              state={state}
+              prev={prev}
+              lay={lay}
+              marks={changes.marks}
+              words={STEP_WORDS}
+              hop={hop}
+              onHover={setHovered}
+            />
           </g>
         </svg>
         <StepList items={changes.items} step={step} />
@@ -521,6 +314,7 @@ export default function TopologyView({ session, step }: TopologyViewProps) {
           <span className="topo-key is-added">added</span>
           <span className="topo-key is-changed">changed</span>
           <span className="topo-key is-removed">removed</span>
+          {walk && <span className="topo-key is-hop">hop</span>}
         </p>
       </div>
       <div className="topo-routes" aria-live="polite">

@@ -39,17 +39,34 @@ export interface PodNs {
 export interface NodeStructure {
   name: string;
   root: string;
-  /** Host links that are not the host end of a pod's veth (lo, cni0, ...), by ifindex. */
+  /**
+   * Host links that are not the host end of a pod's veth (lo, cni0, ...), by ifindex: the NICs
+   * on the underlay first, then VXLAN devices, then the others in ifindex order.
+   */
   hostLinks: number[];
+  /** The host links plugged into the underlay (ether links with a segment: eth0). */
+  uplinks: number[];
+  /** VXLAN devices (flannel.1): their tunnels run over the underlay. */
+  tunnels: number[];
   pods: PodNs[];
   /** Largest number of links in one pod namespace (sizes the cells). */
   podLinks: number;
+}
+
+/** The network joining the nodes (WorldState.underlay), as the topology draws it. */
+export interface UnderlayInfo {
+  segment: string;
+  cidr: string;
+  gateway: string;
+  mode: 'host-gw' | 'vxlan' | 'none';
 }
 
 export interface Structure {
   /** Equal keys: equal layouts. */
   key: string;
   nodes: NodeStructure[];
+  /** The underlay, when the scenario wires the nodes to one (its `network`). */
+  underlay: UnderlayInfo | null;
 }
 
 /**
@@ -108,33 +125,58 @@ export function nodeStructure(node: NodeState, owners?: Map<string, string>): No
     index.set(n.id, p);
     return p;
   });
-  const hostLinks: number[] = [];
+  const uplinks: number[] = [];
+  const tunnels: number[] = [];
+  const rest: number[] = [];
   for (const l of Object.values(root.links)) {
     const target = l.peer && l.peer.ns !== k.root ? index.get(l.peer.ns) : undefined;
     if (target) target.hostPeers.push(l.ifindex);
-    else hostLinks.push(l.ifindex);
+    else if (l.kind === 'ether' && l.segment) uplinks.push(l.ifindex);
+    else if (l.kind === 'vxlan') tunnels.push(l.ifindex);
+    else rest.push(l.ifindex);
   }
   let podLinks = 1;
   for (const n of others) podLinks = Math.max(podLinks, Object.keys(n.links).length);
-  return { name: node.name, root: k.root, hostLinks, pods: podNs, podLinks };
+  return {
+    name: node.name,
+    root: k.root,
+    hostLinks: [...uplinks, ...tunnels, ...rest],
+    uplinks,
+    tunnels,
+    pods: podNs,
+    podLinks,
+  };
 }
 
-function structureKey(nodes: NodeStructure[]): string {
-  return nodes
-    .map(
-      (n) =>
-        `${n.name}|${n.hostLinks.join(',')}|${n.podLinks}|${n.pods
-          .map((p) => `${p.id}:${p.hostPeers.join('.')}:${p.pod ?? ''}`)
-          .join(';')}`,
-    )
-    .join('\n');
+function underlayOf(state: WorldState): UnderlayInfo | null {
+  const u = state.underlay;
+  return u ? { segment: u.segment, cidr: u.cidr, gateway: u.gateway, mode: u.mode } : null;
+}
+
+function underlayKey(u: UnderlayInfo | null): string {
+  return u ? `underlay ${u.segment} ${u.cidr} ${u.gateway} ${u.mode}\n` : '';
+}
+
+function structureKey(nodes: NodeStructure[], underlay: UnderlayInfo | null = null): string {
+  return (
+    underlayKey(underlay) +
+    nodes
+      .map(
+        (n) =>
+          `${n.name}|${n.hostLinks.join(',')}|${n.uplinks.join(',')}|${n.tunnels.join(',')}|${n.podLinks}|${n.pods
+            .map((p) => `${p.id}:${p.hostPeers.join('.')}:${p.pod ?? ''}`)
+            .join(';')}`,
+      )
+      .join('\n')
+  );
 }
 
 export function structureOf(state: WorldState): Structure {
   const nodes = Object.values(state.nodes)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((n) => nodeStructure(n, podsOf(n, state.actors)));
-  return { key: structureKey(nodes), nodes };
+  const underlay = underlayOf(state);
+  return { key: structureKey(nodes, underlay), nodes, underlay };
 }
 
 /**
@@ -173,7 +215,7 @@ export function mergeStructures(prev: Structure | null, cur: Structure): Structu
     return m;
   });
   if (!lost) return cur;
-  return { key: structureKey(nodes), nodes };
+  return { key: structureKey(nodes, cur.underlay), nodes, underlay: cur.underlay };
 }
 
 /**
@@ -223,7 +265,11 @@ export class StructureCache {
 
   get(state: WorldState): Structure {
     const names = Object.keys(state.nodes).sort();
-    let changed = this.last === null || this.last.nodes.length !== names.length;
+    const underlay = underlayOf(state);
+    let changed =
+      this.last === null ||
+      this.last.nodes.length !== names.length ||
+      underlayKey(this.last.underlay) !== underlayKey(underlay);
     const nodes = names.map((name, i) => {
       const node = state.nodes[name]!;
       const k = node.kernel;
@@ -253,7 +299,7 @@ export class StructureCache {
       return keep;
     });
     if (!changed && this.last) return this.last;
-    this.last = { key: structureKey(nodes), nodes };
+    this.last = { key: structureKey(nodes, underlay), nodes, underlay };
     return this.last;
   }
 }
@@ -553,11 +599,32 @@ export interface NodeLayout {
   cells: CellLayout[];
 }
 
+/** A wire from the underlay band down to a node's NIC (or a VXLAN device's tunnel). */
+export interface UnderlayDrop {
+  node: string;
+  ifindex: number;
+  /** A VXLAN device: its tunnel runs over the underlay (drawn dashed). */
+  tunnel: boolean;
+  x: number;
+  y1: number;
+  y2: number;
+}
+
+export interface UnderlayLayout {
+  info: UnderlayInfo;
+  /** The band across the top that stands for the segment joining the nodes. */
+  box: Box;
+  /** The router at the underlay's edge (its gateway, the outside), at the band's right end. */
+  router: Box;
+  drops: UnderlayDrop[];
+}
+
 export interface Layout {
   key: string;
   width: number;
   height: number;
   nodes: NodeLayout[];
+  underlay: UnderlayLayout | null;
 }
 
 /**
@@ -609,10 +676,19 @@ export function reuseLayout(prev: Layout | null, next: Layout): Layout {
   };
 }
 
-/** Lays nodes out side by side; in each, host links in rows, then the pods in a grid. */
+/** Height of the underlay band (above the nodes, when there is an underlay). */
+export const UNDERLAY_H = 44;
+const ROUTER_W = 220;
+
+/**
+ * Lays nodes out side by side; in each, host links in rows, then the pods in a grid. With an
+ * underlay, a band across the top joins the nodes' NICs (one wire per NIC and per VXLAN device,
+ * so the drawing grows with the nodes, not with their pairs).
+ */
 export function layout(s: Structure): Layout {
   let x = 0;
   let height = 0;
+  const top = s.underlay ? UNDERLAY_H + 3 * GAP : 0;
   const nodes: NodeLayout[] = [];
   for (const n of s.nodes) {
     const maxPeers = Math.max(1, ...n.pods.map((p) => p.hostPeers.length));
@@ -624,7 +700,7 @@ export function layout(s: Structure): Layout {
     const hostCols = Math.max(1, Math.floor((gridW + GAP) / (CHIP_W + GAP)));
     const width = Math.max(gridW, 2 * CHIP_W + GAP) + 2 * PAD;
     const hostRows = Math.max(1, Math.ceil(n.hostLinks.length / hostCols));
-    const hostY = HEADER + PAD;
+    const hostY = top + HEADER + PAD;
     const hostChips = n.hostLinks.map((ifindex, i) => ({
       ifindex,
       box: {
@@ -656,7 +732,7 @@ export function layout(s: Structure): Layout {
     const nodeH = hostY + hostH + PAD;
     nodes.push({
       node: n,
-      box: { x, y: 0, w: width, h: nodeH },
+      box: { x, y: top, w: width, h: nodeH - top },
       hostBox: { x: x + 6, y: hostY, w: width - 12, h: hostH },
       hostChips,
       cells,
@@ -664,7 +740,30 @@ export function layout(s: Structure): Layout {
     height = Math.max(height, nodeH);
     x += width + 3 * GAP;
   }
-  return { key: s.key, width: Math.max(0, x - 3 * GAP), height, nodes };
+  let width = Math.max(0, x - 3 * GAP);
+  let underlay: UnderlayLayout | null = null;
+  if (s.underlay) {
+    width = Math.max(width, ROUTER_W + 2 * CHIP_W);
+    const router = { x: width - ROUTER_W - 6, y: 6, w: ROUTER_W, h: UNDERLAY_H - 12 };
+    const drops: UnderlayDrop[] = [];
+    for (const nl of nodes) {
+      for (const c of nl.hostChips) {
+        const uplink = nl.node.uplinks.includes(c.ifindex);
+        if (!uplink && !nl.node.tunnels.includes(c.ifindex)) continue;
+        drops.push({
+          node: nl.node.name,
+          ifindex: c.ifindex,
+          tunnel: !uplink,
+          // A tunnel's wire a little off the centre, so that it does not hide a NIC's below it.
+          x: c.box.x + (uplink ? c.box.w / 2 : c.box.w - 16),
+          y1: UNDERLAY_H,
+          y2: c.box.y,
+        });
+      }
+    }
+    underlay = { info: s.underlay, box: { x: 0, y: 0, w: width, h: UNDERLAY_H }, router, drops };
+  }
+  return { key: s.key, width, height, nodes, underlay };
 }
 
 /** Layouts of successive structures, reusing the cells that did not move (see reuseLayout). */
