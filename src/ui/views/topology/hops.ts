@@ -18,6 +18,7 @@ export const DROP_WORDS: Record<DropReason, string> = {
   ttl: 'TTL exceeded',
   'link-down': 'link down',
   'no-listener': 'no listener',
+  'no-socket': 'no socket for the answer (RST)',
   outside: 'outside the model',
   loop: 'a routing loop',
 };
