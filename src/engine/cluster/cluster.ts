@@ -535,17 +535,22 @@ export class Cluster implements ClusterHooks {
   }
 
   /** PLEG: the kubelet finds sandboxes that died and makes their pods re-create them. */
-  private relistSoon(node: string): void {
+  private relistSoon(node: string, tries = 60): void {
     this.sched.after(1_000_000, `relist/${node}`, () => {
       const rt = this.rt(node);
+      // PLEG's relist asks the runtime for its sandboxes; while the runtime does not answer the
+      // relist fails ("GenericPLEG: Unable to retrieve pods") and changes nothing: no pod is
+      // taken for dead. It runs every second, so it tries again (a start relists anew anyway).
+      if (!rt.containerd.state.up) {
+        if (tries > 1) this.relistSoon(node, tries - 1);
+        return;
+      }
       for (const [id, rec] of tentries(this.sim.state.actors)) {
         if (rec.machine !== 'podWorker' || rec.status !== 'active' || rec.value !== 'running')
           continue;
         const ctx = rec.context as { node: string; sandboxId: string | null };
         if (ctx.node !== node || !ctx.sandboxId) continue;
-        const sb = rt.containerd.state.up
-          ? rt.containerd.state.sandboxes[ctx.sandboxId]
-          : undefined;
+        const sb = rt.containerd.state.sandboxes[ctx.sandboxId];
         if (!sb || sb.state !== 'SANDBOX_READY') this.host.send(id, { type: 'SANDBOX_DIED' });
       }
     });
