@@ -12,7 +12,7 @@
 import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
-import { iptablesSaveLines } from '../kernel/iptables/save';
+import { iptablesModule } from '../kernel/iptables/provider';
 import { unmountNetnsPath } from '../kernel/netns';
 import {
   CNIConfig,
@@ -859,7 +859,7 @@ export class Cluster implements ClusterHooks {
       for (const family of ['ipv4', 'ipv6'] as const) {
         const perId = new Map<string, { table: string; rules: number }>();
         let table = '';
-        for (const line of iptablesSaveLines(root.iptables, family)) {
+        for (const line of iptablesModule().saveLines(root.iptables, family)) {
           if (line.startsWith('*')) table = line.slice(1);
           const id = line.startsWith('-A ') ? inspect.taggedRuleId(line) : undefined;
           if (!id || knownIds.has(id)) continue;
