@@ -1,6 +1,7 @@
 import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
 import { notify, pause, publish, runJob, seekTo, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
+import { waitForWholeEngine } from '../ui/landing';
 import { parseScenario, type EmbedParams } from './protocol';
 import { setEmbed } from './state';
 
@@ -72,6 +73,7 @@ export { seekTo };
  */
 export function startEmbedLanding(engine: LandingEngine, params: EmbedParams): void {
   if (get().phase !== 'loading') return;
+  waitForWholeEngine(engine);
   const session = engine.newSandbox();
   if (params.level) session.setLevel(params.level);
   update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });

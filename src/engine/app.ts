@@ -10,6 +10,7 @@ import './cluster/with-shell';
 import './session/with-faults';
 import './plugins/late';
 import './runtime/crio-late';
+import './kernel/iptables/late';
 
 export {
   newSandbox,

@@ -69,10 +69,12 @@ const LEFT_OUT = [
   /^session\/serialize\.ts$/,
   /^plugins\/(bandwidth|firewall|ptp|static|tuning|calico)\.ts$/,
   /^pkg:zod$/,
+  // The iptables model: only its provider (and the state's types) come first.
+  /^kernel\/iptables\/(?!provider\.ts$|types\.ts$)/,
 ];
 
 describe("the landing's engine", () => {
-  it('leaves out the node shell, the fault catalogue, zod and the unused plugins', () => {
+  it('leaves out the node shell, the fault catalogue, zod, the unused plugins and iptables', () => {
     const landing = [...closure('landing.ts')];
     expect(landing.filter((f) => LEFT_OUT.some((re) => re.test(f)))).toEqual([]);
     // ... which the whole engine has.
@@ -90,8 +92,6 @@ describe("the landing's engine", () => {
     // Fresh modules: nothing has provided the shell, the fault catalogue or the late plugins.
     vi.resetModules();
     const late = (await import('./landing')) as typeof import('./landing');
-    const { drain: drainLate } =
-      (await import('./session/session')) as typeof import('./session/session');
     const fresh = (await import('./cluster/cluster')) as typeof import('./cluster/cluster');
     const c = new fresh.Cluster(fresh.DEFAULT_CLUSTER, { seed: 1 });
     expect(() => c.shell('node-1', 'true')).toThrow(/not loaded/);
@@ -100,9 +100,33 @@ describe("the landing's engine", () => {
       (await import('./plugins/lib/build')) as typeof import('./plugins/lib/build');
     const build = Object.keys(BUILDS)[0]!;
     expect(() => reg.PROGRAMS.lookup('tuning', build)).toThrow(/not loaded/);
+    const ipt =
+      (await import('./kernel/iptables/provider')) as typeof import('./kernel/iptables/provider');
+    expect(() => ipt.iptablesModule()).toThrow(/not loaded/);
     expect(reg.PROGRAMS.lookup('bridge', build)).toBeDefined();
     const s = late.newSandbox();
-    drainLate(s.runUntilJob({ kind: 'pod-running' }));
+    // As the app's job runner does: before each unit of work, ask whether to wait.
+    const job = s.runUntilJob({ kind: 'pod-running' });
+    let done = false;
+    while (!late.needsWholeEngine(s) && !done) done = job.next().done === true;
+    expect(done).toBe(false);
+    // LANDING_EVENTS is tight: the very next unit needs the iptables model.
+    expect(s.events.length).toBe(late.LANDING_EVENTS);
+    expect(s.events.map((e) => e.summary)).toEqual(
+      whole.events.slice(0, late.LANDING_EVENTS).map((e) => e.summary),
+    );
+    // ... as a second sandbox shows, let past the gate without it: the bridge plugin fails.
+    const other = late.newSandbox();
+    const past = other.runUntilJob({ kind: 'pod-running' });
+    while (!late.needsWholeEngine(other)) past.next();
+    while (other.events.length <= late.LANDING_EVENTS) past.next();
+    expect(other.events[late.LANDING_EVENTS]!.summary).not.toBe(
+      whole.events[late.LANDING_EVENTS]!.summary,
+    );
+    // The whole engine arrives (its iptables model): the same job goes on.
+    await import('./kernel/iptables/late');
+    expect(late.needsWholeEngine(s)).toBe(false);
+    while (!job.next().done);
     expect(s.events.length).toBeGreaterThan(50);
     expect(s.events.map((e) => e.summary)).toEqual(whole.events.map((e) => e.summary));
     expect(JSON.stringify(s.events)).toBe(JSON.stringify(whole.events));

@@ -5,13 +5,31 @@
  * still loading (landing-fetch.ts starts fetching it). `start` (store.ts) then keeps this session
  * when the whole engine arrives.
  */
-import type { LandingEngine } from '../engine';
+import { loadEngine, type LandingEngine } from '../engine';
+import { setJobGate } from './app/jobs';
 import { get, publish, update } from './app/state';
+
+/**
+ * The landing's engine steps the default sandbox through its first `LANDING_EVENTS` events on
+ * its own; a job that would go further waits for the whole engine (which brings the iptables
+ * model the bridge plugin needs next), showing that it does. Once it is in, nothing waits.
+ */
+export function waitForWholeEngine(engine: LandingEngine): void {
+  setJobGate({
+    blocks: () => {
+      const s = get().session;
+      return s !== null && engine.needsWholeEngine(s);
+    },
+    ready: loadEngine(),
+    label: 'Loading the rest of the engine',
+  });
+}
 
 /** Opens the default sandbox (unless the whole engine came first and opened the session). */
 export function startLanding(engine: LandingEngine): void {
   if (get().phase !== 'loading') return;
   performance.mark('cnisim:landing-loaded');
+  waitForWholeEngine(engine);
   update({ session: engine.newSandbox(), source: 'own', phase: 'ready' });
   publish();
   performance.mark('cnisim:landing-ready');

@@ -12,7 +12,7 @@
 import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
-import { iptablesSaveLines } from '../kernel/iptables/save';
+import { iptablesModule } from '../kernel/iptables/provider';
 import { unmountNetnsPath } from '../kernel/netns';
 import {
   CNIConfig,
@@ -389,6 +389,23 @@ export class Cluster implements ClusterHooks {
 
   /** Pods of a deployment are named <deployment>-<10 hex>-<5 chars> (a ReplicaSet's pods). */
   scale(deployment: string, replicas: number, opts: Omit<PodOptions, 'name'> = {}): string[] {
+    const job = this.scaleJob(deployment, replicas, opts);
+    for (;;) {
+      const r = job.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * `scale`, one pod at a time: yields after each pod created or deleted, so that a session's
+   * job can spread 110 pods over several tasks (session.ts). The same calls in the same order
+   * as `scale`, whichever way it is driven.
+   */
+  *scaleJob(
+    deployment: string,
+    replicas: number,
+    opts: Omit<PodOptions, 'name'> = {},
+  ): Generator<void, string[], void> {
     const ns = opts.namespace ?? 'default';
     const prefix = `${deployment}-${this.rsHash(deployment)}-`;
     const mine = tvalues(this.sim.state.api!.pods)
@@ -408,9 +425,14 @@ export class Cluster implements ClusterHooks {
           return s;
         });
         created.push(this.createPod({ ...opts, name: `${prefix}${suffix}` }));
+        if (i + 1 < replicas) yield;
       }
     } else {
-      for (const name of mine.slice(replicas).reverse()) this.deletePod(podKey(ns, name));
+      const gone = mine.slice(replicas).reverse();
+      for (const [i, name] of gone.entries()) {
+        this.deletePod(podKey(ns, name));
+        if (i + 1 < gone.length) yield;
+      }
     }
     return created;
   }
@@ -851,7 +873,7 @@ export class Cluster implements ClusterHooks {
       for (const family of ['ipv4', 'ipv6'] as const) {
         const perId = new Map<string, { table: string; rules: number }>();
         let table = '';
-        for (const line of iptablesSaveLines(root.iptables, family)) {
+        for (const line of iptablesModule().saveLines(root.iptables, family)) {
           if (line.startsWith('*')) table = line.slice(1);
           const id = line.startsWith('-A ') ? inspect.taggedRuleId(line) : undefined;
           if (!id || knownIds.has(id)) continue;

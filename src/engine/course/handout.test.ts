@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCourse } from './content';
-import { lessonHandout } from './handout';
+import { lessonHandout, lessonHandoutJob } from './handout';
 import { narrationAt } from './lesson';
 
 const course = loadCourse();
@@ -35,5 +35,18 @@ describe('a lesson whose run fails', () => {
     const broken = { ...lesson, start: { ...lesson.start, nodes: [] } };
     const h = lessonHandout(broken);
     expect('errors' in h && h.errors.length > 0).toBe(true);
+  });
+});
+
+describe('the handout as a job', () => {
+  it('runs the lesson in many small units, to the same handout', () => {
+    const lesson = course.lessons.find((l) => l.id === 'add-step-by-step')!;
+    const job = lessonHandoutJob(lesson);
+    let units = 0;
+    let r = job.next();
+    for (; !r.done; r = job.next()) units++;
+    // One unit per step of the cluster: the page can slice it (it was one task).
+    expect(units).toBeGreaterThan(50);
+    expect(JSON.stringify(r.value)).toBe(JSON.stringify(lessonHandout(lesson)));
   });
 });

@@ -58,6 +58,6 @@ export {
 } from './attempt';
 export { FIXES } from './fixes';
 export { quizChoices, learnerSeed, type ShownChoice } from './quiz';
-export { lessonHandout, type Handout } from './handout';
+export { lessonHandout, lessonHandoutJob, type Handout } from './handout';
 export { MYTHS } from './schema';
 export type { Lesson, Challenge, QuizQuestion, Goal, Prediction, Track } from './schema';

@@ -5,7 +5,7 @@
  * every solution here and require every goal to be met.
  */
 import type { Cluster } from '../cluster/cluster';
-import { runScenario, type ScenarioRun } from '../scenario/run';
+import { runScenarioJob, type ScenarioRun } from '../scenario/run';
 import type { Session } from '../session/session';
 import type { TraceEvent } from '../trace/trace';
 import { checkGoals, type CheckContext, type GoalResult } from './goals';
@@ -98,9 +98,21 @@ export function runLesson(
   lesson: Lesson,
   opts: { solution?: boolean; seed?: number } = {},
 ): LessonRun | { errors: string[] } {
+  const job = runLessonJob(lesson, opts);
+  for (;;) {
+    const r = job.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `runLesson` as a job: yields after each step of the cluster (see runScenarioJob). */
+export function* runLessonJob(
+  lesson: Lesson,
+  opts: { solution?: boolean; seed?: number } = {},
+): Generator<number, LessonRun | { errors: string[] }, void> {
   const solution = opts.solution ?? true;
   const data = lessonScenario(lesson, { solution });
-  const run = runScenario(data, opts.seed !== undefined ? { seed: opts.seed } : {});
+  const run = yield* runScenarioJob(data, opts.seed !== undefined ? { seed: opts.seed } : {});
   if (!run.ok) return { errors: run.errors };
   const startActions = ((lesson.start['actions'] as unknown[] | undefined) ?? []).length;
   const first = solution ? run.summary.actions[startActions + 1]?.step : null;

@@ -5,7 +5,7 @@
 import { emptyTable, tdel, tget, tset } from '../state/table';
 import { KernelError } from './errors';
 import { newLink, linksOf, ZERO_MAC, type Touched } from './device';
-import { emptyIptables } from './iptables';
+import { emptyIptables } from './iptables/provider';
 import { deleteLinkRaw } from './links';
 import { linkwatch } from './linkwatch';
 import type { KernelState, Link, Netns } from './types';

@@ -1,7 +1,9 @@
 /**
  * Provides the registry's late plugins (`LATE_PLUGINS` in registry.ts): imported for its effect
- * by everything that may run them; the landing's engine (landing.ts) leaves them out.
+ * by everything that may run them; the landing's engine (landing.ts) leaves them out. With them
+ * the iptables model (kernel/iptables/provider.ts), which the landing's plugins need only later.
  */
+import '../kernel/iptables/late';
 import { bandwidthProgram } from './bandwidth';
 import { calicoIpamProgram, calicoProgram } from './calico';
 import { firewallProgram } from './firewall';

@@ -326,6 +326,15 @@ class Runner {
 
   /** Runs the simulation until `w` holds, `deadline` (µs) passes, or the run must stop. */
   runUntil(w: Watch, deadline: number): WaitEnd {
+    const job = this.runUntilJob(w, deadline);
+    for (;;) {
+      const r = job.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** `runUntil`, yielding (the trace's length) after each step of the cluster. */
+  *runUntilJob(w: Watch, deadline: number): Generator<number, WaitEnd, void> {
     const sim = this.c.sim;
     const check = (idle: boolean): WaitEnd | null => {
       if (this.globalHolds(idle)) return 'halt';
@@ -342,7 +351,10 @@ class Runner {
       );
       const timeAtom = times.length ? Math.min(...times) : Infinity;
       const target = Math.min(deadline, this.maxTime, timeAtom);
-      if (this.c.step(target)) continue;
+      if (this.c.step(target)) {
+        yield sim.events.length;
+        continue;
+      }
       const idle = this.c.sched.nextDueAt() === null;
       if (idle) {
         const r2 = check(true);
@@ -500,6 +512,21 @@ class Runner {
  * scenario or `until` gives `{ ok: false, errors }`.
  */
 export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): ScenarioRun {
+  const job = runScenarioJob(input, opts);
+  for (;;) {
+    const r = job.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * `runScenario` as a job: it yields (the trace's length) after each step of the cluster, so
+ * that a page can run a lesson headless (its handout) in slices. The same run either way.
+ */
+export function* runScenarioJob(
+  input: Scenario | unknown,
+  opts: RunOptions = {},
+): Generator<number, ScenarioRun, void> {
   const parsed = parseScenario(input);
   if (!parsed.ok) return parsed;
   const s = parsed.scenario;
@@ -558,7 +585,7 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
       const start = r.c.now;
       const deadline = start + w.timeout;
       const watch = new Watch(cond.value, r.c.events.length, r.faults);
-      const end = r.runUntil(watch, deadline);
+      const end = yield* r.runUntilJob(watch, deadline);
       waited.push(r.waitText(watch, end, deadline, start));
       rep.waited = waited.join('; ');
       if (end === 'met') continue;
@@ -587,7 +614,7 @@ export function runScenario(input: Scenario | unknown, opts: RunOptions = {}): S
       const start = r.c.now;
       const deadline = start + (us(s.end?.timeout) ?? DEFAULT_WAIT_US);
       const watch = new Watch(end.value, r.c.events.length, r.faults);
-      const e = r.runUntil(watch, deadline);
+      const e = yield* r.runUntilJob(watch, deadline);
       const text = r.waitText(watch, e, deadline, start);
       if (e === 'met') r.halt('completed', `end condition ${text}`);
       else if (e !== 'halt') r.halt(e, `end condition ${text}`);

@@ -67,6 +67,28 @@ export interface ActionOutput {
   faultNode?: string;
 }
 
+/**
+ * `applyAction` as a job's unit of work, in pieces where one action is long: scaling yields
+ * after each pod (110 pods at once blocked the page for a quarter of a second). The cluster is
+ * changed in the same calls in the same order as by `applyAction`.
+ */
+export function* applyActionJob(
+  cluster: Cluster,
+  a: SessionAction,
+  faults: FaultInjector | null,
+): Generator<void, ActionOutput, void> {
+  if (a.do !== 'scale') return applyAction(cluster, a, faults);
+  yield* cluster.scaleJob(a.deployment, a.replicas, scaleOptions(a));
+  return {};
+}
+
+function scaleOptions(a: Extract<SessionAction, { do: 'scale' }>) {
+  return {
+    ...(a.namespace !== undefined ? { namespace: a.namespace } : {}),
+    ...(a.node !== undefined ? { node: a.node } : {}),
+  };
+}
+
 /** Carries out an action on a cluster. Throws with the cluster's message when it cannot. */
 export function applyAction(
   cluster: Cluster,
@@ -87,10 +109,7 @@ export function applyAction(
       cluster.deletePod(a.pod);
       return {};
     case 'scale':
-      cluster.scale(a.deployment, a.replicas, {
-        ...(a.namespace !== undefined ? { namespace: a.namespace } : {}),
-        ...(a.node !== undefined ? { node: a.node } : {}),
-      });
+      cluster.scale(a.deployment, a.replicas, scaleOptions(a));
       return {};
     case 'restartKubelet':
       cluster.restartKubelet(a.node);

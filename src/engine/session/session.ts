@@ -34,7 +34,7 @@ import { containerdMachine, sandboxMachine } from '../runtime/machines';
 import type { WorldState } from '../sim/world';
 import type { Level, TraceEvent } from '../trace/trace';
 import {
-  applyAction,
+  applyActionJob,
   describeAction,
   type ActionOutput,
   type FaultInjector,
@@ -227,9 +227,22 @@ class Run {
 
   /** One unit of work: a due action, or one step of the cluster. False when nothing is left. */
   advance(): boolean {
+    return drain(this.advanceJob());
+  }
+
+  /**
+   * `advance` as a job: a long action (scaling to 110 pods) yields between its pieces. An
+   * action a stopped job left half applied is finished first, before anything else happens
+   * to the cluster, so the trace is the same however the work was sliced or stopped.
+   */
+  *advanceJob(): Job<boolean> {
+    if (this.applying) {
+      yield* this.applying;
+      return true;
+    }
     const due = this.due();
     if (due) {
-      this.apply(due);
+      yield* this.applyJob(due);
       return true;
     }
     if (!this.idle && this.cluster.step()) return true;
@@ -237,22 +250,64 @@ class Run {
     // Nothing happens before the next logged action any more: it happens now.
     const next = this.entries[this.applied];
     if (next) {
-      this.apply(next);
+      yield* this.applyJob(next);
       return true;
     }
     return false;
   }
 
+  /** The action being applied, when a job was stopped between its pieces. */
+  private applying: Job<void> | null = null;
+
   apply(e: Entry): void {
+    drain(this.applyJob(e));
+  }
+
+  *applyJob(e: Entry): Job<void> {
+    this.applying = this.applySteps(e);
+    yield* this.applying;
+  }
+
+  private *applySteps(e: Entry): Job<void> {
     const before = this.length;
     e.appliedAt = before;
     if (this.idle) e.idle = true;
     else delete e.idle;
+    const steps = applyActionJob(this.cluster, e.action, this.faults);
+    let done = false;
     try {
-      e.output = applyAction(this.cluster, e.action, this.faults);
+      for (;;) {
+        const r = steps.next();
+        if (r.done) {
+          e.output = r.value;
+          break;
+        }
+        yield this.length;
+      }
+      done = true;
     } catch (err) {
       e.error = messageOf(err);
+      done = true;
+    } finally {
+      // Closed early (`return()` on a job delegating here): the action still completes, now.
+      if (!done) {
+        try {
+          for (let r = steps.next(); ; r = steps.next())
+            if (r.done) {
+              e.output = r.value;
+              break;
+            }
+        } catch (err) {
+          e.error = messageOf(err);
+        }
+      }
+      this.settle(e, before);
     }
+  }
+
+  /** The log's bookkeeping once an action is applied. */
+  private settle(e: Entry, before: number): void {
+    this.applying = null;
     e.applied = true;
     e.count = this.length - before;
     e.first = e.count > 0 ? before : null;
@@ -272,7 +327,7 @@ class Run {
     for (;;) {
       const next = this.entries[this.applied];
       if (this.length >= n && !(next && next.step <= this.length)) return;
-      if (!this.advance()) return;
+      if (!(yield* this.advanceJob())) return;
       yield this.length;
     }
   }
@@ -432,7 +487,7 @@ export class Session implements SessionView {
     const events = this.run.cluster.events;
     for (let i = this._cursor + 1; ; i++) {
       while (i >= events.length) {
-        if (!this.run.advance()) return false;
+        if (!(yield* this.run.advanceJob())) return false;
         yield events.length;
       }
       if (this.isVisible(events[i]!)) {
@@ -496,7 +551,7 @@ export class Session implements SessionView {
     };
     for (let i = from; ; i++) {
       while (i >= events.length) {
-        if (!run.advance()) return end({ kind: 'idle', step: events.length - 1 });
+        if (!(yield* run.advanceJob())) return end({ kind: 'idle', step: events.length - 1 });
         yield events.length;
       }
       if (i - from >= max) return end({ kind: 'limit', step: i, events: max });
@@ -540,7 +595,7 @@ export class Session implements SessionView {
     yield* run.computeTo(pos);
     // Every action kept stays before the new one (one applied early, at an idle cluster, too).
     while (run.applied < run.entries.length) {
-      if (!run.advance()) break;
+      if (!(yield* run.advanceJob())) break;
       yield run.length;
     }
     const before = run.cluster.sim.state;
@@ -555,7 +610,7 @@ export class Session implements SessionView {
       output: null,
     };
     run.entries.push(entry);
-    run.apply(entry);
+    yield* run.applyJob(entry);
     if (entry.error !== null && entry.count === 0 && run.cluster.sim.state === before) {
       // Refused, and nothing changed: forget it (the old trace stays if we were rewriting).
       run.entries.pop();

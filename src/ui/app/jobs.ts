@@ -10,7 +10,31 @@ import { get, publish, update } from './state';
 
 const SLICE_MS = 12;
 const PROGRESS_MS = 250;
-let current: { cancelled: boolean } | null = null;
+interface Token {
+  cancelled: boolean;
+  /** Set while the job waits for its gate: resumes it at once (Stop). */
+  wake: (() => void) | null;
+}
+let current: Token | null = null;
+
+/**
+ * What the running job may have to wait for before its next unit of work: the landing's
+ * sandbox steps on the landing's engine until the whole engine is in (src/ui/landing.ts).
+ */
+export interface JobGate {
+  /** Whether the next unit must wait. */
+  blocks(): boolean;
+  /** Settles when it need not wait any more. */
+  ready: Promise<unknown>;
+  /** What the page shows meanwhile. */
+  label: string;
+}
+
+let gate: JobGate | null = null;
+
+export function setJobGate(g: JobGate | null): void {
+  gate = g;
+}
 
 /** Whether a job is running. */
 export function jobRunning(): boolean {
@@ -24,21 +48,46 @@ export function jobRunning(): boolean {
  */
 export function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
   if (current) return null;
-  const token = { cancelled: false };
+  const token: Token = { cancelled: false, wake: null };
   current = token;
   let shown = -Infinity;
+  let progress = 0;
   return new Promise<T>((resolve, reject) => {
     const finish = () => {
       current = null;
       if (get().busy) update({ busy: null });
       publish();
     };
+    /** Waits (without a task) for the gate to open, or for Stop. */
+    const wait = (g: JobGate) => {
+      update({ busy: { label: g.label, progress } });
+      const wake = () => {
+        if (token.wake !== wake) return;
+        token.wake = null;
+        setTimeout(slice, 0);
+      };
+      token.wake = wake;
+      g.ready.then(wake, (e: unknown) => {
+        if (token.wake !== wake) return;
+        finish();
+        reject(e instanceof Error ? e : new Error(String(e)));
+      });
+    };
     const slice = () => {
       const start = performance.now();
-      let r: IteratorResult<number, T>;
+      let r: IteratorResult<number, T> | null = null;
+      let waitFor: JobGate | null = null;
       try {
-        do r = job.next();
-        while (!r.done && !token.cancelled && performance.now() - start < SLICE_MS);
+        while (!token.cancelled) {
+          if (gate?.blocks()) {
+            waitFor = gate;
+            break;
+          }
+          r = job.next();
+          if (r.done) break;
+          progress = r.value;
+          if (performance.now() - start >= SLICE_MS) break;
+        }
         // The timeline's markers follow the trace slice by slice (the scan of a slice's new
         // events is small), instead of all at once in the render after the job.
         void get().session?.markers;
@@ -47,16 +96,20 @@ export function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
         reject(e instanceof Error ? e : new Error(String(e)));
         return;
       }
-      if (r.done || token.cancelled) {
+      if (r?.done || token.cancelled) {
         finish();
-        if (r.done) resolve(r.value);
+        if (r?.done) resolve(r.value);
         else reject(new Cancelled());
+        return;
+      }
+      if (waitFor) {
+        wait(waitFor);
         return;
       }
       const now = performance.now();
       if (now - shown >= PROGRESS_MS) {
         shown = now;
-        update({ busy: { label, progress: r.value } });
+        update({ busy: { label, progress } });
       }
       setTimeout(slice, 0);
     };
@@ -70,7 +123,9 @@ export class Cancelled extends Error {
 
 /** Stops the running job (a replay keeps the old trace; a run keeps what it computed). */
 export function cancelJob(): void {
-  if (current) current.cancelled = true;
+  if (!current) return;
+  current.cancelled = true;
+  current.wake?.();
 }
 
 /** Runs a promise's job, reporting its failure (not a Stop) as a notice. */

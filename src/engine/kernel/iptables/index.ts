@@ -61,6 +61,7 @@
  * - Counters only change through `-c` and `-Z` (no packet path); `-w`/`-W`/`-M` are accepted and
  *   ignored.
  */
+import './late';
 import { runIptablesImpl } from './exec';
 import type { Family, IptablesRunResult, IptablesState } from './types';
 
@@ -85,12 +86,7 @@ export type { SaveOptions, SaveRunResult } from './save';
 export { goIptables, isNotExist } from './goiptables';
 export type { GoIptables, GoIptablesOptions, GoIptablesResult, GoIptablesRun } from './goiptables';
 
-const EMPTY: IptablesState = { ipv4: {}, ipv6: {} };
-
-/** A network namespace's iptables state before anything ran: no tables at all. */
-export function emptyIptables(): IptablesState {
-  return EMPTY;
-}
+export { emptyIptables } from './provider';
 
 /** Runs `iptables` (family 'ipv4') or `ip6tables` (family 'ipv6') with `argv`. Never throws. */
 export function runIptables(

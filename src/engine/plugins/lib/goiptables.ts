@@ -4,7 +4,7 @@
  * `running [/usr/sbin/iptables -t nat -N X --wait]: exit status 1: iptables: Chain already exists.\n`.
  */
 import { GoError } from '../../cni/errors';
-import { runIptables } from '../../kernel/iptables';
+import { iptablesModule } from '../../kernel/iptables/provider';
 import type { Gen, Sys } from '../../os/sys';
 import { tget } from '../../state/table';
 
@@ -62,7 +62,7 @@ export class IPTables {
     const full = [this.path, ...argv];
     const ns = this.sys.hostNs;
     const before = tget(this.sys.kernel.netns, ns)!.iptables;
-    const r = runIptables(before, this.proto, argv);
+    const r = iptablesModule().run(before, this.proto, argv);
     yield* this.sys.kernelOp(
       readOnly ? 'iptables.query' : 'iptables',
       `${full.map(shellQuote).join(' ')}${r.exitCode !== 0 ? `  -> exit ${r.exitCode}: ${r.stderr.trim()}` : ''}`,

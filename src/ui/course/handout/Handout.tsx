@@ -110,12 +110,57 @@ function Steps({
   );
 }
 
+/** Time the lesson's run may take in one task (a print waiting: as long as a frame allows). */
+const SLICE_MS = 12;
+
+/**
+ * The lesson's handout data (its solution run headless), computed in slices of SLICE_MS so that
+ * no task blocks the page for long; null until it is done.
+ */
+function useHandoutData(lesson: Lesson): HandoutData | { errors: string[] } | null {
+  const [data, setData] = useState<{
+    lesson: Lesson;
+    value: HandoutData | { errors: string[] };
+  } | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const job = loadCourseEngine.now().lessonHandoutJob(lesson);
+    const slice = () => {
+      timer = null;
+      const start = performance.now();
+      try {
+        for (;;) {
+          const r = job.next();
+          if (r.done) {
+            if (!cancelled) setData({ lesson, value: r.value });
+            return;
+          }
+          if (cancelled) return;
+          if (performance.now() - start >= SLICE_MS) break;
+        }
+      } catch (e) {
+        if (!cancelled) setData({ lesson, value: { errors: [(e as Error).message] } });
+        return;
+      }
+      timer = setTimeout(slice, 0);
+    };
+    slice();
+    return () => {
+      cancelled = true;
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [lesson]);
+  return data !== null && data.lesson === lesson ? data.value : null;
+}
+
 function HandoutPage({ lesson }: { lesson: Lesson }) {
   const preview = useHandout((s) => s.preview);
   const printWhenReady = useHandout((s) => s.printWhenReady);
   const ready = useHandout((s) => s.ready);
-  const data = useMemo(() => loadCourseEngine.now().lessonHandout(lesson), [lesson]);
+  const data = useHandoutData(lesson);
   const diagrams = useMemo(() => {
+    if (data === null) return null;
     if ('errors' in data) return [];
     const visible = visibleSeqs(data.events, 'kernel');
     return data.steps.map((s) => stepDiagram(data.events, s.step, visible));
@@ -142,6 +187,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
   useEffect(() => {
     let cancelled = false;
     setHandoutReady(false);
+    if (diagrams === null) return;
     void (async () => {
       // Mermaid measures its text in a scratch element of its own: in a box that stays laid out
       // (not hidden with the rest of the page while the handout is shown or printed).
@@ -198,7 +244,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
   }, [preview]);
 
   const link = `${pageUrl(location)}${routeHash({ kind: 'lesson', id: lesson.id })}`;
-  const total = diagrams.length;
+  const total = diagrams?.length ?? 0;
   const drawn = svgs.length;
 
   return (
@@ -209,7 +255,9 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
             <p role="status">
               {ready
                 ? 'The handout is ready to print.'
-                : `Drawing the diagrams: ${drawn} of ${total}…`}
+                : data === null
+                  ? 'Preparing the handout: running the lesson…'
+                  : `Drawing the diagrams: ${drawn} of ${total}…`}
             </p>
             <button type="button" onClick={() => window.print()} disabled={!ready}>
               Print
@@ -228,7 +276,9 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
             A cnisim lesson, about {lesson.minutes} minutes. Open it at <span>{link}</span>
           </p>
         </header>
-        {'errors' in data ? (
+        {data === null || diagrams === null ? (
+          <p className="handout-pending">Running the lesson&apos;s solution…</p>
+        ) : 'errors' in data ? (
           <p role="alert">The lesson&apos;s run failed: {data.errors.join('; ')}</p>
         ) : (
           <>
