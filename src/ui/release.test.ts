@@ -19,7 +19,8 @@ describe('the release picker', () => {
     expect(s).toContainEqual({ version: '1.7.22', range: '1.7.0–1.7.22' });
     expect(s).toContainEqual({ version: '2.0.0', range: '2.0.0' });
     expect(s).toContainEqual({ version: '1.6.8', range: '1.6.0–1.6.8' });
-    expect(s.at(-1)).toEqual({ version: '2.3.4', range: '2.3.0+' });
+    expect(s.at(-1)).toEqual({ version: '2.3.4', range: '2.0.1+' });
+    expect(s).toContainEqual({ version: '1.7.34', range: '1.7.23+' });
     expect(releaseSpan()).toBe('1.6.0 to 2.3.4');
   });
 

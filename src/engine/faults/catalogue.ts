@@ -401,7 +401,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cni-version-unsupported',
     title: 'Conflist cniVersion newer than a plugin supports',
     explanation:
-      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23 – 1.7.30 stop it without a DEL).',
+      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
     when: 'any',
     challenge: true,
     params: {
@@ -844,7 +844,7 @@ const DATA: readonly FaultDef[] = [
     id: 'containerd-restart-during-add',
     title: 'containerd restart during ADD',
     explanation:
-      'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache. The kubelet gets "error reading from server: EOF" and backs off. What the restarted containerd knows depends on its release. ≤ 1.6.8 sets the network up before it saves the sandbox: it forgets it, and the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file are orphans. From 1.6.9 the sandbox’s metadata, with its netns, is saved first: the restart loads it NOTREADY, the kubelet records SandboxChanged, calls StopPodSandbox and creates a new sandbox (Attempt:1). On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) that stop runs DEL in the still-mounted netns and nothing is left. On 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.0.7, 2.1.0 – 2.1.6 and 2.2.0 – 2.2.1 it runs no DEL, because no CNI result was stored: the netns (and the veth) go, the reservation, the masquerade chain and the loopback cache file stay. 1.7.31+, 2.0.8+, 2.1.7+, 2.2.2+ and 2.3 run the DEL again.',
+      'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache. The kubelet gets "error reading from server: EOF" and backs off. What the restarted containerd knows depends on its release. ≤ 1.6.8 sets the network up before it saves the sandbox: it forgets it, and the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file are orphans. From 1.6.9 the sandbox’s metadata, with its netns, is saved first: the restart loads it NOTREADY, the kubelet records SandboxChanged, calls StopPodSandbox and creates a new sandbox (Attempt:1). On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) that stop runs DEL in the still-mounted netns and nothing is left. On 1.6.37+, 1.7.23+ and every 2.x it runs no DEL, because no CNI result was stored: the netns (and the veth) go, the reservation, the masquerade chain and the loopback cache file stay.',
     when: 'during-add',
     challenge: true,
     params: {
@@ -867,11 +867,11 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'kernel',
-        text: '≤ 1.6.8: an orphan netns mount /var/run/netns/cni-… with its veth, and a masquerade chain; 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.2.1: the masquerade chain only',
+        text: '≤ 1.6.8: an orphan netns mount /var/run/netns/cni-… with its veth, and a masquerade chain; 1.6.37+, 1.7.23+, every 2.x: the masquerade chain only',
       },
       {
         where: 'ipam',
-        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.2.1: a reservation held by the NOTREADY sandbox; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
+        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23+, every 2.x: a reservation held by the NOTREADY sandbox; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
       },
       {
         where: 'cache',

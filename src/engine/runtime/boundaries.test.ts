@@ -47,8 +47,9 @@ describe('a failed ADD whose clean-up DEL fails too (sandbox_run.go RunPodSandbo
 
 describe('a restart during ADD (sandbox_run.go, restart.go loadSandbox, sandbox_stop.go)', () => {
   // ≤ 1.6.8: forgotten. 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: recovered, DEL in the mounted netns.
-  // 1.6.37+, 1.7.23+, 2.x: recovered, no DEL (for the releases up to the f854c18 backports;
-  // see releases.ts for 1.7.31+, 2.0.8+, 2.1.7+, 2.2.2+, 2.3+).
+  // 1.6.37+, 1.7.23+, 2.x: recovered, no DEL. That includes the tags with commit f854c18
+  // (1.7.31+, 2.0.8+, 2.1.7+, 2.2.2+, 2.3.x), whose source runs DEL again: cnisim follows the
+  // reference facts there (releases.ts BEHAVIOUR_RANGES).
   const cases: Array<[string, 'forgotten' | 'del' | 'no-del']> = [
     ['1.6.0', 'forgotten'],
     ['1.6.8', 'forgotten'],
@@ -59,10 +60,18 @@ describe('a restart during ADD (sandbox_run.go, restart.go loadSandbox, sandbox_
     ['1.7.22', 'del'],
     ['1.7.23', 'no-del'],
     ['1.7.30', 'no-del'],
+    ['1.7.31', 'no-del'],
+    ['1.7.34', 'no-del'],
+    ['1.6.39', 'no-del'],
     ['2.0.0', 'no-del'],
     ['2.0.1', 'no-del'],
     ['2.0.7', 'no-del'],
+    ['2.0.8', 'no-del'],
     ['2.1.0', 'no-del'],
+    ['2.1.7', 'no-del'],
+    ['2.2.2', 'no-del'],
+    ['2.3.0', 'no-del'],
+    ['2.3.4', 'no-del'],
   ];
   for (const [v, want] of cases) {
     it(`${v}: ${want}`, () => {

@@ -902,20 +902,13 @@ export class Containerd {
     // A closed namespace (its mount gone, e.g. after a reboot or an earlier stop) is torn down
     // with an empty path.
     const netns = this.nodeState().kernel.mounts[sb.netns] ? sb.netns : '';
-    // 1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.0.7, 2.1.0 – 2.1.6, 2.2.0 – 2.2.1: no stored result,
-    // no DEL at all.
-    if (mode !== 'with-result' || sb.hasCniResult) {
+    // 1.6.37+, 1.7.23+, every 2.x: no stored result, no DEL at all (runtime-versions.md; the
+    // upstream tags with commit f854c18 run DEL again, and cnisim follows the facts here).
+    if (mode === 'always' || sb.hasCniResult) {
       const err = yield* this.teardown(id, netns, cfg, ctx, reqSeq);
       if (err !== null) {
-        if (mode === 'always' || sb.hasCniResult) {
-          this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOP_FAILED');
-          return `failed to destroy network for sandbox ${q(id)}: ${err}`;
-        }
-        this.log(
-          'warning',
-          `failed to destroy network for sandbox ${q(id)}; and ignoring because the sandbox network setup result is nil indicating the network setup never completed`,
-          { error: err },
-        );
+        this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOP_FAILED');
+        return `failed to destroy network for sandbox ${q(id)}: ${err}`;
       }
     }
     yield* this.removeNetns(sb.netns, reqSeq);

@@ -17,30 +17,16 @@ export const KNOWN_RELEASES: ReadonlyArray<{ minor: string; last: number }> = [
 ];
 
 /**
- * The behaviour ranges. The first seven are the ones the issue names; the later ranges split
- * where "fix issue where cni del is never executed" (containerd commit f854c18, in 1.7.31,
- * 2.0.8, 2.1.7, 2.2.2 and 2.3.0) changed StopPodSandbox once more.
+ * The behaviour ranges, as the runtime reference names them (runtime-versions.md).
+ *
+ * Newer upstream tags (1.7.31, 2.0.8, 2.1.7, 2.2.2, 2.3.0) carry containerd commit f854c18 ("fix
+ * issue where cni del is never executed", PR #12923 and its backports), which makes
+ * StopPodSandbox run DEL again without a stored CNI result. cnisim deliberately follows the
+ * reference facts instead (recordings win, then the facts, then the source): every release from
+ * 1.6.37 and 1.7.23, and every 2.x, runs no DEL without a result. Those releases are accepted and
+ * fall in the ranges below.
  */
 export const BEHAVIOUR_RANGES = [
-  '1.6.0–1.6.8',
-  '1.6.9–1.6.36',
-  '1.6.37+',
-  '1.7.0–1.7.22',
-  '1.7.23–1.7.30',
-  '1.7.31+',
-  '2.0.0',
-  '2.0.1–2.0.7',
-  '2.0.8+',
-  '2.1.0–2.1.6',
-  '2.1.7+',
-  '2.2.0–2.2.1',
-  '2.2.2+',
-  '2.3.0+',
-] as const;
-export type BehaviourRange = (typeof BEHAVIOUR_RANGES)[number];
-
-/** The ranges as the runtime reference names them (runtime-versions.md), before the later split. */
-const ISSUE_RANGES = [
   '1.6.0–1.6.8',
   '1.6.9–1.6.36',
   '1.6.37+',
@@ -49,6 +35,7 @@ const ISSUE_RANGES = [
   '2.0.0',
   '2.0.1+',
 ] as const;
+export type BehaviourRange = (typeof BEHAVIOUR_RANGES)[number];
 
 /** The release a node runs when a scenario names none. */
 export const DEFAULT_CONTAINERD_VERSION = '1.7.22';
@@ -63,12 +50,11 @@ export const LIBCNI_SHORTHAND: Readonly<Record<'1.1' | '1.2', string>> = {
  * How StopPodSandbox treats the network (`sandbox_stop.go`, stopSandboxContainer's caller):
  * - `always`: DEL whenever the sandbox has a netns; any DEL error fails the call
  *   (≤ 1.6.36, ≤ 1.7.22);
- * - `with-result`: DEL only when a CNI result is stored, else no DEL at all
- *   (1.6.37+, 1.7.23 – 1.7.30, 2.0.0 – 2.0.7, 2.1.0 – 2.1.6, 2.2.0 – 2.2.1);
- * - `always-lenient`: DEL whenever there is a netns; an error fails the call only when a result
- *   is stored, else it is logged as a warning (1.7.31+, 2.0.8+, 2.1.7+, 2.2.2+, 2.3+).
+ * - `with-result`: DEL only when a CNI result is stored, else no DEL at all; its error fails
+ *   the call (1.6.37+, 1.7.23+, every 2.x; the reference facts, also for the tags that carry
+ *   f854c18: see BEHAVIOUR_RANGES).
  */
-export type StopTeardown = 'always' | 'with-result' | 'always-lenient';
+export type StopTeardown = 'always' | 'with-result';
 
 export interface Release {
   /** As given, e.g. "1.7.22". */
@@ -130,7 +116,7 @@ function knownList(): string {
 
 /** The message for a release number that is not one. */
 export function releaseError(v: string): string {
-  return `unknown containerd release "${v}": expected a release number like "1.7.22" (releases ${knownList()}; behaviour ranges ${ISSUE_RANGES.join(', ')}, where 1.7.23+ and 2.0.1+ split again at 1.7.31, 2.0.8, 2.1.7, 2.2.2 and 2.3.0: ${BEHAVIOUR_RANGES.join(', ')})`;
+  return `unknown containerd release "${v}": expected a release number like "1.7.22" (releases ${knownList()}; behaviour ranges ${BEHAVIOUR_RANGES.join(', ')})`;
 }
 
 function rangeOf(minor: string, patch: number): BehaviourRange {
@@ -138,15 +124,11 @@ function rangeOf(minor: string, patch: number): BehaviourRange {
     case '1.6':
       return patch <= 8 ? '1.6.0–1.6.8' : patch <= 36 ? '1.6.9–1.6.36' : '1.6.37+';
     case '1.7':
-      return patch <= 22 ? '1.7.0–1.7.22' : patch <= 30 ? '1.7.23–1.7.30' : '1.7.31+';
+      return patch <= 22 ? '1.7.0–1.7.22' : '1.7.23+';
     case '2.0':
-      return patch === 0 ? '2.0.0' : patch <= 7 ? '2.0.1–2.0.7' : '2.0.8+';
-    case '2.1':
-      return patch <= 6 ? '2.1.0–2.1.6' : '2.1.7+';
-    case '2.2':
-      return patch <= 1 ? '2.2.0–2.2.1' : '2.2.2+';
+      return patch === 0 ? '2.0.0' : '2.0.1+';
     default:
-      return '2.3.0+';
+      return '2.0.1+';
   }
 }
 
@@ -165,16 +147,9 @@ export function parseRelease(input: string): ReleaseParse {
     '1.6.9–1.6.36': 'always',
     '1.6.37+': 'with-result',
     '1.7.0–1.7.22': 'always',
-    '1.7.23–1.7.30': 'with-result',
-    '1.7.31+': 'always-lenient',
+    '1.7.23+': 'with-result',
     '2.0.0': 'with-result',
-    '2.0.1–2.0.7': 'with-result',
-    '2.0.8+': 'always-lenient',
-    '2.1.0–2.1.6': 'with-result',
-    '2.1.7+': 'always-lenient',
-    '2.2.0–2.2.1': 'with-result',
-    '2.2.2+': 'always-lenient',
-    '2.3.0+': 'always-lenient',
+    '2.0.1+': 'with-result',
   };
   return {
     ok: true,
