@@ -37,6 +37,12 @@ describe('tracks', () => {
     expect(minutes).toBeLessThanOrEqual(70);
   });
 
+  it('every lesson of the course is a short level, and in at least one track', () => {
+    expect(course.lessons.flatMap((l) => shortLevelProblems(l))).toEqual([]);
+    const inTracks = new Set(course.tracks.flatMap((t) => t.lessons));
+    expect(course.lessons.map((l) => l.id).filter((id) => !inTracks.has(id))).toEqual([]);
+  });
+
   it.each(course.tracks.map((t) => [t.id, t] as const))(
     '%s: every lesson is a short level',
     (_, t) => {
