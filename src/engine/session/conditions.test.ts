@@ -30,3 +30,27 @@ describe('podsTurnedRunning', () => {
     expect(s.markers.some((m) => m.kind === 'pod-running' && m.step === at)).toBe(true);
   });
 });
+
+describe('run until a Kubernetes event or a pod is gone (the hints name them)', () => {
+  it('stops at the next Kubernetes event, or at one of a reason', () => {
+    const s = newSandbox();
+    const at = s.runUntil({ kind: 'k8s-event' });
+    expect(at).not.toBeNull();
+    const e = s.events[at!]!;
+    expect(e.kind === 'api' && 'event' in e.payload).toBe(true);
+    const started = s.runUntil({ kind: 'k8s-event', reason: 'Started' });
+    const ev = s.events[started!]!;
+    expect(ev.kind === 'api' && 'event' in ev.payload && ev.payload.event.reason).toBe('Started');
+  });
+
+  it('stops where a deleted pod leaves the API server, not at the delete request', () => {
+    const s = newSandbox();
+    s.runUntil({ kind: 'pod-running' });
+    s.perform({ do: 'deletePod', pod: 'web-0' });
+    const at = s.runUntil({ kind: 'pod-gone', pod: 'web-0' });
+    expect(at).not.toBeNull();
+    expect(s.stateAt(at! - 1).api!.pods).not.toBe(s.stateAt(at!).api!.pods);
+    const e = s.events[at!]!;
+    expect(e.kind === 'api' && 'pod' in e.payload && e.payload.op).toBe('remove');
+  });
+});

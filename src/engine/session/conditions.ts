@@ -1,6 +1,6 @@
 /**
  * Where "run until" stops, and which events the timeline marks: plugin calls, errors, pods
- * turning Running, faults. Each is a function of the trace and the states, so a saved session's
+ * turning Running or gone, Kubernetes events, faults. Each is a function of the trace and the states, so a saved session's
  * markers are recomputed, never stored.
  */
 import { isErrorEvent } from '../scenario/condition';
@@ -13,6 +13,10 @@ export type StopCondition =
   | { kind: 'plugin'; name?: string }
   | { kind: 'error' }
   | { kind: 'pod-running'; pod?: string }
+  /** A Kubernetes Event sent to the API server (of one reason, e.g. FailedKillPod). */
+  | { kind: 'k8s-event'; reason?: string }
+  /** A pod's object removed from the API server (deleted and its sandbox gone). */
+  | { kind: 'pod-gone'; pod?: string }
   | { kind: 'fault' }
   | { kind: 'idle' }
   | {
@@ -49,6 +53,15 @@ export function podsTurnedRunning(e: TraceEvent, before: WorldState, after: Worl
   return out;
 }
 
+/** Pods (namespace/name) whose object the event removed from the API server. */
+export function podsGone(e: TraceEvent, before: WorldState, after: WorldState): string[] {
+  if (e.kind !== 'api' || !('pod' in e.payload)) return [];
+  const k = e.payload.pod;
+  return tget(before.api?.pods, k) !== undefined && tget(after.api?.pods, k) === undefined
+    ? [k]
+    : [];
+}
+
 function podMatches(key: string, pod: string | undefined): boolean {
   if (pod === undefined) return true;
   return pod.includes('/') ? key === pod : key === `default/${pod}`;
@@ -73,6 +86,14 @@ export function meets(
       return isErrorEvent(e);
     case 'pod-running':
       return podsTurnedRunning(e, before, after).some((k) => podMatches(k, c.pod));
+    case 'k8s-event':
+      return (
+        e.kind === 'api' &&
+        'event' in e.payload &&
+        (c.reason === undefined || e.payload.event.reason === c.reason)
+      );
+    case 'pod-gone':
+      return podsGone(e, before, after).some((k) => podMatches(k, c.pod));
     case 'fault':
       return faultSteps.has(i);
     case 'idle':
@@ -91,6 +112,10 @@ export function describeCondition(c: StopCondition): string {
       return 'next error';
     case 'pod-running':
       return c.pod ? `pod ${c.pod} Running` : 'a pod is Running';
+    case 'k8s-event':
+      return c.reason ? `event ${c.reason}` : 'next Kubernetes event';
+    case 'pod-gone':
+      return c.pod ? `pod ${c.pod} gone` : 'a pod is gone';
     case 'fault':
       return 'next fault';
     case 'idle':
