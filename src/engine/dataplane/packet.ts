@@ -22,7 +22,7 @@ export interface Packet {
   icmp?: IcmpKind;
   /** ICMP echo: the sequence number (icmp_seq). */
   icmpSeq?: number;
-  tcp?: 'SYN' | 'SYN-ACK' | 'RST' | 'ACK';
+  tcp?: 'SYN' | 'SYN-ACK' | 'RST' | 'ACK' | 'FIN';
   ttl: number;
   /** Total length of the IP packet in bytes. */
   len: number;
@@ -48,7 +48,7 @@ export function packetText(p: Packet): string {
         return `${from} > ${to}: ICMP ${p.embedded.dst} ${p.embedded.proto} port ${p.embedded.dport} unreachable, length ${Math.max(0, p.len - 20)}`;
       return `${from} > ${to}: ICMP ${p.icmp === 'echo-request' ? 'echo request' : p.icmp === 'echo-reply' ? 'echo reply' : (p.icmp ?? '')}, id ${p.sport}, seq ${p.icmpSeq ?? 1}, length ${Math.max(0, p.len - 20)}`;
     case 'tcp':
-      return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : '.'}], length 0`;
+      return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : p.tcp === 'FIN' ? 'F.' : '.'}], length 0`;
     default:
       return `${from} > ${to}: UDP, length ${Math.max(0, p.len - 28)}`;
   }

@@ -151,6 +151,8 @@ export interface CtEntry {
   replied: boolean;
   /** tcp: the state conntrack -L shows. */
   tcpState?: string;
+  /** tcp: the connection saw the handshake complete (`[ASSURED]`). */
+  assured?: boolean;
   mark: number;
   /** Seconds left, as listed. */
   timeout: number;
