@@ -1322,6 +1322,7 @@ function vxlanXmit(wk: Walk, at: Where, p: Packet, dev: Link, nh: string, ct: Ct
     df: false,
     mark: 0,
     inner: { ...p },
+    vni: info.id,
   };
   wk.net.hop(
     {

@@ -3,7 +3,8 @@
  *
  * `nc -l PORT`: a listening TCP socket in the command's namespace. The shell cannot leave a
  * process waiting in the foreground, so `nc -l PORT` returns at once and the socket stays (as
- * `nc -l PORT &` would; in the background, `$!` and `kill` see it as a job). Whatever was piped
+ * `nc -l PORT &` would). In the background (`nc -lk PORT &`) it is a job that runs until `kill`
+ * (`kill -0 $!` succeeds), and killing it closes the socket. Whatever was piped
  * into it is what it sends to each client before closing (as `nc -lk -N` would: -N closes at the
  * end of its input), which `curl` or `nc` then read (docs/dataplane.md). `nc -l` again on the port
  * replaces it.
@@ -92,13 +93,21 @@ export function ncCmd(ctx: CommandContext): number {
     }
     const response = ctx.stdin;
     const p = port;
+    const netns = ctx.netns;
     ctx.changeKernel((k) => {
-      const ns = nsById(k, ctx.netns);
+      const ns = nsById(k, netns);
       ns.listeners = [
         ...(ns.listeners ?? []).filter((l) => l.port !== p),
         { proto: 'tcp', port: p, response },
       ];
     });
+    // In the background the listener is a job until killed; killing it closes the socket.
+    ctx.keepRunning((kc) =>
+      kc.changeKernel((k) => {
+        const ns = nsById(k, netns);
+        ns.listeners = (ns.listeners ?? []).filter((l) => l.port !== p);
+      }),
+    );
     return 0;
   }
   if (operands.length !== 2) {
