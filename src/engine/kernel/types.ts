@@ -213,6 +213,8 @@ export interface Route {
   prefsrc: string | null;
   metric: number;
   origin: RouteOrigin;
+  /** RTNH_F_ONLINK: the gateway is taken to be on the device, whatever its subnets. */
+  onlink?: boolean;
 }
 
 export interface Netns {
