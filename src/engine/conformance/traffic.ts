@@ -3,7 +3,9 @@
  * simulator: every recorded node becomes a simulated node (node/setup), every pod namespace a
  * namespace on its node, every CNI ADD runs the same conflist through the simulated libcni, and
  * every command line runs in that node's shell, as the recorder ran it with bash in the node's
- * namespace. Returns the simulator's own record in the recording's shape, normalised the same way.
+ * namespace. Two nodes are one cluster (`underlay` with the mode the steps build, host-gw or
+ * vxlan), whose wire is the recorder's veth pair between the node namespaces (`underlay` steps).
+ * Returns the simulator's own record in the recording's shape, normalised the same way.
  */
 import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
@@ -131,11 +133,11 @@ function concretize(s: string): string {
 const UNDERLAY_VETH = /^ip link add (\S+) type veth peer name (\S+) netns (\S+) && (.*)$/;
 
 /** A two-node recording is one cluster: host-gw routes or flanneld's VXLAN (the steps' roles). */
-function clusterMode(rec: TrafficRecording): 'host-gw' | 'vxlan' | null {
+function clusterMode(rec: TrafficRecording): 'host-gw' | 'vxlan' | 'none' | null {
   if (rec.nodes.length < 2) return null;
   if (rec.steps.some((s) => s.role === 'flanneld')) return 'vxlan';
   if (rec.steps.some((s) => s.role === 'host-gw')) return 'host-gw';
-  return null;
+  return 'none';
 }
 
 /** The underlay's subnet, from the address the first `underlay` step gives eth0. */
