@@ -333,11 +333,17 @@ function ctLookup1(ns: Netns, p: Packet): CtState {
       related: true,
     };
   }
+  // An echo's type is part of its tuple: a request matches only as the original direction, a
+  // reply only as the reply (a ping to the namespace's own address has the same addresses both
+  // ways).
+  const echo = p.icmp === 'echo-request' ? 'orig' : p.icmp === 'echo-reply' ? 'reply' : null;
   for (let i = 0; i < list.length; i++) {
     const e = list[i]!;
     if (e.proto !== ctProto(p)) continue;
-    if (sameTuple(e.orig, t)) return { entry: e, dir: 'orig', isNew: false, index: i };
-    if (sameTuple(e.reply, t)) return { entry: e, dir: 'reply', isNew: false, index: i };
+    if (echo !== 'reply' && sameTuple(e.orig, t))
+      return { entry: e, dir: 'orig', isNew: false, index: i };
+    if (echo !== 'orig' && sameTuple(e.reply, t))
+      return { entry: e, dir: 'reply', isNew: false, index: i };
   }
   // As `conntrack -L` lists a new entry a moment later: icmp and udp 30 s, a SYN 120 s.
   const timeout = p.proto === 'tcp' ? 119 : 29;
@@ -675,7 +681,11 @@ function output(wk: Walk, at: Where, p: Packet): Outcome {
       if (!r2) return drop(wk, at, p, 'no-route', `after NAT, no route to ${p.dst}`);
       return postrouting(wk, at, p, r2, linkByIndex(ns, r2.dev)!, ct, undefined);
     }
-    const nat = o.nat !== null || manip !== null;
+    // Out through lo: POSTROUTING as for any output (nat sees the connection's first packet).
+    ctHop(wk, at, p, ctSrcManip(ct, p));
+    const po = hookStep(wk, at, p, 'POSTROUTING', ct, { outDev: 'lo' }, lo);
+    if (po.dropped) return po.dropped;
+    applyNat(ct, p, po.nat);
     wk.net.hop(
       {
         node: at.node,
@@ -686,7 +696,8 @@ function output(wk: Walk, at: Where, p: Packet): Outcome {
         text: `${p.dst} is an address of this namespace: delivered through lo`,
       },
       (d) => {
-        if (nat) ctConfirm(d, at, ct);
+        // Confirmed as it leaves through lo: its next packets and the answer are not NEW.
+        ctConfirm(d, at, ct);
         bumpLink(d, at.node, at.ns, 1, 'tx', p.len);
         bumpLink(d, at.node, at.ns, 1, 'rx', p.len);
       },

@@ -181,3 +181,22 @@ describe('VXLAN from the shell (as flanneld sets flannel.1 up)', () => {
     });
   });
 });
+
+describe('a packet to a local address', () => {
+  it('passes POSTROUTING once per connection: its entry is confirmed on lo', () => {
+    const { sh } = node();
+    // Any nat rule hooks conntrack and the nat table into the namespace.
+    expect(
+      sh.run('iptables -t nat -A POSTROUTING -o v0 -s 10.9.0.0/24 -j MASQUERADE').exitCode,
+    ).toBe(0);
+    expect(sh.run('ping -c 2 -W 1 10.0.0.1').exitCode).toBe(0);
+    const save = sh.run('iptables-save -c -t nat').stdout;
+    // The first echo request only: the second and the replies belong to the confirmed entry.
+    // (OUTPUT has no rule: iptables-nft registers no base chain for it, nothing counts there.)
+    expect(save).toContain(':OUTPUT ACCEPT [0:0]');
+    expect(save).toContain(':POSTROUTING ACCEPT [1:84]');
+    expect(sh.run('conntrack -L').stdout).toMatch(
+      /^icmp +1 \d+ src=10\.0\.0\.1 dst=10\.0\.0\.1 type=8 code=0 id=\d+ src=10\.0\.0\.1 dst=10\.0\.0\.1 type=0 code=0 id=\d+ mark=0 use=1\n$/,
+    );
+  });
+});
