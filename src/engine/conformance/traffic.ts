@@ -3,14 +3,18 @@
  * simulator: every recorded node becomes a simulated node (node/setup), every pod namespace a
  * namespace on its node, every CNI ADD runs the same conflist through the simulated libcni, and
  * every command line runs in that node's shell, as the recorder ran it with bash in the node's
- * namespace. Returns the simulator's own record in the recording's shape, normalised the same way.
+ * namespace. Two nodes are one cluster (`underlay` with the mode the steps build, host-gw or
+ * vxlan), whose wire is the recorder's veth pair between the node namespaces (`underlay` steps).
+ * Returns the simulator's own record in the recording's shape, normalised the same way.
  */
 import { produce } from 'immer';
 import * as vfs from '../fs/vfs';
 import { CNIConfig, RUNTIME_PATH_ENV } from '../libcni/api';
 import { confListFromBytes } from '../libcni/conf';
 import { ipNetString } from '../net/ip';
-import { addNode, netnsAdd, settle } from '../node/setup';
+import * as K from '../kernel/kernel';
+import type { KernelState } from '../kernel/types';
+import { addNode, netnsAdd, settle, UNDERLAY } from '../node/setup';
 import { runToEnd } from '../os/sys';
 import { PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
 import { Shell } from '../shell';
@@ -125,6 +129,32 @@ function concretize(s: string): string {
     );
 }
 
+/** `ip link add A type veth peer name B netns <node> && REST`: the recorder's underlay wire. */
+const UNDERLAY_VETH = /^ip link add (\S+) type veth peer name (\S+) netns (\S+) && (.*)$/;
+
+/** A two-node recording is one cluster: host-gw routes or flanneld's VXLAN (the steps' roles). */
+function clusterMode(rec: TrafficRecording): 'host-gw' | 'vxlan' | 'none' | null {
+  if (rec.nodes.length < 2) return null;
+  if (rec.steps.some((s) => s.role === 'flanneld')) return 'vxlan';
+  if (rec.steps.some((s) => s.role === 'host-gw')) return 'host-gw';
+  return 'none';
+}
+
+/** The underlay's subnet, from the address the first `underlay` step gives eth0. */
+function underlayCidr(rec: TrafficRecording): string {
+  for (const s of rec.steps) {
+    const m = s.role === 'underlay' ? /ip addr add ([0-9.]+)\/(\d+) dev/.exec(s.cmd ?? '') : null;
+    if (m) {
+      const a = m[1]!.split('.').map(Number);
+      const bits = Number(m[2]);
+      const n = ((a[0]! << 24) | (a[1]! << 16) | (a[2]! << 8) | a[3]!) >>> 0;
+      const net = bits === 0 ? 0 : (n & (~0 << (32 - bits))) >>> 0;
+      return `${[24, 16, 8, 0].map((sh) => (net >>> sh) & 255).join('.')}/${bits}`;
+    }
+  }
+  return '';
+}
+
 export interface TrafficReplay {
   steps: TrafficStep[];
   after: Record<string, TrafficAfter>;
@@ -142,6 +172,15 @@ export function replayTraffic(rec: TrafficRecording): TrafficReplay {
       name: node,
       plugins: [...REFERENCE_PACKAGE, 'flannel'],
       pluginDir: CNI_BIN,
+    });
+  }
+  const mode = clusterMode(rec);
+  if (mode) {
+    // One cluster: the nodes' eth0 on one underlay segment (built by the `underlay` steps). The
+    // recorder's segment has no router, and the routes or flannel.1 of the mode are the
+    // recording's own steps (`host-gw`, `flanneld`), so nothing is added for the mode here.
+    world = produce(world, (d) => {
+      d.underlay = { segment: UNDERLAY.segment, cidr: underlayCidr(rec), gateway: '', mode };
     });
   }
   const sim = new Simulation(world);
@@ -199,7 +238,29 @@ export function replayTraffic(rec: TrafficRecording): TrafficReplay {
       continue;
     }
     const cmd = st.cmd!;
-    const r = shell(st.node).run(concretize(cmd));
+    let line = concretize(cmd);
+    const wire = st.role === 'underlay' ? UNDERLAY_VETH.exec(line) : null;
+    if (wire && rec.nodes.includes(wire[3]!)) {
+      // The recorder's underlay is a veth pair between two node namespaces; in the simulated
+      // cluster it is the wire between the nodes: eth0 on each node, plugged into the segment.
+      sim.state = produce(sim.state, (d) => {
+        for (const [node, name] of [
+          [st.node, wire[1]!],
+          [wire[3]!, wire[2]!],
+        ] as const) {
+          const k = d.nodes[node]!.kernel as KernelState;
+          const mac = `02:42:c0:a8:00:${(rec.nodes.indexOf(node) + 1).toString(16).padStart(2, '0')}`;
+          K.linkAdd(
+            k,
+            k.root,
+            { kind: 'ether', name, segment: UNDERLAY.segment, mac },
+            { mac: () => mac },
+          );
+        }
+      });
+      line = wire[4]!;
+    }
+    const r = shell(st.node).run(line);
     steps.push({
       node: st.node,
       cmd: norm.text(cmd),

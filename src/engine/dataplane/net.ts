@@ -266,6 +266,71 @@ export function connectInSim(
     : { end: 'refused', request, reply };
 }
 
+/** When Linux sends a SYN again without an answer: 1 s, then doubling (tcp_syn_retries 6). */
+const SYN_RETRANSMITS_S = [1, 3, 7, 15, 31, 63];
+
+/**
+ * A whole TCP connection as `nc -z` makes it, in the simulation: the handshake hop by hop
+ * (connectInSim); then either the rest of the connection hop by hop (the ACK that completes the
+ * handshake and the FIN exchange of a close from both ends, so conntrack ends in TIME_WAIT
+ * [ASSURED]) or, without an answer, in one `repeat` event, the SYN sent again at 1, 3, 7... s
+ * while the client still waits (`waitS`; a SYN whose conntrack entry was never confirmed is NEW
+ * again and meets the nat table again, as the kernel counts it).
+ */
+export function tcpSessionInSim(
+  sim: Simulation,
+  at: Where,
+  dst: string,
+  port: number,
+  opts: { source: string; sport: number; waitS: number },
+): ConnectResult {
+  const r = connectInSim(sim, at, dst, port, opts);
+  if (r.end !== 'connected' && r.end !== 'timeout') return r;
+  const k = sim.state.nodes[at.node]!.kernel;
+  const src = sourceAddress(k, tget(k.netns, at.ns)!, dst) ?? '';
+  const seg = (flag: 'ACK' | 'FIN' | 'SYN'): Packet => ({
+    ...tcpSyn(src, dst, opts.sport, port),
+    tcp: flag,
+  });
+  if (r.end === 'connected') {
+    // Four segments, each hop by hop like the handshake (tcpdump shows them).
+    const net = (seq: number) => new TraceNet(sim, { source: opts.source, flow: opts.sport, seq });
+    sendLocal(net(2), at, seg('ACK'));
+    const fin = sendLocal(net(3), at, seg('FIN'));
+    if (r.request.ok && fin.ok) {
+      const q = fin.packet;
+      sendLocal(net(4), r.request.at, { ...tcpSyn(q.dst, q.src, q.dport, q.sport), tcp: 'FIN' });
+      sendLocal(net(5), at, seg('ACK'));
+    }
+    return r;
+  }
+  let count = 0;
+  const next = produce(sim.state, (d: Draft<WorldState>) => {
+    const net = new DraftNet(d as unknown as MutWorld);
+    for (const t of SYN_RETRANSMITS_S) {
+      if (t >= opts.waitS) break;
+      sendLocal(net, at, seg('SYN'));
+      count++;
+    }
+  });
+  if (count === 0) return r;
+  const text = `no answer: the SYN sent again ${count} time${count > 1 ? 's' : ''} (after ${SYN_RETRANSMITS_S.slice(0, count).join(', ')} s)`;
+  sim.apply(
+    packetEvent({
+      node: at.node,
+      source: opts.source,
+      target: 'kernel',
+      level: 'kernel',
+      summary: text,
+      payload: { op: 'repeat', flow: opts.sport, from: 2, to: count + 1, delivered: 0, text },
+    }),
+    (d) => {
+      d.nodes = castDraft(next.nodes);
+    },
+  );
+  return r;
+}
+
 /** What answered one traceroute probe: an address, or nothing (`*`). */
 export interface ProbeAnswer {
   from: string | null;

@@ -22,7 +22,7 @@ export interface Packet {
   icmp?: IcmpKind;
   /** ICMP echo: the sequence number (icmp_seq). */
   icmpSeq?: number;
-  tcp?: 'SYN' | 'SYN-ACK' | 'RST' | 'ACK';
+  tcp?: 'SYN' | 'SYN-ACK' | 'RST' | 'ACK' | 'FIN';
   ttl: number;
   /** Total length of the IP packet in bytes. */
   len: number;
@@ -30,6 +30,9 @@ export interface Packet {
   df: boolean;
   /** skb->mark. */
   mark: number;
+  /** A VXLAN datagram: the packet it carries, and its VNI. */
+  inner?: Packet;
+  vni?: number;
   /** ICMP errors: the header of the packet they quote (what conntrack relates them by). */
   embedded?: { proto: Proto; src: string; dst: string; sport: number; dport: number };
 }
@@ -48,8 +51,12 @@ export function packetText(p: Packet): string {
         return `${from} > ${to}: ICMP ${p.embedded.dst} ${p.embedded.proto} port ${p.embedded.dport} unreachable, length ${Math.max(0, p.len - 20)}`;
       return `${from} > ${to}: ICMP ${p.icmp === 'echo-request' ? 'echo request' : p.icmp === 'echo-reply' ? 'echo reply' : (p.icmp ?? '')}, id ${p.sport}, seq ${p.icmpSeq ?? 1}, length ${Math.max(0, p.len - 20)}`;
     case 'tcp':
-      return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : '.'}], length 0`;
+      return `${from} > ${to}: Flags [${p.tcp === 'SYN' ? 'S' : p.tcp === 'SYN-ACK' ? 'S.' : p.tcp === 'RST' ? 'R.' : p.tcp === 'FIN' ? 'F.' : '.'}], length 0`;
     default:
+      // tcpdump decodes UDP 8472 (the port Linux and flannel use for VXLAN) as OTV, 4789 as
+      // VXLAN; the frame inside follows on its own line.
+      if (p.inner && p.vni !== undefined && (p.dport === 8472 || p.dport === 4789))
+        return `${from} > ${to}: ${p.dport === 8472 ? `OTV, flags [I] (0x08), overlay 0, instance ${p.vni}` : `VXLAN, flags [I] (0x08), vni ${p.vni}`}\nIP ${packetText(p.inner)}`;
       return `${from} > ${to}: UDP, length ${Math.max(0, p.len - 28)}`;
   }
 }

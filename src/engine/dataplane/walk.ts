@@ -258,7 +258,7 @@ function ctText(e: CtEntry): string {
     icmp
       ? `src=${t.src} dst=${t.dst} type=${type(orig)} code=0 id=${t.sport}`
       : `src=${t.src} dst=${t.dst} sport=${t.sport} dport=${t.dport}`;
-  return `${proto} ${e.timeout} ${e.tcpState ? `${e.tcpState} ` : ''}${tup(e.orig, true)}${e.replied ? '' : ' [UNREPLIED]'} ${tup(e.reply, false)} mark=${e.mark} use=1`;
+  return `${proto} ${e.timeout} ${e.tcpState ? `${e.tcpState} ` : ''}${tup(e.orig, true)}${e.replied ? '' : ' [UNREPLIED]'} ${tup(e.reply, false)}${e.assured ? ' [ASSURED]' : ''} mark=${e.mark} use=1`;
 }
 
 export { ctText };
@@ -274,6 +274,8 @@ interface CtState {
   dir: 'orig' | 'reply';
   isNew: boolean;
   index: number;
+  /** tcp: the segment's flags (they move the entry's state). */
+  tcp?: Packet['tcp'];
 }
 
 function tupleOf(p: Packet): CtTuple {
@@ -296,6 +298,11 @@ const ICMP_ERRORS = new Set([
 ]);
 
 function ctLookup(ns: Netns, p: Packet): CtState {
+  const st = ctLookup1(ns, p);
+  return p.tcp ? { ...st, tcp: p.tcp } : st;
+}
+
+function ctLookup1(ns: Netns, p: Packet): CtState {
   const t = tupleOf(p);
   const list = ns.conntrack ?? [];
   if (p.icmp && ICMP_ERRORS.has(p.icmp)) {
@@ -327,11 +334,17 @@ function ctLookup(ns: Netns, p: Packet): CtState {
       related: true,
     };
   }
+  // An echo's type is part of its tuple: a request matches only as the original direction, a
+  // reply only as the reply (a ping to the namespace's own address has the same addresses both
+  // ways).
+  const echo = p.icmp === 'echo-request' ? 'orig' : p.icmp === 'echo-reply' ? 'reply' : null;
   for (let i = 0; i < list.length; i++) {
     const e = list[i]!;
     if (e.proto !== ctProto(p)) continue;
-    if (sameTuple(e.orig, t)) return { entry: e, dir: 'orig', isNew: false, index: i };
-    if (sameTuple(e.reply, t)) return { entry: e, dir: 'reply', isNew: false, index: i };
+    if (echo !== 'reply' && sameTuple(e.orig, t))
+      return { entry: e, dir: 'orig', isNew: false, index: i };
+    if (echo !== 'orig' && sameTuple(e.reply, t))
+      return { entry: e, dir: 'reply', isNew: false, index: i };
   }
   // As `conntrack -L` lists a new entry a moment later: icmp and udp 30 s, a SYN 120 s.
   const timeout = p.proto === 'tcp' ? 119 : 29;
@@ -389,17 +402,49 @@ function ctConfirm(w: MutWorld, at: Where, ct: CtState): void {
   if (!tracks(ns) || ct.related) return;
   const list = [...(ns.conntrack ?? [])];
   const e: CtEntry = { ...ct.entry };
-  if (!ct.isNew && ct.dir === 'reply') {
-    e.replied = true;
-    if (e.proto === 'tcp') {
-      e.tcpState = 'SYN_RECV';
-      e.timeout = 59;
-    }
-  }
+  if (!ct.isNew && ct.dir === 'reply') e.replied = true;
+  if (!ct.isNew && e.proto === 'tcp') tcpTransition(e, ct.dir, ct.tcp ?? 'SYN-ACK');
   if (ct.isNew) list.push(e);
   else list[ct.index] = e;
   ns.conntrack = list;
 }
+
+/**
+ * nf_conntrack_proto_tcp's state table (tcp_conntracks), for the segments the walk sends: the
+ * handshake, the ACK that completes it (ESTABLISHED, `[ASSURED]`), the FIN exchange
+ * (FIN_WAIT, CLOSE_WAIT, LAST_ACK, TIME_WAIT) and RST (CLOSE). The timeouts are
+ * nf_conntrack_tcp_timeout_* less the second `conntrack -L` comes after.
+ */
+function tcpTransition(e: CtEntry, dir: 'orig' | 'reply', flag: NonNullable<Packet['tcp']>): void {
+  const s = e.tcpState ?? 'SYN_SENT';
+  let next = s;
+  if (flag === 'RST') next = 'CLOSE';
+  else if (flag === 'SYN-ACK') next = dir === 'reply' && s === 'SYN_SENT' ? 'SYN_RECV' : s;
+  else if (flag === 'ACK') {
+    if (s === 'SYN_RECV' && dir === 'orig') {
+      next = 'ESTABLISHED';
+      e.assured = true;
+    } else if (s === 'LAST_ACK') next = 'TIME_WAIT';
+    else if (s === 'FIN_WAIT') next = 'CLOSE_WAIT';
+  } else if (flag === 'FIN') {
+    if (s === 'ESTABLISHED') next = 'FIN_WAIT';
+    else if (s === 'FIN_WAIT' || s === 'CLOSE_WAIT') next = 'LAST_ACK';
+  }
+  if (next === s) return;
+  e.tcpState = next;
+  e.timeout = TCP_TIMEOUTS[next] ?? e.timeout;
+}
+
+const TCP_TIMEOUTS: Record<string, number> = {
+  SYN_SENT: 119,
+  SYN_RECV: 59,
+  ESTABLISHED: 431999,
+  FIN_WAIT: 119,
+  CLOSE_WAIT: 59,
+  LAST_ACK: 29,
+  TIME_WAIT: 119,
+  CLOSE: 9,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Counters
@@ -624,6 +669,24 @@ function output(wk: Walk, at: Where, p: Packet): Outcome {
     const lo = ns.links[1];
     if (!lo?.adminUp)
       return drop(wk, at, p, 'link-down', 'the destination is local but lo is down');
+    // The local route still passes OUTPUT: a DNAT there (portmap's hostPort on the node's own
+    // address) sends the packet elsewhere.
+    const ct = ctLookup(ns, p);
+    const manip = ctDstManip(ct, p);
+    ctHop(wk, at, p, manip);
+    const o = hookStep(wk, at, p, 'OUTPUT', ct, { outDev: 'lo' }, lo);
+    if (o.dropped) return o.dropped;
+    applyNat(ct, p, o.nat);
+    if (!ownerLink(ns, p.dst)) {
+      const r2 = routeLookup(k, ns, parseIP(p.dst)!);
+      if (!r2) return drop(wk, at, p, 'no-route', `after NAT, no route to ${p.dst}`);
+      return postrouting(wk, at, p, r2, linkByIndex(ns, r2.dev)!, ct, undefined);
+    }
+    // Out through lo: POSTROUTING as for any output (nat sees the connection's first packet).
+    ctHop(wk, at, p, ctSrcManip(ct, p));
+    const po = hookStep(wk, at, p, 'POSTROUTING', ct, { outDev: 'lo' }, lo);
+    if (po.dropped) return po.dropped;
+    applyNat(ct, p, po.nat);
     wk.net.hop(
       {
         node: at.node,
@@ -634,6 +697,8 @@ function output(wk: Walk, at: Where, p: Packet): Outcome {
         text: `${p.dst} is an address of this namespace: delivered through lo`,
       },
       (d) => {
+        // Confirmed as it leaves through lo: its next packets and the answer are not NEW.
+        ctConfirm(d, at, ct);
         bumpLink(d, at.node, at.ns, 1, 'tx', p.len);
         bumpLink(d, at.node, at.ns, 1, 'rx', p.len);
       },
@@ -1269,6 +1334,7 @@ function vxlanXmit(wk: Walk, at: Where, p: Packet, dev: Link, nh: string, ct: Ct
     df: false,
     mark: 0,
     inner: { ...p },
+    vni: info.id,
   };
   wk.net.hop(
     {

@@ -102,6 +102,8 @@ export interface RouteSpec {
   prefsrc?: IP | null;
   metric?: number;
   protocol?: Route['protocol'];
+  /** RTNH_F_ONLINK (`ip route add ... onlink`). */
+  onlink?: boolean;
 }
 
 /**
@@ -161,7 +163,12 @@ export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: R
   }
   const metric = spec.metric ?? (spec.family === 6 ? 1024 : 0);
   const scope = spec.scope ?? (gw ? 'universe' : spec.family === 4 ? 'link' : 'universe');
-  const out = spec.family === 4 ? nexthop4(ns, dev, gw, scope) : nexthop6(ns, dev, gw);
+  const out =
+    spec.family === 4
+      ? spec.onlink
+        ? nexthopOnlink4(ns, dev, gw, scope)
+        : nexthop4(ns, dev, gw, scope)
+      : nexthop6(ns, dev, gw);
   if (spec.prefsrc) {
     if (spec.family === 4 && localTable4(ns, spec.prefsrc, null)?.type !== 'local')
       throw new KernelError('EINVAL', 'Invalid prefsrc address');
@@ -179,6 +186,7 @@ export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: R
     prefsrc: spec.prefsrc ? ipString(spec.prefsrc) : null,
     metric,
     origin: 'user',
+    ...(spec.onlink ? { onlink: true } : {}),
   };
   if (spec.family === 4) insertRoute4(ns, route, flags);
   else insertRoute6(ns, route, flags);
@@ -210,6 +218,26 @@ function nexthop4(ns: Netns, dev: Link | undefined, gw: IP | null, scope: Route[
   const out = ns.links[res.dev]!;
   if (!out.adminUp) throw new KernelError('ENETDOWN');
   return out;
+}
+
+/**
+ * fib_check_nh_v4_gw with RTNH_F_ONLINK: the gateway is on the given device, no route to it is
+ * looked up; the device must exist and be up, and the gateway must be a unicast address there.
+ */
+function nexthopOnlink4(
+  ns: Netns,
+  dev: Link | undefined,
+  gw: IP | null,
+  scope: Route['scope'],
+): Link {
+  if (!gw) return nexthop4(ns, dev, gw, scope);
+  if (SCOPE_NUMBER[scope] >= SCOPE_NUMBER.link)
+    throw new KernelError('EINVAL', 'Nexthop has invalid scope');
+  if (!dev) throw new KernelError('ENODEV', 'Nexthop device required for onlink');
+  if (!dev.adminUp) throw new KernelError('ENETDOWN', 'Nexthop device is not up');
+  const t = localTable4(ns, gw, null);
+  if (t && t.type !== 'unicast') throw new KernelError('EINVAL', 'Nexthop has invalid gateway');
+  return dev;
 }
 
 interface FibResult {

@@ -7,9 +7,15 @@ import { linksOf } from './device';
 import { netdevChain } from './notifier';
 import type { Link, Qdisc } from './types';
 
-/** IFF_NO_QUEUE: the default qdisc is noqueue. */
+/** IFF_NO_QUEUE (veth, bridge, vxlan set it in their setup): the default qdisc is noqueue. */
 function noQueue(l: Link): boolean {
-  return l.kind === 'veth' || l.kind === 'bridge' || l.kind === 'loopback' || l.txqlen === 0;
+  return (
+    l.kind === 'veth' ||
+    l.kind === 'bridge' ||
+    l.kind === 'vxlan' ||
+    l.kind === 'loopback' ||
+    l.txqlen === 0
+  );
 }
 
 /** The root qdisc dev_activate attaches (default_qdisc is pfifo_fast on the recordings' machine). */

@@ -151,6 +151,8 @@ export interface CtEntry {
   replied: boolean;
   /** tcp: the state conntrack -L shows. */
   tcpState?: string;
+  /** tcp: the connection saw the handshake complete (`[ASSURED]`). */
+  assured?: boolean;
   mark: number;
   /** Seconds left, as listed. */
   timeout: number;
@@ -211,6 +213,8 @@ export interface Route {
   prefsrc: string | null;
   metric: number;
   origin: RouteOrigin;
+  /** RTNH_F_ONLINK: the gateway is taken to be on the device, whatever its subnets. */
+  onlink?: boolean;
 }
 
 export interface Netns {

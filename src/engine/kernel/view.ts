@@ -25,11 +25,15 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
   return out;
 }
 
-/** A route's flags as ip shows them: "linkdown" when linkwatch saw the device without carrier. */
+/**
+ * A route's flags as ip shows them (print_rt_flags' order): "onlink" for RTNH_F_ONLINK,
+ * "linkdown" when linkwatch saw the device without carrier.
+ */
 export function routeFlags(ns: Netns, r: Route): string[] {
+  const out: string[] = r.onlink ? ['onlink'] : [];
   const l = linkByIndex(ns, r.dev);
-  if (l && l.adminUp && !l.lwCarrier) return ['linkdown'];
-  return [];
+  if (l && l.adminUp && !l.lwCarrier) out.push('linkdown');
+  return out;
 }
 
 function ipOf(s: string): IP {

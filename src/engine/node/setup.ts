@@ -286,6 +286,7 @@ export function flannelVxlan(
         prefsrc: null,
         metric: 0,
         origin: 'user',
+        onlink: true,
       });
       ns.neigh = [
         ...(ns.neigh ?? []),

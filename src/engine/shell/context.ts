@@ -7,13 +7,22 @@ import type { NodeState, Simulation } from '../sim/world';
 import type { Frame, IO } from './io';
 import { resolvePath } from './paths';
 import type { Tx } from './tx';
-import type { ClusterHooks, CommandContext, ExecFailure, ExecOptions, ShellState } from './types';
+import type {
+  ClusterHooks,
+  CommandContext,
+  ExecFailure,
+  ExecOptions,
+  Job,
+  ShellState,
+} from './types';
 
 /** What a command's context needs from the shell that runs it. */
 export interface ContextHost extends ShellState {
   readonly sim: Simulation;
   readonly node: string;
   readonly cluster: ClusterHooks | undefined;
+  /** The background job being started, if the command runs in one. */
+  readonly startingJob: Job | null;
   execFromCommand(ctx: CtxImpl, argv: readonly string[], opts: ExecOptions): number | ExecFailure;
   passTime(us: number, tx: Tx | null): void;
   outside<T>(tx: Tx | null, fn: () => T): T;
@@ -68,6 +77,22 @@ export class CtxImpl implements CommandContext {
   }
   get shell(): ShellState {
     return this.sh;
+  }
+  get background(): boolean {
+    return this.sh.startingJob !== null;
+  }
+  defer(fn: () => number): number {
+    const job = this.sh.startingJob;
+    if (!job) return fn();
+    job.state = 'deferred';
+    job.deferred = fn;
+    return 0;
+  }
+  keepRunning(onKill?: (ctx: CommandContext) => void): void {
+    const job = this.sh.startingJob;
+    if (!job) return;
+    job.state = 'running';
+    if (onKill) job.onKill = onKill;
   }
   private nodeState(): NodeState {
     return this.frame.tx ? this.frame.tx.nodeState() : this.sh.sim.node(this.sh.node);

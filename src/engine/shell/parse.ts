@@ -112,7 +112,7 @@ export interface Pipeline {
 export interface AndOr {
   first: Pipeline;
   rest: Array<{ op: '&&' | '||'; pipeline: Pipeline }>;
-  /** Followed by `&` (run in the background: this shell runs it in the foreground). */
+  /** Followed by `&` (a background job: shell.ts execBackground). */
   background: boolean;
 }
 

@@ -62,6 +62,7 @@ import {
   type CommandRegistry,
   type ExecFailure,
   type ExecOptions,
+  type Job,
   type ShellState,
 } from './types';
 
@@ -109,6 +110,11 @@ export class Shell implements ShellState, D.DispatchHost {
   /** Debian's /bin/sh is dash: "sh: 1: foo: not found". */
   dash = false;
   private currentLine = 1;
+  /** Background jobs (`cmd &`), oldest first; `$!` is the last one's pid. */
+  readonly jobs: Job[] = [];
+  private lastBgPid: number | null = null;
+  /** The job whose command is running now (commands mark it deferred or running). */
+  startingJob: Job | null = null;
 
   constructor(sim: Simulation, node: string, opts: ShellOptions = {}) {
     this.sim = sim;
@@ -159,6 +165,7 @@ export class Shell implements ShellState, D.DispatchHost {
       case '0':
         return 'bash';
       case '!':
+        return this.lastBgPid === null ? '' : String(this.lastBgPid);
       case '@':
       case '*':
         return '';
@@ -220,7 +227,12 @@ export class Shell implements ShellState, D.DispatchHost {
     };
     if (input.trim() !== '') this.history.push(input.replace(/\n+$/, ''));
     try {
-      this.runSource(input, io, { netns: this.hostNs(), tx: null });
+      try {
+        this.runSource(input, io, { netns: this.hostNs(), tx: null });
+      } finally {
+        // A capture left in the background ends with the line (the recorder's `bash -c` exits).
+        for (const j of this.jobs) if (j.state === 'deferred') this.finishJob(j);
+      }
     } catch (e) {
       if (e instanceof ExitSignal) {
         this.lastStatus = e.code;
@@ -327,8 +339,48 @@ export class Shell implements ShellState, D.DispatchHost {
   // Execution
 
   private execList(list: CommandList, io: IO, frame: Frame): number {
-    for (const ao of list) this.execAndOr(ao, io, frame);
+    for (const ao of list) {
+      if (ao.background) this.execBackground(ao, io, frame);
+      else this.execAndOr(ao, io, frame);
+    }
     return this.lastStatus;
+  }
+
+  /**
+   * `cmd &`: a job with its own pid (`$!`). Nothing runs at the same time in this shell, so the
+   * job's commands run now, in a subshell, and say what they leave behind: a server keeps
+   * running until `kill` (nc -l), a capture runs when the job is waited for (tcpdump, which then
+   * sees the packets of the commands in between), anything else is done at once. `$?` is 0.
+   */
+  private execBackground(ao: AndOr, io: IO, frame: Frame): void {
+    const job: Job = {
+      pid: this.pid + 1 + this.jobs.length,
+      text: ao.first.commands.map((c) => c.text).join(' | '),
+      state: 'done',
+      status: 0,
+    };
+    this.jobs.push(job);
+    this.lastBgPid = job.pid;
+    if (this.tty) io.err(`[${this.jobs.length}] ${job.pid}\n`);
+    const outer = this.startingJob;
+    this.startingJob = job;
+    try {
+      const status = this.inSubshell(() => this.execAndOr({ ...ao, background: false }, io, frame));
+      if (job.state === 'done') job.status = status;
+    } finally {
+      this.startingJob = outer;
+    }
+    this.lastStatus = 0;
+  }
+
+  finishJob(job: Job): number {
+    if (job.state === 'deferred' && job.deferred) {
+      const fn = job.deferred;
+      job.state = 'done';
+      delete job.deferred;
+      job.status = fn();
+    }
+    return job.status;
   }
 
   private execAndOr(ao: AndOr, io: IO, frame: Frame): number {

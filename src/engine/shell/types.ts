@@ -82,6 +82,31 @@ export interface CommandContext {
   note(target: string, level: 'cluster' | 'runtime' | 'cni' | 'kernel'): void;
   /** The shell running the command (builtins change its variables and directory). */
   readonly shell: ShellState;
+  /** The command runs as (part of) a background job: `cmd &`. */
+  readonly background: boolean;
+  /**
+   * In the background: `fn` runs when the job is waited for (`wait`, `kill`, or the end of the
+   * input line) and its status is the job's: a capture (tcpdump) sees what happened meanwhile.
+   * In the foreground `fn` runs at once. Returns the status to return now.
+   */
+  defer(fn: () => number): number;
+  /**
+   * In the background: the job goes on after the command returns (a listening server) until
+   * `kill`, which runs `onKill` with its own context (to undo what the job held).
+   */
+  keepRunning(onKill?: (ctx: CommandContext) => void): void;
+}
+
+/** A background job of a shell (`cmd &`), as `$!`, `kill` and `wait` see it. */
+export interface Job {
+  pid: number;
+  /** The and-or list as typed. */
+  text: string;
+  /** done: finished with `status`; running: a server until killed; deferred: runs when waited for. */
+  state: 'done' | 'running' | 'deferred';
+  status: number;
+  deferred?: () => number;
+  onKill?: (ctx: CommandContext) => void;
 }
 
 /** The part of the shell builtins may read and change. */
@@ -94,6 +119,10 @@ export interface ShellState {
   exportVar(name: string): void;
   /** Exported variables. */
   environ(): Record<string, string>;
+  /** The background jobs started by this shell (`cmd &`), oldest first. */
+  readonly jobs: Job[];
+  /** Runs a deferred job now (it is done afterwards); returns its status. */
+  finishJob(job: Job): number;
   /** Runs a script in a child shell (bash -c): returns its status. */
   runScript(
     src: string,

@@ -56,6 +56,7 @@ export interface WorldState {
 export interface Underlay {
   segment: string;
   cidr: string;
+  /** The router at the segment's edge (the outside); '' when the segment has none. */
   gateway: string;
   /** How pod traffic crosses nodes (the scenario's `network.mode`). */
   mode: 'host-gw' | 'vxlan' | 'none';

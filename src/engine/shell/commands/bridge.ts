@@ -1,11 +1,13 @@
 /**
  * `bridge [-n NS] [-j] [-p] link [show] [dev DEV]` (iproute2 6.1): the bridge ports (state
  * forwarding or disabled, priority 32, cost 2 for a veth — its 10 Gb/s — else 100), and
- * `bridge link set dev DEV hairpin on|off`. Not modelled:
- * bridge fdb/vlan/mdb and `bridge -d` / `-s`.
+ * `bridge link set dev DEV hairpin on|off`.
+ * `bridge fdb add | append | replace | del MAC dev DEV [dst IP] [self] [permanent]`: the
+ * entries of a VXLAN device (a MAC reached through a remote VTEP), as flanneld writes them.
+ * Not modelled: fdb show, entries on bridge ports, vlan/mdb and `bridge -d` / `-s`.
  */
-import { linkByName, linkSetHairpin, linksOf, portForwarding } from '../../kernel/kernel';
-import type { Link } from '../../kernel/types';
+import { linkByName, linkSetHairpin, linksOf, nsById, portForwarding } from '../../kernel/kernel';
+import type { FdbEntry, Link } from '../../kernel/types';
 import { linkFlags } from '../../kernel/view';
 import type { CommandContext } from '../types';
 import { matches } from './ip-common';
@@ -105,6 +107,8 @@ export function bridge(ctx: CommandContext): number {
     ctx.err(BRIDGE_USAGE);
     return 255;
   }
+  if (matches(obj, 'fdb') && rest[0] !== undefined && FDB_MODIFY.includes(rest[0]))
+    return fdbModify(ctx, nsId, rest[0], rest.slice(1));
   if (!matches(obj, 'link')) {
     if (['fdb', 'mdb', 'vlan', 'monitor'].some((o) => matches(obj, o)))
       return notSimulated(ctx, 'bridge', obj);
@@ -170,6 +174,74 @@ export function bridge(ctx: CommandContext): number {
   }
   ctx.out(json ? jsonOutput(items, pretty) : out.join(''));
   return 0;
+}
+
+const FDB_MODIFY = ['add', 'append', 'replace', 'del', 'delete'];
+
+function fdbModify(ctx: CommandContext, nsId: string, cmd: string, a: readonly string[]): number {
+  let mac: string | null = null;
+  let dev: string | null = null;
+  let dst: string | null = null;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    if (x === 'dev') dev = a[++i] ?? null;
+    else if (x === 'dst') dst = a[++i] ?? null;
+    else if (x === 'self' || x === 'permanent' || x === 'static') continue;
+    else if (x === 'master' || x === 'vlan' || x === 'port' || x === 'vni' || x === 'via')
+      return notSimulated(ctx, 'bridge', `fdb ${x}`);
+    else if (mac === null && /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/.test(x)) mac = x.toLowerCase();
+    else {
+      ctx.err(`Invalid mac address ${x}\n`);
+      return 255;
+    }
+  }
+  if (mac === null || dev === null) {
+    ctx.err('Device and address are required arguments.\n');
+    return 255;
+  }
+  const ns = nsOfCtx(ctx, nsId);
+  const l = linkByName(ns, dev);
+  if (!l) {
+    ctx.err(`Cannot find device "${dev}"\n`);
+    return 255;
+  }
+  if (l.kind !== 'vxlan') return notSimulated(ctx, 'bridge', `fdb ${cmd} on a ${l.kind} device`);
+  if (dst !== null && !/^\d+\.\d+\.\d+\.\d+$/.test(dst)) {
+    ctx.err(`Invalid address "${dst}"\n`);
+    return 255;
+  }
+  const m = mac;
+  const ifindex = l.ifindex;
+  const fail = (text: string): number => {
+    ctx.err(`RTNETLINK answers: ${text}\n`);
+    return 255;
+  };
+  let errText: string | null = null;
+  ctx.changeKernel((k) => {
+    const n = nsById(k, nsId);
+    const list = n.fdb ?? [];
+    const same = (f: FdbEntry) => f.dev === ifindex && f.mac === m;
+    const entry: FdbEntry = {
+      mac: m,
+      dev: ifindex,
+      master: null,
+      ...(dst !== null ? { dst } : {}),
+      permanent: true,
+    };
+    if (cmd === 'del' || cmd === 'delete') {
+      const keep = list.filter((f) => !(same(f) && (dst === null || f.dst === dst)));
+      if (keep.length === list.length) errText = 'No such file or directory';
+      else n.fdb = keep;
+      return;
+    }
+    const exists = list.some((f) => same(f) && (cmd !== 'append' || f.dst === dst));
+    if (exists && (cmd === 'add' || cmd === 'append')) {
+      errText = 'File exists';
+      return;
+    }
+    n.fdb = cmd === 'replace' ? [...list.filter((f) => !same(f)), entry] : [...list, entry];
+  });
+  return errText === null ? 0 : fail(errText);
 }
 
 // tc

@@ -1,10 +1,10 @@
 /**
  * Shell builtins and small programs: true false : cd pwd export unset exit history sleep env
- * bash/sh.
+ * bash/sh, kill and wait (for the shell's background jobs, shell.ts execBackground), timeout.
  */
 import * as vfs from '../../fs/vfs';
 import { isName } from '../parse';
-import type { CommandContext, CommandSpec } from '../types';
+import type { CommandContext, CommandSpec, Job } from '../types';
 
 function cd(ctx: CommandContext): number {
   const pfx = ctx.shell.errorPrefix();
@@ -211,6 +211,153 @@ function bash(ctx: CommandContext): number {
   return ctx.shell.runScript(e.data, ctx, { argv0: name, scriptName: file, dialect });
 }
 
+const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, KILL: 9, TERM: 15, USR1: 10, USR2: 12 };
+
+/** A signal as kill takes it (`9`, `KILL`, `SIGKILL`), or null. */
+function signalNumber(s: string): number | null {
+  if (/^\d+$/.test(s)) return Number(s) <= 64 ? Number(s) : null;
+  const name = s.toUpperCase().replace(/^SIG/, '');
+  return SIGNALS[name] ?? null;
+}
+
+/** A job by `%N` or by pid, as kill and wait find it. */
+function findJob(ctx: CommandContext, spec: string): Job | undefined {
+  const jobs = ctx.shell.jobs;
+  if (spec.startsWith('%')) return jobs[Number(spec.slice(1)) - 1];
+  return jobs.find((j) => String(j.pid) === spec);
+}
+
+/**
+ * `kill [-s SIG | -SIG] PID|%JOB...` (bash 5.2's builtin): the shell's background jobs are its
+ * only processes that can be signalled (the node's daemons are not processes here). `-0` asks
+ * whether the job still runs; another signal ends it (a server lets go of what it held).
+ */
+function kill(ctx: CommandContext): number {
+  const pfx = ctx.shell.errorPrefix();
+  const args = ctx.argv.slice(1);
+  let sig = 15;
+  let i = 0;
+  if (args[0] === '-s' || args[0] === '-n') {
+    const n = args[1] === undefined ? null : signalNumber(args[1]);
+    if (n === null) {
+      ctx.err(`${pfx}kill: ${args[1] ?? ''}: invalid signal specification\n`);
+      return 1;
+    }
+    sig = n;
+    i = 2;
+  } else if (args[0] !== undefined && /^-./.test(args[0]) && args[0] !== '--') {
+    const n = signalNumber(args[0].slice(1));
+    if (n === null) {
+      ctx.err(`${pfx}kill: ${args[0].slice(1)}: invalid signal specification\n`);
+      return 1;
+    }
+    sig = n;
+    i = 1;
+  } else if (args[0] === '--') i = 1;
+  const targets = args.slice(i);
+  if (targets.length === 0) {
+    ctx.err(
+      'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n',
+    );
+    return 2;
+  }
+  let status = 0;
+  for (const t of targets) {
+    if (!/^(%\d+|\d+)$/.test(t)) {
+      ctx.err(`${pfx}kill: ${t}: arguments must be process or job IDs\n`);
+      status = 1;
+      continue;
+    }
+    const job = findJob(ctx, t);
+    if (!job || job.state === 'done') {
+      ctx.err(
+        t.startsWith('%') && !job
+          ? `${pfx}kill: ${t}: no such job\n`
+          : `${pfx}kill: (${job ? job.pid : t}) - No such process\n`,
+      );
+      status = 1;
+      continue;
+    }
+    if (sig === 0) continue;
+    if (job.state === 'deferred') ctx.shell.finishJob(job);
+    else job.onKill?.(ctx);
+    job.state = 'done';
+    job.status = 128 + sig;
+  }
+  return status;
+}
+
+/**
+ * `wait [PID|%JOB...]`: a capture left in the background (tcpdump) ends now and prints what it
+ * saw. A server job (nc -l) never ends by itself: bash would wait for it forever; here `wait`
+ * does not wait for it. Without operands the status is 0, else the last job's.
+ */
+function wait(ctx: CommandContext): number {
+  const pfx = ctx.shell.errorPrefix();
+  const args = ctx.argv.slice(1).filter((a) => a !== '--');
+  if (args.length === 0) {
+    for (const j of ctx.shell.jobs) ctx.shell.finishJob(j);
+    return 0;
+  }
+  let status = 0;
+  for (const a of args) {
+    if (!/^(%\d+|\d+)$/.test(a)) {
+      ctx.err(`${pfx}wait: \`${a}': not a pid or valid job spec\n`);
+      status = 2;
+      continue;
+    }
+    const job = findJob(ctx, a);
+    if (!job) {
+      ctx.err(
+        a.startsWith('%')
+          ? `${pfx}wait: ${a}: no such job\n`
+          : `${pfx}wait: pid ${a} is not a child of this shell\n`,
+      );
+      status = 127;
+      continue;
+    }
+    status = ctx.shell.finishJob(job);
+  }
+  return status;
+}
+
+/**
+ * `timeout [-s SIG] [-k DUR] [--preserve-status] [--foreground] DURATION COMMAND [ARG]...`
+ * (coreutils 9.1): runs COMMAND. Commands here end by themselves (a capture prints what it has
+ * seen), so the limit is checked, not waited for.
+ */
+function timeout(ctx: CommandContext): number {
+  const args = ctx.argv.slice(1);
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-s' || a === '-k' || a === '--signal' || a === '--kill-after') i++;
+    else if (a === '--preserve-status' || a === '--foreground' || a === '-v' || a === '--verbose')
+      continue;
+    else if (a === '--') {
+      i++;
+      break;
+    } else break;
+  }
+  if (args[i] === undefined || args[i + 1] === undefined) {
+    ctx.err("timeout: missing operand\nTry 'timeout --help' for more information.\n");
+    return 125;
+  }
+  if (parseDuration(args[i]!) === null) {
+    ctx.err(
+      `timeout: invalid time interval ‘${args[i]}’\nTry 'timeout --help' for more information.\n`,
+    );
+    return 125;
+  }
+  const cmd = args.slice(i + 1);
+  const r = ctx.exec(cmd);
+  if (typeof r === 'number') return r;
+  ctx.err(
+    `timeout: failed to run command ‘${cmd[0]}’: ${r === 'ENOENT' ? 'No such file or directory' : 'Permission denied'}\n`,
+  );
+  return r === 'ENOENT' ? 127 : 126;
+}
+
 export const BUILTIN_COMMANDS: CommandSpec[] = [
   { name: 'true', dir: '/usr/bin', builtin: true, run: () => 0 },
   { name: 'false', dir: '/usr/bin', builtin: true, run: () => 1 },
@@ -233,4 +380,7 @@ export const BUILTIN_COMMANDS: CommandSpec[] = [
   { name: 'env', dir: '/usr/bin', run: env },
   { name: 'bash', dir: '/usr/bin', run: bash },
   { name: 'sh', dir: '/usr/bin', run: bash },
+  { name: 'kill', dir: '/usr/bin', builtin: true, run: kill },
+  { name: 'wait', dir: null, builtin: true, run: wait },
+  { name: 'timeout', dir: '/usr/bin', run: timeout },
 ];

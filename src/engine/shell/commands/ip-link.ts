@@ -206,7 +206,6 @@ export function parseLinkArgs(ip: IpRun, argv: readonly string[]): LinkReq {
 
 const KERNEL_KINDS_NOT_MODELLED = new Set([
   'vlan',
-  'vxlan',
   'macvlan',
   'macvtap',
   'ipvlan',
@@ -273,6 +272,7 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
   const kind = req.type;
   let vlanFiltering: boolean | undefined;
   let peer: LinkReq | null = null;
+  let vx: VxlanReq | null = null;
   // The link type's own options (iproute2's link_util parse_opt).
   if (kind === 'bridge') {
     const a = new Args(req.typeArgs);
@@ -302,6 +302,8 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
       if (matches(g, 'help') && g.length > 0) throw new IpExit(IP_LINK_USAGE, 255);
       throw new IpExit(`Garbage instead of arguments "${g} ...". Try "ip link help".\n`, 1);
     }
+  } else if (kind === 'vxlan') {
+    vx = parseVxlan(ip, req.typeArgs);
   } else if (KERNEL_KINDS_NOT_MODELLED.has(kind)) {
     notSimulated(`link type ${kind}`);
   }
@@ -312,7 +314,7 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
   const name = req.dev ?? req.name ?? autoName(k, nsId, kind === 'veth' ? 'veth' : kind);
   // rtnl_newlink: the name attribute's policy, an existing device, the kind.
   nameChecks(ip, nsId, name);
-  if (!['bridge', 'dummy', 'ifb', 'veth'].includes(kind)) extack('Unknown device type.');
+  if (!['bridge', 'dummy', 'ifb', 'veth', 'vxlan'].includes(kind)) extack('Unknown device type.');
   if (req.address && req.address.length !== 6) rtnl('EINVAL');
   mtuCheck(req.mtu);
   const mac = addressCheck(req.address);
@@ -350,6 +352,24 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
         if (peerMac) K.linkSetMac(kd, p.ns, p.ifindex, peerMac);
         if (peer?.txqlen !== null && peer?.txqlen !== undefined)
           K.linkSetTxqlen(kd, p.ns, p.ifindex, peer.txqlen);
+      } else if (vx) {
+        idx = K.linkAdd(
+          kd,
+          nsId,
+          {
+            kind: 'vxlan',
+            name,
+            id: vx.id,
+            port: vx.port,
+            local: vx.local,
+            dev: vx.dev,
+            learning: vx.learning,
+            // vxlan_dev_configure: the lower device's MTU less the VXLAN headers (50).
+            mtu: vx.dev !== null ? lowerMtu(kd, nsId, vx.dev) - 50 : 1500,
+            ...(mac ? { mac } : {}),
+          },
+          rnd,
+        );
       } else {
         const spec: K.LinkSpec =
           kind === 'bridge'
@@ -367,6 +387,86 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
     }),
   );
   return 0;
+}
+
+/** What `type vxlan` took (iproute2's vxlan_parse_opt, the options flanneld's setup uses). */
+interface VxlanReq {
+  id: number;
+  port: number;
+  local: string | null;
+  /** ifindex of the lower device. */
+  dev: number | null;
+  learning: boolean;
+}
+
+const VXLAN_NOT_MODELLED = [
+  'remote',
+  'group',
+  'ttl',
+  'hoplimit',
+  'tos',
+  'dsfield',
+  'ageing',
+  'maxaddress',
+  'srcport',
+  'port',
+  'label',
+  'flowlabel',
+  'df',
+  'gbp',
+  'gpe',
+  'external',
+  'vnifilter',
+];
+
+function parseVxlan(ip: IpRun, args: readonly string[]): VxlanReq {
+  let id: number | null = null;
+  let port: number | null = null;
+  let local: string | null = null;
+  let dev: number | null = null;
+  let learning = true;
+  const a = new Args(args);
+  for (; a.more; a.advance()) {
+    const o = a.cur;
+    if (o === 'id' || o === 'vni') {
+      const v = a.next();
+      const n = getInteger(v);
+      if (n === null || n < 0 || n >= 1 << 24) invarg('invalid id', v);
+      id = n;
+    } else if (o === 'local') {
+      const v = a.next();
+      if (!/^\d+\.\d+\.\d+\.\d+$/.test(v)) invarg('invalid address', v);
+      local = v;
+    } else if (o === 'dev') {
+      const v = a.next();
+      const l = linkNamed(ip, v);
+      if (!l) invarg('not a valid ifname', v);
+      dev = l!.ifindex;
+    } else if (o === 'dstport') {
+      const v = a.next();
+      const n = getInteger(v);
+      if (n === null || n < 0 || n > 65535) invarg('dstport', v);
+      port = n;
+    } else if (o === 'nolearning') learning = false;
+    else if (o === 'learning') learning = true;
+    else if (o === 'udpcsum' || o === 'noudpcsum') continue;
+    else if (VXLAN_NOT_MODELLED.includes(o) || o.startsWith('no')) {
+      notSimulated(`vxlan option ${o}`);
+    } else if (matches(o, 'help')) notSimulated('vxlan help');
+    else throw new IpExit(`vxlan: unknown command "${o}"?\n`, 255);
+  }
+  if (id === null) throw new IpExit('vxlan: missing virtual network identifier\n', 255);
+  if (port === null) {
+    // iproute2 warns, and the kernel uses Linux's own default.
+    ip.ctx.err(
+      "vxlan: destination port not specified\nWill use Linux kernel default (non-standard value)\nUse 'dstport 4789' to get the IANA assigned value\nUse 'dstport 0' to get default and quiet this message\n",
+    );
+  }
+  return { id, port: port === null || port === 0 ? 8472 : port, local, dev, learning };
+}
+
+function lowerMtu(k: KernelState, nsId: string, ifindex: number): number {
+  return tget(k.netns, nsId)?.links[ifindex]?.mtu ?? 1500;
 }
 
 const BRIDGE_OPTIONS = [

@@ -41,6 +41,7 @@ interface RouteReq {
   scope: number | null;
   src: IP | null;
   proto: Route['protocol'] | null;
+  onlink: boolean;
 }
 
 const PROTOS: Record<string, Route['protocol'] | 'other'> = {
@@ -114,6 +115,7 @@ function parseRoute(ip: IpRun, argv: readonly string[], mode: Mode): RouteReq {
     scope: null,
     src: null,
     proto: null,
+    onlink: false,
   };
   let dstOk = false;
   let gwOk = false;
@@ -168,7 +170,7 @@ function parseRoute(ip: IpRun, argv: readonly string[], mode: Mode): RouteReq {
     } else if (arg === 'dev' || arg === 'oif') {
       req.dev = next();
     } else if (arg === 'onlink') {
-      notSimulated('route onlink');
+      req.onlink = true;
     } else if (METRIC_KEYWORDS.includes(arg)) {
       notSimulated(`route ${arg}`);
     } else {
@@ -223,6 +225,7 @@ function routeAdd(ip: IpRun, req: RouteReq, mode: Exclude<Mode, 'del'>): number 
     ...(req.scope !== null ? { scope: scopeName(req.scope) } : {}),
     ...(req.src ? { prefsrc: req.src } : {}),
     ...(req.proto ? { protocol: req.proto } : {}),
+    ...(req.onlink ? { onlink: true } : {}),
   };
   kernelCall(ip, () => ip.ctx.changeKernel((k) => K.routeNew(k, ip.ns, spec, MODE_FLAGS[mode])));
   return 0;

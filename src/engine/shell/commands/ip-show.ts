@@ -332,10 +332,29 @@ function statsJson(l: Link): JsonValue {
   };
 }
 
+/**
+ * `ip -d link show` of a VXLAN device after its link line (iproute2 6.1 on Linux 6.x, as the
+ * recording testdata/traffic/vxlan.json shows flannel.1): the generic details, then vxlan's.
+ */
+function vxlanDetails(ns: Netns, l: Link): string {
+  const v = l.vxlan!;
+  const dev = v.dev !== null ? ns.links[v.dev]?.name : undefined;
+  return (
+    ` promiscuity ${l.promisc}  allmulti ${l.allmulti ? 1 : 0} minmtu 68 maxmtu 65535 \n` +
+    `    vxlan id ${v.id}${v.local ? ` local ${v.local}` : ''}${dev ? ` dev ${dev}` : ''} srcport 0 0 dstport ${v.port} ${v.learning ? '' : 'nolearning '}ttl auto ageing 300 udpcsum noudp6zerocsumtx noudp6zerocsumrx addrgenmode eui64 numtxqueues 1 numrxqueues 1 gso_max_size 65536 gso_max_segs 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 `
+  );
+}
+
 export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): number {
-  refuseUnmodelled(ip, true);
   const fl = flagsOf(ip);
+  const details = fl.details && isLink && !fl.json && !fl.brief && !fl.oneline;
+  refuseUnmodelled(details ? { ...ip, show: { ...fl, details: false } } : ip, true);
   const f = parseLinkFilter(ip, argv, isLink);
+  if (details) {
+    // -d is modelled for VXLAN devices (flannel.1), as iproute2 6.1 prints them.
+    const other = selectedLinks(ip, f).find((l) => l.kind !== 'vxlan');
+    if (other) notSimulated(`-d (details) of a ${other.kind} device`);
+  }
   const ns = nsOf(ip);
   const table = nsids(ip);
   const family = isLink ? 0 : ip.family;
@@ -373,7 +392,7 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
       else for (const a of addrs) out.push(`${l.ifindex}: ${l.name}${addrText(l, a, '\\')}`);
       continue;
     }
-    out.push(h.text);
+    out.push(details ? h.text + vxlanDetails(ns, l) : h.text);
     for (const a of addrs) out.push(addrText(l, a, '\n'));
     if (fl.stats) out.push(statsText(l));
   }

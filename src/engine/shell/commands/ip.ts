@@ -16,6 +16,7 @@ import {
   notSimulated,
 } from './ip-common';
 import { doLink } from './ip-link';
+import { doNeigh } from './ip-neigh';
 import { doNetns } from './ip-netns';
 import { doRoute } from './ip-route';
 import { defaultShowFlags, isShow, linkShow, routeShow } from './ip-show';
@@ -148,6 +149,9 @@ function run(ctx: CommandContext): number {
         return isShow(args) ? routeShow(ip, args.slice(1)) : doRoute(ip, args);
       case 'netns':
         return doNetns(ip, args);
+      case 'neighbor':
+      case 'neighbour':
+        return doNeigh(ip, args);
       case 'help':
         throw new IpExit(IP_USAGE, 255);
       default:
