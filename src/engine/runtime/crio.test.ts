@@ -310,6 +310,7 @@ describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a gra
   it('1.36: a plugin whose STATUS fails after start-up turns the node NotReady only after the 1-minute grace period, and Ready again when it passes', () => {
     const { c, polled } = ipamGone('1.36.3');
     expect(polled).toBeGreaterThanOrEqual(2);
+    const from = c.events.length;
     c.runFor(55_000_000);
     // Failing every 5 s, within the grace period: still Ready.
     expect(nodeReady(c)).toBe('True');
@@ -334,6 +335,8 @@ describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a gra
     );
     expect(nodeReady(c)).toBe('True');
     expect(c.sim.node(NODE).kubelet!.networkReady).toBe(true);
+    // GC ran once, at start-up: the recovery runs none.
+    expect(execs(c, 'GC', from)).toEqual([]);
   });
 
   it('1.36: a failure shorter than the grace period never shows; the period starts again after a good poll', () => {
@@ -346,6 +349,22 @@ describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a gra
     expect(nodeReady(c)).toBe('True');
     c.runFor(30_000_000);
     expect(nodeReady(c)).toBe('False');
+  });
+
+  it('1.36: a restart starts the poll over once: one STATUS every 5 s, not two', () => {
+    const c = crio('1.36.3', {
+      pluginBuild: 'v1.6.2',
+      cniConfigs: { '10-containerd-net.conflist': v110 },
+    });
+    c.runFor(12_000_000);
+    c.restartContainerd(NODE);
+    c.runFor(3_000_000);
+    const from = c.events.length;
+    c.runFor(30_000_000);
+    const bridge = execs(c, 'STATUS', from).filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+    expect(bridge.length).toBe(6);
+    expect(crioLog(c).match(/Continuous CNI STATUS monitoring enabled/g)?.length).toBe(2);
+    expect(nodeReady(c)).toBe('True');
   });
 
   it('1.35: the same STATUS failure leaves the node Ready (STATUS is polled only until ready)', () => {
