@@ -112,6 +112,30 @@ describe('npm run sim', () => {
     expect(a.pods[0].name).not.toBe(b.pods[0].name);
   });
 
+  it('runs a CRI-O 1.36 node (continuous STATUS polling) and refuses 1.37 naming the releases', () => {
+    const base = JSON.parse(readFileSync(join(ROOT, 'scenarios/crio-conf-removed.json'), 'utf8'));
+    const on = (version: string) => {
+      const s = structuredClone(base);
+      s.nodes[1].runtime = { name: 'cri-o', version };
+      return JSON.stringify(s);
+    };
+    const r = run(['c.json', '--journal', '400'], { 'c.json': on('1.36.x') });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/cri-o 1\.36\.3 \(behaviour 1\.36; ocicni v0\.5\.0, libcni v1\.3\.0\)/);
+    expect(r.out).toContain(
+      'msg="Continuous CNI STATUS monitoring enabled (grace period: 1m0s, poll interval: 5s)"',
+    );
+    // The conflist removed: node-2 goes NotReady a minute later, as containerd's node-1 does at once.
+    expect(r.out).toContain(
+      'msg="CNI plugin unhealthy beyond grace period (1m0s): no CNI configuration',
+    );
+    expect(r.out).toMatch(/\nNode node-2: NotReady \(container runtime network not ready: /);
+    const bad = run(['c.json'], { 'c.json': on('1.37.0') });
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('1.36.0–1.36.3; behaviour ranges 1.28–1.30, 1.31, 1.32–1.35, 1.36');
+  });
+
   it('exits 1 with the problems of an invalid file, 2 on bad arguments', () => {
     const bad = JSON.stringify({
       version: 1,

@@ -7,7 +7,7 @@
  * github.com/cri-o/ocicni (`pkg/ocicni/ocicni.go`).
  */
 
-/** The patch releases that exist, per minor (tags v1.28.0 – v1.35.6). */
+/** The patch releases that exist, per minor (tags v1.28.0 – v1.36.3). */
 export const KNOWN_CRIO_RELEASES: ReadonlyArray<{ minor: string; last: number }> = [
   { minor: '1.28', last: 11 },
   { minor: '1.29', last: 13 },
@@ -17,14 +17,16 @@ export const KNOWN_CRIO_RELEASES: ReadonlyArray<{ minor: string; last: number }>
   { minor: '1.33', last: 13 },
   { minor: '1.34', last: 11 },
   { minor: '1.35', last: 6 },
+  { minor: '1.36', last: 3 },
 ];
 
 /**
  * The behaviour ranges: 1.28 – 1.30 vendor libcni v1.1.2; 1.31 libcni v1.2.3 (still ocicni
  * v0.4.2: no STATUS, no GC); 1.32 – 1.35 ocicni v0.4.3+ (STATUS polled until ready at start, GC
- * once when CRI-O starts).
+ * once when CRI-O starts); 1.36 (ocicni v0.5.0) keeps polling STATUS after start-up, with a
+ * grace period (crio.ts monitorPoll).
  */
-export const CRIO_BEHAVIOUR_RANGES = ['1.28–1.30', '1.31', '1.32–1.35'] as const;
+export const CRIO_BEHAVIOUR_RANGES = ['1.28–1.30', '1.31', '1.32–1.35', '1.36'] as const;
 export type CrioBehaviourRange = (typeof CRIO_BEHAVIOUR_RANGES)[number];
 
 export const DEFAULT_CRIO_VERSION = '1.31.13';
@@ -43,6 +45,11 @@ export interface CrioRelease {
    * plugin is ready (`cnimgr.go` doGC → ocicni `GC`; `server.go` networkGC(knownPods)): 1.32+.
    */
   statusAndGc: boolean;
+  /**
+   * 1.36: STATUS keeps being polled once the plugin is ready (`cnimgr.go` pollContinuously, phase
+   * 2: every 5 s), and a failure past the grace period turns NetworkReady false again.
+   */
+  continuousStatus: boolean;
   /** The commit of the tag, as `crio --version` prints it (GitCommit). */
   gitCommit: string;
 }
@@ -51,7 +58,7 @@ export type CrioReleaseParse = { ok: true; release: CrioRelease } | { ok: false;
 
 export function crioReleaseError(v: string): string {
   const known = KNOWN_CRIO_RELEASES.map((k) => `${k.minor}.0–${k.minor}.${k.last}`).join(', ');
-  return `unknown CRI-O release "${v}": expected a release number like "1.31.2" or "1.32.x" (releases ${known}; behaviour ranges ${CRIO_BEHAVIOUR_RANGES.join(', ')}; 1.36, which polls STATUS continuously, is not modelled yet)`;
+  return `unknown CRI-O release "${v}": expected a release number like "1.31.2" or "1.32.x" (releases ${known}; behaviour ranges ${CRIO_BEHAVIOUR_RANGES.join(', ')})`;
 }
 
 function vendors(minor: string): string {
@@ -67,6 +74,7 @@ function vendors(minor: string): string {
     case '1.32':
       return 'ocicni v0.4.3, libcni v1.2.3';
     case '1.35':
+    case '1.36':
       return 'ocicni v0.5.0, libcni v1.3.0';
     default:
       return 'ocicni v0.4.3, libcni v1.3.0';
@@ -85,7 +93,8 @@ export function parseCrioRelease(input: string): CrioReleaseParse {
   const patch = p === 'x' ? known.last : Number(p);
   const version = `${minor}.${patch}`;
   const n = Number(minor.split('.')[1]);
-  const range: CrioBehaviourRange = n <= 30 ? '1.28–1.30' : n === 31 ? '1.31' : '1.32–1.35';
+  const range: CrioBehaviourRange =
+    n <= 30 ? '1.28–1.30' : n === 31 ? '1.31' : n <= 35 ? '1.32–1.35' : '1.36';
   return {
     ok: true,
     release: {
@@ -94,6 +103,7 @@ export function parseCrioRelease(input: string): CrioReleaseParse {
       libcni: n <= 30 ? '1.1' : '1.2',
       vendors: vendors(minor),
       statusAndGc: n >= 32,
+      continuousStatus: n >= 36,
       gitCommit: CRIO_COMMITS[version] ?? '',
     },
   };
@@ -212,4 +222,8 @@ const CRIO_COMMITS: Readonly<Record<string, string>> = {
   '1.35.4': '23d2647f050ac2b72c81485c5654cbc05e0260ae',
   '1.35.5': '78f87e53702d1577f9aa26c1a98bc3dad00c2c26',
   '1.35.6': '7d91b78fc79e2cd764eba15ead350984479be98f',
+  '1.36.0': 'd1e7bdc854ed4846a7f15c5e0c17e0140a1d817b',
+  '1.36.1': '75a79851f912e67647903fddddcb65ae1bfdabeb',
+  '1.36.2': '7ec673a2519ec5531073b9e9acc63cc5399c664a',
+  '1.36.3': 'b24632ab44955fa84685640d4177f3c554e9f69c',
 };

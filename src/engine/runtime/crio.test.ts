@@ -47,14 +47,33 @@ describe('crio-releases.ts parseCrioRelease (go.mod at the tags)', () => {
     const r30 = parseCrioRelease('v1.30.2');
     expect(r30.ok && r30.release).toMatchObject({ range: '1.28–1.30', libcni: '1.1' });
     const r32 = parseCrioRelease('1.32.0');
-    expect(r32.ok && r32.release).toMatchObject({ range: '1.32–1.35', statusAndGc: true });
+    expect(r32.ok && r32.release).toMatchObject({
+      range: '1.32–1.35',
+      statusAndGc: true,
+      continuousStatus: false,
+    });
+    const r36 = parseCrioRelease('1.36.x');
+    expect(r36.ok && r36.release).toMatchObject({
+      version: '1.36.3',
+      range: '1.36',
+      libcni: '1.2',
+      statusAndGc: true,
+      continuousStatus: true,
+      vendors: 'ocicni v0.5.0, libcni v1.3.0',
+      gitCommit: 'b24632ab44955fa84685640d4177f3c554e9f69c',
+    });
+    const r360 = parseCrioRelease('v1.36.0');
+    expect(r360.ok && r360.release.gitCommit).toBe('d1e7bdc854ed4846a7f15c5e0c17e0140a1d817b');
   });
 
-  it('refuses what is not a release, naming the ranges (1.36 is not modelled)', () => {
-    for (const bad of ['1.36.0', '1.31.14', '1.27.0', 'latest', '1.31.01']) {
+  it('refuses what is not a release, naming the releases and the ranges', () => {
+    for (const bad of ['1.36.4', '1.37.0', '1.31.14', '1.27.0', 'latest', '1.31.01']) {
       const r = parseCrioRelease(bad);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error).toContain('behaviour ranges 1.28–1.30, 1.31, 1.32–1.35');
+      if (!r.ok) {
+        expect(r.error).toContain('1.36.0–1.36.3');
+        expect(r.error).toContain('behaviour ranges 1.28–1.30, 1.31, 1.32–1.35, 1.36');
+      }
     }
   });
 });
@@ -258,6 +277,124 @@ describe('cnimgr.go pollUntilReady (1.28 – 1.35), ocicni.go TearDownPod (loadN
         .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
         .filter((f) => f.startsWith('10.')),
     ).toEqual([]);
+  });
+});
+
+describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a grace period', () => {
+  const NOT_READY =
+    'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: ';
+  const nodeMessage = (c: Cluster) => c.sim.state.api!.nodes[NODE]!.ready.message;
+
+  /**
+   * A 1.1.0 list (STATUS runs on its plugins) with a plugin build that answers it; host-local,
+   * which bridge's STATUS asks (ipam.ExecStatus), moved away at 15 s. The list still validates
+   * (only bridge and portmap are VERSIONed), so its STATUS is what fails.
+   */
+  function ipamGone(version: string): { c: Cluster; polled: number } {
+    const c = crio(version, {
+      pluginBuild: 'v1.6.2',
+      cniConfigs: { '10-containerd-net.conflist': v110 },
+    });
+    c.runFor(3_000_000);
+    const ready = c.events.length;
+    c.runFor(12_000_000);
+    expect(nodeReady(c)).toBe('True');
+    // STATUS of bridge after start-up (none when polled only until ready).
+    const polled = execs(c, 'STATUS', ready).filter(
+      (e) => e.payload.path === '/opt/cni/bin/bridge',
+    ).length;
+    expect(c.shell(NODE, 'mv /opt/cni/bin/host-local /root/host-local').exitCode).toBe(0);
+    return { c, polled };
+  }
+
+  it('1.36: a plugin whose STATUS fails after start-up turns the node NotReady only after the 1-minute grace period, and Ready again when it passes', () => {
+    const { c, polled } = ipamGone('1.36.3');
+    expect(polled).toBeGreaterThanOrEqual(2);
+    const from = c.events.length;
+    c.runFor(55_000_000);
+    // Failing every 5 s, within the grace period: still Ready.
+    expect(nodeReady(c)).toBe('True');
+    expect(crioLog(c)).toContain(
+      'level=warning msg="CNI plugin status check failed, will report unhealthy after grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+    );
+    expect(crioLog(c)).not.toContain('unhealthy beyond grace period');
+    c.runFor(15_000_000);
+    expect(crioLog(c)).toContain(
+      'level=error msg="CNI plugin unhealthy beyond grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+    );
+    expect(nodeReady(c)).toBe('False');
+    expect(nodeMessage(c)).toBe(
+      `${NOT_READY}failed to find plugin "host-local" in path [/opt/cni/bin]`,
+    );
+    expect(c.sim.node(NODE).kubelet!.networkReady).toBe(false);
+    // Back in place: the next poll passes and the node is Ready again.
+    expect(c.shell(NODE, 'mv /root/host-local /opt/cni/bin/host-local').exitCode).toBe(0);
+    c.runFor(7_000_000);
+    expect(crioLog(c)).toContain(
+      'level=info msg="CNI plugin is now healthy (was: failed to find plugin \\"host-local\\" in path [/opt/cni/bin])"',
+    );
+    expect(nodeReady(c)).toBe('True');
+    expect(c.sim.node(NODE).kubelet!.networkReady).toBe(true);
+    // GC ran once, at start-up: the recovery runs none.
+    expect(execs(c, 'GC', from)).toEqual([]);
+  });
+
+  it('1.36: a failure shorter than the grace period never shows; the period starts again after a good poll', () => {
+    const { c } = ipamGone('1.36.0');
+    c.runFor(40_000_000);
+    c.shell(NODE, 'mv /root/host-local /opt/cni/bin/host-local');
+    c.runFor(10_000_000);
+    c.shell(NODE, 'mv /opt/cni/bin/host-local /root/host-local');
+    c.runFor(40_000_000);
+    expect(nodeReady(c)).toBe('True');
+    c.runFor(30_000_000);
+    expect(nodeReady(c)).toBe('False');
+  });
+
+  it('1.36: a restart starts the poll over once: one STATUS every 5 s, not two', () => {
+    const c = crio('1.36.3', {
+      pluginBuild: 'v1.6.2',
+      cniConfigs: { '10-containerd-net.conflist': v110 },
+    });
+    c.runFor(12_000_000);
+    c.restartContainerd(NODE);
+    c.runFor(3_000_000);
+    const from = c.events.length;
+    c.runFor(30_000_000);
+    const bridge = execs(c, 'STATUS', from).filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+    expect(bridge.length).toBe(6);
+    expect(crioLog(c).match(/Continuous CNI STATUS monitoring enabled/g)?.length).toBe(2);
+    expect(nodeReady(c)).toBe('True');
+  });
+
+  it('1.35: the same STATUS failure leaves the node Ready (STATUS is polled only until ready)', () => {
+    const { c, polled } = ipamGone('1.35.6');
+    expect(polled).toBe(0);
+    c.runFor(120_000_000);
+    expect(nodeReady(c)).toBe('True');
+    expect(crioLog(c)).not.toContain('grace period');
+  });
+
+  it('1.36: the conflist removed turns the node NotReady after the grace period ("no CNI configuration file"); 1.35 stays Ready', () => {
+    for (const [version, after] of [
+      ['1.36.3', 'False'],
+      ['1.35.6', 'True'],
+    ] as const) {
+      const c = crio(version);
+      c.runFor(3_000_000);
+      c.shell(NODE, 'mv /etc/cni/net.d/10-containerd-net.conflist /root/');
+      c.runFor(50_000_000);
+      expect(nodeReady(c)).toBe('True');
+      c.runFor(20_000_000);
+      expect(nodeReady(c)).toBe(after);
+      if (after === 'False')
+        expect(nodeMessage(c)).toBe(
+          `${NOT_READY}no CNI configuration file in /etc/cni/net.d/. Has your network provider started?`,
+        );
+      c.shell(NODE, 'mv /root/10-containerd-net.conflist /etc/cni/net.d/');
+      c.runFor(7_000_000);
+      expect(nodeReady(c)).toBe('True');
+    }
   });
 });
 

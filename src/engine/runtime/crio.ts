@@ -100,6 +100,27 @@ export function crioSandboxName(p: {
 
 /** The start-up poll's interval (`cnimgr.go` pollUntilReady: wait.PollInfinite(500ms)). */
 export const CRIO_POLL_US = 500_000;
+/**
+ * 1.36: the continuous poll's interval once the plugin is ready (`cnimgr.go` New:
+ * monitorPollInterval 5 s; pollContinuously phase 2, wait.PollUntilContextCancel, immediate).
+ */
+export const CRIO_MONITOR_POLL_US = 5_000_000;
+/**
+ * 1.36: how long STATUS may fail before NetworkReady turns false (`cnimgr.go` statusPollFunc,
+ * gracePeriod; v1.36.3). Upstream differs from the fact modelled here
+ * (../shared/reference/runtime-versions.md: "1.36 polls it continuously, with a grace period"):
+ * - v1.36.0 – v1.36.2 poll every 5 s with no grace period (the first failing poll sets lastError);
+ * - v1.36.3 adds `cni_status_grace_period` (`pkg/config/config.go` CNIStatusGracePeriod), whose
+ *   default "0s" turns the continuous poll off (pollContinuously: "Continuous CNI STATUS
+ *   monitoring is disabled"): opt-in.
+ * The facts win, so every 1.36 release polls continuously, with the grace period the source's
+ * own config template and crio.conf(5) give as the example value, "1m" (`pkg/config/template.go`
+ * templateStringCrioNetworkCNIStatusGracePeriod).
+ */
+export const CRIO_STATUS_GRACE_US = 60_000_000;
+/** Go's time.Duration String of the two, as the log lines print them. */
+const GRACE_TEXT = '1m0s';
+const MONITOR_TEXT = '5s';
 /** networkStart's own deadline before the kubelet's (`sandbox_network.go`: 5 minutes +). */
 export const CRIO_NETWORK_START_US = 5 * 60_000_000;
 /** networkStop's deadline (`sandbox_network.go`: "give a network stop call 1 minutes"). */
@@ -269,7 +290,9 @@ export class Crio extends Containerd {
   /**
    * CRI Status (`server/runtime_status.go` Status → CNIPluginReadyOrError): the CNI manager's
    * lastError, which only the start-up poll sets. Once it has seen the plugin ready it stops
-   * polling (1.28 – 1.35), so NetworkReady stays true whatever happens to the conf dir later.
+   * polling (1.28 – 1.35), so NetworkReady stays true whatever happens to the conf dir later;
+   * 1.36 keeps polling (monitorPoll) and sets it again when STATUS fails past the grace period.
+   * Not ready: reason NetworkPluginNotReady, message "Network plugin returns error: <err>".
    */
   override status(): { ready: boolean; message: string } {
     const c = this.state;
@@ -294,13 +317,7 @@ export class Crio extends Containerd {
   private *pollFunc(): Gen<void> {
     if (!this.state.up || this.crio.pollDone) return;
     const rel = this.crioRelease;
-    let err: string | null = null;
-    const def = this.defaultNetwork();
-    if (!def) err = missingDefaultNetwork(this.state.settings.confDir);
-    else if (rel.statusAndGc) {
-      const out = yield* this.libcni(undefined, undefined).getStatusNetworkList(def.list);
-      if (!out.ok) err = out.error.message;
-    }
+    const err = yield* this.pluginStatus();
     if (err !== null) {
       if (err !== this.crio.lastError) {
         // 1.28 – 1.31 start with lastError nil: the first failing poll turns the node NotReady.
@@ -311,12 +328,104 @@ export class Crio extends Containerd {
       }
       return;
     }
+    if (rel.continuousStatus)
+      this.log('info', `CNI plugin is now healthy (was: ${this.crio.lastError ?? '<nil>'})`);
     if (rel.statusAndGc) yield* this.gc();
     this.change('crio: CNI plugin ready', (c) => {
       c.crio!.lastError = null;
       c.crio!.pollDone = true;
     });
     this.onStatusChange();
+    if (rel.continuousStatus) {
+      this.log(
+        'info',
+        `Continuous CNI STATUS monitoring enabled (grace period: ${GRACE_TEXT}, poll interval: ${MONITOR_TEXT})`,
+      );
+      this.startMonitor(0);
+    }
+  }
+
+  /**
+   * ocicni `StatusWithContext`: the missing default network's error, or (1.32+, ocicni v0.4.3)
+   * libcni GetStatusNetworkList of it, which runs STATUS on the plugins of a 1.1.0 list.
+   */
+  private *pluginStatus(): Gen<string | null> {
+    const def = this.defaultNetwork();
+    if (!def) return missingDefaultNetwork(this.state.settings.confDir);
+    if (!this.crioRelease.statusAndGc) return null;
+    const out = yield* this.libcni(undefined, undefined).getStatusNetworkList(def.list);
+    return out.ok ? null : out.error.message;
+  }
+
+  /** The continuous poll's task (1.36), which a crash kills. */
+  private monitor: Task<void> | null = null;
+
+  /** The next round of the continuous poll, `delayUs` from now. */
+  private startMonitor(delayUs: number): void {
+    const key = `crio/${this.node}/monitor`;
+    if (!this.state.up || this.deps.sched.hasTimer(key)) return;
+    const run = () => {
+      this.monitor = this.deps.sched.spawn(this.monitorPoll(), {
+        name: 'crio CNI status monitor',
+        node: this.node,
+      });
+    };
+    if (delayUs <= 0) run();
+    else this.deps.sched.after(delayUs, key, run);
+  }
+
+  /**
+   * One round of 1.36's continuous poll (`cnimgr.go` pollContinuously phase 2 → statusPollFunc
+   * with isStartup false), every 5 s on a fixed tick. A failing STATUS while the plugin is
+   * healthy starts the grace period ("CNI plugin status check failed, will report unhealthy
+   * after grace period"); only a failure at least the grace period after the first one sets
+   * lastError ("CNI plugin unhealthy beyond grace period"), and the kubelet then reports
+   * NetworkReady=false. Once unhealthy, every failure sets lastError at once. A passing STATUS
+   * clears the grace period and, if unhealthy, lastError ("CNI plugin is now healthy"): Ready
+   * again. No GC runs after start-up.
+   */
+  private *monitorPoll(): Gen<void> {
+    if (!this.state.up || !this.crio.pollDone) return;
+    const started = this.sim.state.clock;
+    const err = yield* this.pluginStatus();
+    if (!this.state.up) return;
+    const s = this.crio;
+    if (err !== null) {
+      let report = true;
+      if (s.lastError === null) {
+        if (s.firstFailure === undefined) {
+          this.crioQuietly((c) => {
+            c.firstFailure = this.sim.state.clock;
+          });
+          this.log(
+            'warning',
+            `CNI plugin status check failed, will report unhealthy after grace period (${GRACE_TEXT}): ${err}`,
+          );
+        }
+        if (this.sim.state.clock - this.crio.firstFailure! < CRIO_STATUS_GRACE_US) report = false;
+        else this.log('error', `CNI plugin unhealthy beyond grace period (${GRACE_TEXT}): ${err}`);
+      }
+      if (report && err !== this.crio.lastError) {
+        this.change('crio: CNI plugin unhealthy', (c) => {
+          c.crio!.lastError = err;
+        });
+        this.onStatusChange();
+      }
+    } else {
+      if (s.firstFailure !== undefined)
+        this.crioQuietly((c) => {
+          delete c.firstFailure;
+        });
+      if (s.lastError !== null) {
+        this.log('info', `CNI plugin is now healthy (was: ${s.lastError})`);
+        this.change('crio: CNI plugin healthy again', (c) => {
+          c.crio!.lastError = null;
+        });
+        this.onStatusChange();
+      }
+    }
+    // wait.PollUntilContextCancel is not sliding: the next tick is 5 s after this one began.
+    this.startMonitor(Math.max(started + CRIO_MONITOR_POLL_US - this.sim.state.clock, 0));
   }
 
   /**
@@ -431,6 +540,7 @@ export class Crio extends Containerd {
         c.pid = pid;
         c.crio!.lastError = initialLastError(rel);
         c.crio!.pollDone = false;
+        delete c.crio!.firstFailure;
       },
     );
     this.startDaemonActor();
@@ -477,6 +587,9 @@ export class Crio extends Containerd {
     for (const t of [...this.inflight]) this.deps.sched.kill(t);
     this.inflight.clear();
     this.deps.sched.cancel(`crio/${this.node}/poll`);
+    this.deps.sched.cancel(`crio/${this.node}/monitor`);
+    if (this.monitor && !this.monitor.done) this.deps.sched.kill(this.monitor);
+    this.monitor = null;
     for (const [id, a] of tentries(this.sim.state.actors)) {
       if (a.machine !== 'sandbox' || (a.context as { node: string }).node !== this.node) continue;
       if (['settingUpNetwork', 'cleaningUp', 'startingPause'].includes(String(a.value)))

@@ -53,9 +53,13 @@ describe("a node's runtime in a scenario", () => {
       const r = runScenario(scenario(node));
       return r.ok ? [] : r.errors;
     };
-    const [e136] = bad({ runtime: { name: 'cri-o', version: '1.36.0' } });
-    expect(e136).toMatch(/^nodes\[0\]\.runtime\.version: unknown CRI-O release "1\.36\.0"/);
-    expect(e136).toContain('1.36, which polls STATUS continuously, is not modelled yet');
+    expect(bad({ runtime: { name: 'cri-o', version: '1.36.3' } })).toEqual([]);
+    const [e137] = bad({ runtime: { name: 'cri-o', version: '1.37.0' } });
+    expect(e137).toMatch(/^nodes\[0\]\.runtime\.version: unknown CRI-O release "1\.37\.0"/);
+    expect(e137).toContain(
+      'releases 1.28.0–1.28.11, 1.29.0–1.29.13, 1.30.0–1.30.14, 1.31.0–1.31.13, 1.32.0–1.32.13, 1.33.0–1.33.13, 1.34.0–1.34.11, 1.35.0–1.35.6, 1.36.0–1.36.3; behaviour ranges 1.28–1.30, 1.31, 1.32–1.35, 1.36)',
+    );
+    expect(bad({ runtime: { name: 'cri-o', version: '1.36.4' } })[0]).toContain('1.36.0–1.36.3');
     expect(bad({ runtime: { name: 'cri-o', version: '1.27.0' } })[0]).toContain(
       'releases 1.28.0–1.28.11',
     );

@@ -90,11 +90,17 @@ export interface CrioState {
   defaultNet: string;
   /**
    * CNIManager.lastError, what CRI Status reports (`cnimgr.go` ReadyOrError): null once the
-   * start-up poll saw the plugin ready; never set again after that (up to 1.35).
+   * start-up poll saw the plugin ready; never set again after that up to 1.35 (1.36 keeps
+   * polling: runtime/crio.ts monitorPoll).
    */
   lastError: string | null;
   /** The start-up poll saw the plugin ready and stopped (pollUntilReady). */
   pollDone?: boolean;
+  /**
+   * 1.36: when the continuous STATUS poll first failed since the plugin was last healthy (the
+   * clock, µs; `cnimgr.go` firstFailureTime), while within the grace period.
+   */
+  firstFailure?: number;
   /** Sandboxes whose network is stopped (`sb.NetworkStopped()`): a later stop runs no DEL. */
   networkStopped: string[];
   /**
