@@ -10,7 +10,7 @@ import type { KernelState } from '../kernel/types';
 import { type Simulation, type WorldState, newNodeState } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import { ipString, parseIP } from '../net/ip';
-import { runIptables } from '../kernel/iptables';
+import { iptablesModule } from '../kernel/iptables/provider';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -393,7 +393,7 @@ export function writeMasqAgent(
     const k = d.nodes[node]!.kernel as KernelState;
     const ns = K.nsById(k, k.root);
     for (const argv of masqAgentRules(agent, podCIDR)) {
-      const r = runIptables(ns.iptables, 'ipv4', argv);
+      const r = iptablesModule().run(ns.iptables, 'ipv4', argv);
       if (r.exitCode !== 0) throw new Error(`${agent}: iptables ${argv.join(' ')}: ${r.stderr}`);
       ns.iptables = r.state as never;
     }
