@@ -31,7 +31,7 @@ describe('podsTurnedRunning', () => {
   });
 });
 
-describe('run until a Kubernetes event or a pod is gone (the hints name them)', () => {
+describe('run until a Kubernetes event or the deleted pod is gone (the hints name them)', () => {
   it('stops at the next Kubernetes event, or at one of a reason', () => {
     const s = newSandbox();
     const at = s.runUntil({ kind: 'k8s-event' });

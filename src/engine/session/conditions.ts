@@ -115,7 +115,7 @@ export function describeCondition(c: StopCondition): string {
     case 'k8s-event':
       return c.reason ? `event ${c.reason}` : 'next Kubernetes event';
     case 'pod-gone':
-      return c.pod ? `pod ${c.pod} gone` : 'a pod is gone';
+      return c.pod ? `pod ${c.pod} gone` : 'the deleted pod is gone';
     case 'fault':
       return 'next fault';
     case 'idle':

@@ -16,7 +16,7 @@ const RUN_UNTIL: { key: string; label: string; cond: StopCondition }[] = [
   { key: 'error', label: 'next error', cond: { kind: 'error' } },
   { key: 'running', label: 'a pod is Running', cond: { kind: 'pod-running' } },
   { key: 'event', label: 'next Kubernetes event', cond: { kind: 'k8s-event' } },
-  { key: 'gone', label: 'a pod is gone', cond: { kind: 'pod-gone' } },
+  { key: 'gone', label: 'the deleted pod is gone', cond: { kind: 'pod-gone' } },
   { key: 'fault', label: 'next fault', cond: { kind: 'fault' } },
   { key: 'idle', label: 'nothing is left to happen', cond: { kind: 'idle' } },
 ];
