@@ -56,8 +56,19 @@ interface TestNodeLike {
 }
 type TestNodeCtor = new (opts: { seed: number; plugins?: string[] }) => TestNodeLike;
 
+/**
+ * Parts of the engine that load late in the app (since the landing's engine left them out) and
+ * that a cluster needs to run: the iptables model. The facade imports them; a bench that imports
+ * cluster.ts alone must too. Older checkouts have no such file.
+ */
+const LATE_MODULES = ['src/engine/kernel/iptables/late.ts'];
+
 /** The first of `candidates` (paths under `root`) that exists and exports `name`. */
 async function load<T>(root: string, name: string, candidates: string[]): Promise<T> {
+  for (const rel of LATE_MODULES) {
+    const file = join(root, rel);
+    if (existsSync(file)) await import(pathToFileURL(file).href);
+  }
   for (const rel of candidates) {
     const file = join(root, rel);
     if (!existsSync(file)) continue;
