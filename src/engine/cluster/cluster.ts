@@ -109,8 +109,14 @@ export interface ClusterSpec {
 
 export { REFERENCE_PACKAGE };
 
-/** The conflist a kubeadm-style containerd node is given for `podCIDR`: bridge + portmap. */
-export function defaultConflist(podCIDR: string): string {
+/**
+ * The conflist a node is given for `podCIDR`: containerd's example (`script/setup/install-cni`),
+ * bridge + portmap. `ipMasq: false` and an `mtu` are the cluster presets' variants (presets.ts).
+ */
+export function defaultConflist(
+  podCIDR: string,
+  opts: { ipMasq?: boolean; mtu?: number } = {},
+): string {
   return `${JSON.stringify(
     {
       cniVersion: '1.0.0',
@@ -120,8 +126,9 @@ export function defaultConflist(podCIDR: string): string {
           type: 'bridge',
           bridge: 'cni0',
           isGateway: true,
-          ipMasq: true,
+          ipMasq: opts.ipMasq ?? true,
           promiscMode: true,
+          ...(opts.mtu ? { mtu: opts.mtu } : {}),
           ipam: {
             type: 'host-local',
             ranges: [[{ subnet: podCIDR }]],

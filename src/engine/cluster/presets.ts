@@ -7,7 +7,7 @@
  * subnet, other nodes' pods included.
  */
 import type { MasqAgent } from '../node/setup';
-import type { ClusterSpec } from './cluster';
+import { defaultConflist, type ClusterSpec } from './cluster';
 
 export type PresetId = 'host-gw' | 'vxlan' | 'none';
 
@@ -25,30 +25,7 @@ export interface ClusterPreset {
  * the MTU flannel's CNI plugin gives its bridge delegate (FLANNEL_MTU, 1450).
  */
 export function clusterConflist(podCIDR: string, mtu?: number): string {
-  return `${JSON.stringify(
-    {
-      cniVersion: '1.0.0',
-      name: 'containerd-net',
-      plugins: [
-        {
-          type: 'bridge',
-          bridge: 'cni0',
-          isGateway: true,
-          ipMasq: false,
-          promiscMode: true,
-          ...(mtu ? { mtu } : {}),
-          ipam: {
-            type: 'host-local',
-            ranges: [[{ subnet: podCIDR }]],
-            routes: [{ dst: '0.0.0.0/0' }],
-          },
-        },
-        { type: 'portmap', capabilities: { portMappings: true } },
-      ],
-    },
-    null,
-    2,
-  )}\n`;
+  return defaultConflist(podCIDR, { ipMasq: false, ...(mtu ? { mtu } : {}) });
 }
 
 function preset(
