@@ -101,12 +101,12 @@ describe('table', () => {
     // One top index node and one leaf below it are new; everything else is shared.
     const tops = differ(big.buckets, next.buckets);
     expect(tops).toHaveLength(1);
-    const hi = Number(tops[0]);
+    const hi = tops[0]!;
     const lows = differ(big.buckets[hi]!, next.buckets[hi]!);
     expect(lows).toHaveLength(1);
     expect(Object.keys(next.buckets).length).toBeLessThanOrEqual(16);
     expect(Object.keys(next.buckets[hi]!).length).toBeLessThanOrEqual(16);
     // The new leaf holds about 5000 / 256 entries.
-    expect(Object.keys(next.buckets[hi]![Number(lows[0])]!).length).toBeLessThan(60);
+    expect(Object.keys(next.buckets[hi]![lows[0]!]!).length).toBeLessThan(60);
   });
 });

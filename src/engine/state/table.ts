@@ -28,18 +28,23 @@ export interface TableEntry<V> {
 }
 
 type Leaf<V> = Readonly<Record<string, TableEntry<V>>>;
-type Mid<V> = Readonly<Record<number, Leaf<V>>>;
+type Mid<V> = Readonly<Record<string, Leaf<V>>>;
 
 export interface Table<V> {
   readonly size: number;
   /** The next insertion number. */
   readonly seq: number;
   /**
-   * A two-level index by a hash of the key (16 x 16), then '#' + key -> entry. Index nodes and
-   * leaves exist only while they hold an entry.
+   * A two-level index by a hash of the key (16 x 16, slots named 'a'..'p'), then '#' + key ->
+   * entry. Index nodes and leaves exist only while they hold an entry. Slots are letters, not
+   * numbers: V8 keeps integer keys as elements, and copying a frozen object of 16 elements (what
+   * a change does to two index nodes) costs about five times as much as one of 16 named keys.
    */
-  readonly buckets: Readonly<Record<number, Mid<V>>>;
+  readonly buckets: Readonly<Record<string, Mid<V>>>;
 }
+
+/** Index slot names, by 4 bits of the hash. */
+const SLOT = 'abcdefghijklmnop'.split('');
 
 /** FNV-1a of the key: the low 4 bits choose the top index slot, the next 4 the leaf. */
 function hashOf(key: string): number {
@@ -60,7 +65,7 @@ function own<V>(b: Leaf<V> | undefined, slot: string): TableEntry<V> | undefined
 }
 
 function leafOf<V>(t: Table<V>, h: number): Leaf<V> | undefined {
-  return t.buckets[h & 15]?.[(h >>> 4) & 15];
+  return t.buckets[SLOT[h & 15]!]?.[SLOT[(h >>> 4) & 15]!];
 }
 
 function empty(o: object): boolean {
@@ -91,15 +96,15 @@ export function thas(t: Table<unknown>, key: string): boolean {
 type Mut<V> = {
   size: number;
   seq: number;
-  buckets: Record<number, Record<number, Record<string, TableEntry<V>>>>;
+  buckets: Record<string, Record<string, Record<string, TableEntry<V>>>>;
 };
 
 /** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
 export function tset<V>(t: Table<V>, key: string, v: V): void {
   const m = t as Mut<V>;
   const h = hashOf(key);
-  const hi = h & 15;
-  const lo = (h >>> 4) & 15;
+  const hi = SLOT[h & 15]!;
+  const lo = SLOT[(h >>> 4) & 15]!;
   // Re-read after creating: inside immer, what was assigned is then reached through its draft.
   if (!m.buckets[hi]) m.buckets[hi] = {};
   const mid = m.buckets[hi]!;
@@ -120,8 +125,8 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
 export function tdel(t: Table<unknown>, key: string): boolean {
   const m = t as Mut<unknown>;
   const h = hashOf(key);
-  const hi = h & 15;
-  const lo = (h >>> 4) & 15;
+  const hi = SLOT[h & 15]!;
+  const lo = SLOT[(h >>> 4) & 15]!;
   const slot = '#' + key;
   if (!own(m.buckets[hi]?.[lo], slot)) return false;
   const mid = m.buckets[hi]!;
@@ -139,8 +144,8 @@ export function tdel(t: Table<unknown>, key: string): boolean {
 /** A new table with `key` set; `t` is unchanged. */
 export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
   const h = hashOf(key);
-  const hi = h & 15;
-  const lo = (h >>> 4) & 15;
+  const hi = SLOT[h & 15]!;
+  const lo = SLOT[(h >>> 4) & 15]!;
   const mid = t.buckets[hi] ?? {};
   const b = mid[lo] ?? {};
   const slot = '#' + key;
@@ -158,16 +163,16 @@ export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
 /** A new table without `key`; `t` itself if it has no such key. */
 export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
   const h = hashOf(key);
-  const hi = h & 15;
-  const lo = (h >>> 4) & 15;
+  const hi = SLOT[h & 15]!;
+  const lo = SLOT[(h >>> 4) & 15]!;
   const slot = '#' + key;
   const mid = t.buckets[hi];
   const b = mid?.[lo];
   if (!own(b, slot)) return t;
   const { [slot]: _gone, ...rest } = b!;
-  const nextMid: Record<number, Leaf<V>> = { ...mid, [lo]: rest };
+  const nextMid: Record<string, Leaf<V>> = { ...mid, [lo]: rest };
   if (empty(rest)) delete nextMid[lo];
-  const buckets: Record<number, Mid<V>> = { ...t.buckets, [hi]: nextMid };
+  const buckets: Record<string, Mid<V>> = { ...t.buckets, [hi]: nextMid };
   if (empty(nextMid)) delete buckets[hi];
   return { size: t.size - 1, seq: t.seq, buckets };
 }
@@ -175,8 +180,8 @@ export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
 /** Every leaf of a table. */
 function* leaves<V>(t: Table<V>): Generator<Leaf<V>> {
   for (const hi in t.buckets) {
-    const mid = t.buckets[hi as unknown as number]!;
-    for (const lo in mid) yield mid[lo as unknown as number]!;
+    const mid = t.buckets[hi]!;
+    for (const lo in mid) yield mid[lo]!;
   }
 }
 
@@ -260,12 +265,12 @@ export function tchangedKeys<V>(a: Table<V>, b: Table<V>): string[] {
   const out: string[] = [];
   const keysOf = (o: object | undefined) => (o ? Object.keys(o) : []);
   for (const hi of new Set([...keysOf(a.buckets), ...keysOf(b.buckets)])) {
-    const ma = a.buckets[hi as unknown as number];
-    const mb = b.buckets[hi as unknown as number];
+    const ma = a.buckets[hi];
+    const mb = b.buckets[hi];
     if (ma === mb) continue;
     for (const lo of new Set([...keysOf(ma), ...keysOf(mb)])) {
-      const x = ma?.[lo as unknown as number] ?? {};
-      const y = mb?.[lo as unknown as number] ?? {};
+      const x = ma?.[lo] ?? {};
+      const y = mb?.[lo] ?? {};
       if (x === y) continue;
       for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
         const p = own(x, k);
