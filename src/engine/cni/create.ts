@@ -37,14 +37,19 @@ import { goMarshal } from './json';
 /** An IPNet Go would hold as its zero value (no address at all). */
 export const ZERO_IPNET: IPNet = { ip: { v: 4, n: 0n }, prefix: 0 };
 
+/*
+ * Go types are built once, at load: the decoder caches each struct type's fields by the type
+ * object, so a type built per call would have its fields worked out again on every decode.
+ */
+const VERSION_ONLY = struct(undefined, [
+  field('CNIVersion', goString, 'cniVersion', { prop: 'cniVersion' }),
+]);
+
 /** create.DecodeVersion. */
 export function decodeVersion(
   text: string,
 ): { ok: true; version: string } | { ok: false; error: string } {
-  const r = decode<{ cniVersion: string }>(
-    text,
-    struct(undefined, [field('CNIVersion', goString, 'cniVersion', { prop: 'cniVersion' })]),
-  );
+  const r = decode<{ cniVersion: string }>(text, VERSION_ONLY);
   if (r.error !== null)
     return { ok: false, error: `decoding version from network config: ${r.error}` };
   return { ok: true, version: r.value.cniVersion === '' ? '0.1.0' : r.value.cniVersion };
@@ -116,25 +121,37 @@ interface RawIP020 {
   routes: GoRoute[] | null;
 }
 
+const ip020Inner = struct('types020.ipConfig', [
+  field('IP', typesIPNet, 'ip', { prop: 'ip' }),
+  field('Gateway', netIP, 'gateway,omitempty', { prop: 'gateway' }),
+  field('Routes', slice(typesRoute), 'routes,omitempty', { prop: 'routes' }),
+]);
+
 const ip020Type = custom<RawIP020>({
   kind: 'custom',
   name: 'types020.IPConfig',
   zero: () => ({ ip: null, gateway: null, routes: null }),
   unmarshalJSON: (raw) => {
-    const r = decode<RawIP020>(
-      raw,
-      struct('types020.ipConfig', [
-        field('IP', typesIPNet, 'ip', { prop: 'ip' }),
-        field('Gateway', netIP, 'gateway,omitempty', { prop: 'gateway' }),
-        field('Routes', slice(typesRoute), 'routes,omitempty', { prop: 'routes' }),
-      ]),
-    );
+    const r = decode<RawIP020>(raw, ip020Inner);
     if (r.error !== null) return { error: r.typeError ?? r.error };
     return { value: r.value };
   },
 });
 
+const resultTypes = new Map<string, GoStructType>();
+
+/** The Result struct of a types package (built once per package and library version). */
 function resultType(kind: '100' | '040' | '020', v11: boolean): GoStructType {
+  const key = `${kind}/${v11}`;
+  let t = resultTypes.get(key);
+  if (!t) {
+    t = buildResultType(kind, v11);
+    resultTypes.set(key, t);
+  }
+  return t;
+}
+
+function buildResultType(kind: '100' | '040' | '020', v11: boolean): GoStructType {
   const pkg = kind === '100' ? 'types100' : kind === '040' ? 'types040' : 'types020';
   if (kind === '020') {
     return struct(`${pkg}.Result`, [

@@ -107,11 +107,14 @@ export function* execPlugin(
   return res.stdout;
 }
 
+/** map[string]interface{}, built once (the decoder caches what it learns about a type by the type object). */
+const ANY_MAP = map(goAny);
+
 /** invoke.fixupResultVersion + create.Create */
 export function resultFromStdout(netconf: string, stdout: string, lib: ResultLib): Result {
   const v = decodeVersion(netconf);
   if (!v.ok) throw new Error(v.error);
-  const parsed = decode<Record<string, unknown> | null>(stdout, map(goAny));
+  const parsed = decode<Record<string, unknown> | null>(stdout, ANY_MAP);
   if (parsed.error !== null) throw new Error(`failed to unmarshal raw result: ${parsed.error}`);
   const raw = parsed.value ?? {};
   const m = raw as Record<string, unknown>;

@@ -830,17 +830,16 @@ export class CNIConfig implements CNI {
   }
 }
 
+const PLUGIN_INFO = struct('version.pluginInfo', [
+  field('CNIVersion_', goString, 'cniVersion', { prop: 'cniVersion' }),
+  field('SupportedVersions_', slice(goString), 'supportedVersions,omitempty', {
+    prop: 'supportedVersions',
+  }),
+]);
+
 /** version.PluginDecoder.Decode */
 export function decodePluginInfo(text: string): string[] {
-  const r = decode<{ cniVersion: string; supportedVersions: string[] | null }>(
-    text,
-    struct('version.pluginInfo', [
-      field('CNIVersion_', goString, 'cniVersion', { prop: 'cniVersion' }),
-      field('SupportedVersions_', slice(goString), 'supportedVersions,omitempty', {
-        prop: 'supportedVersions',
-      }),
-    ]),
-  );
+  const r = decode<{ cniVersion: string; supportedVersions: string[] | null }>(text, PLUGIN_INFO);
   if (r.error !== null) throw new Error(`decoding version info: ${r.error}`);
   if (r.value.cniVersion === '') throw new Error('decoding version info: missing field cniVersion');
   if (!r.value.supportedVersions || r.value.supportedVersions.length === 0) {
