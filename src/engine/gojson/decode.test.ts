@@ -344,6 +344,51 @@ describe('decode: API details', () => {
     expect(Object.keys(r.value)).toEqual(['__proto__']);
   });
 
+  it('gives every caller its own value when the same text is decoded again', () => {
+    const t = struct('main.T', [
+      field('Name', goString, 'name', { prop: 'name' }),
+      field('Routes', slice(map(goAny)), 'routes', { prop: 'routes' }),
+      field('Extra', map(goAny), 'extra', { prop: 'extra' }),
+    ]);
+    const text = '{"name":"a","routes":[{"dst":"0.0.0.0/0"}],"extra":{"__proto__":{"x":1}}}';
+    const first = decode<{ name: string; routes: Record<string, unknown>[]; extra: object }>(
+      text,
+      t,
+    );
+    // Callers change what they decoded (Go code fills in defaults): later decodes (the third
+    // comes from the memo) are unaffected.
+    const second = decode<typeof first.value>(text, t);
+    for (const r of [first, second]) {
+      r.value.name = 'changed';
+      r.value.routes[0]!['dst'] = 'changed';
+      r.value.routes.push({});
+    }
+    const again = decode<typeof first.value>(text, t);
+    expect(again.value).toEqual({
+      name: 'a',
+      routes: [{ dst: '0.0.0.0/0' }],
+      extra: JSON.parse('{"__proto__":{"x":1}}'),
+    });
+    expect(again.value).not.toBe(first.value);
+    expect(again.value).not.toBe(second.value);
+    expect(Object.keys(again.value.extra)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(again.value.extra)).toBe(Object.prototype);
+    // The same error, again.
+    expect(decode('{"name":1}', t).error).toBe(decode('{"name":1}', t).error);
+    expect(decode('{"name":1}', t).error).toBe(
+      'json: cannot unmarshal number into Go struct field T.name of type string',
+    );
+  });
+
+  it('decodes into an initial value every time (not from the memo)', () => {
+    const t = struct('main.T', [
+      field('A', goString, 'a', { prop: 'a' }),
+      field('B', goString, 'b', { prop: 'b' }),
+    ]);
+    expect(decode('{"a":"x"}', t).value).toEqual({ a: 'x', b: '' });
+    expect(decode('{"a":"x"}', t, { a: '', b: 'kept' }).value).toEqual({ a: 'x', b: 'kept' });
+  });
+
   it('never throws from a throwing custom callback', () => {
     const bad: GoType = {
       kind: 'custom',

@@ -64,6 +64,8 @@ class Abort {
 
 /** Slices whose backing array holds elements beyond their length (from an earlier decode). */
 const sliceExtra = new WeakMap<unknown[], unknown[]>();
+/** How many slices have been given hidden elements: a decode that adds one is not memoized. */
+let sliceExtraWrites = 0;
 
 const CH_QUOTE = 0x22;
 const CH_BACKSLASH = 0x5c;
@@ -552,6 +554,7 @@ class Decoder {
     if (len === backing.length) return backing;
     const result = backing.slice(0, len);
     sliceExtra.set(result, backing.slice(len));
+    sliceExtraWrites++;
     return result;
   }
 
@@ -871,6 +874,83 @@ function finish<T>(value: T, err: GoError | null): DecodeResult<T> {
  * Never throws.
  */
 export function decode<T = unknown>(text: string, t: GoType, init?: T): DecodeResult<T> {
+  if (init !== undefined || text.length > MEMO_MAX_TEXT) return decodeText(text, t, init);
+  let memo = MEMO.get(t);
+  if (!memo) MEMO.set(t, (memo = new Map()));
+  const hit = memo.get(text);
+  if (hit)
+    return { value: copyDecoded(hit.value) as T, error: hit.error, typeError: hit.typeError };
+  const writes = sliceExtraWrites;
+  const r = decodeText<T>(text, t);
+  if (memo.size >= MEMO_PER_TYPE) memo.delete(memo.keys().next().value!);
+  // A text seen for the first time is only noted: most results are decoded once.
+  if (hit === undefined || sliceExtraWrites !== writes) {
+    memo.set(text, null);
+    return r;
+  }
+  const kept = copyDecoded(r.value);
+  if (kept !== UNCOPYABLE) memo.set(text, { value: kept, error: r.error, typeError: r.typeError });
+  return r;
+}
+
+/*
+ * Memo of recent decodes from a type's zero value. A plugin's configuration, a result and a
+ * cached result are decoded again and again with the same text (skel reads the name, the plugin
+ * its whole config, libcni the result, the next plugin its prevResult): decoding is pure, so the
+ * same text into the same type gives the same value. A text is kept from its second decode on,
+ * and each caller gets its own copy (callers fill in defaults and normalise what they decoded, as
+ * Go code does with its structs). null: seen once.
+ */
+const MEMO = new WeakMap<GoType, Map<string, DecodeResult<unknown> | null>>();
+const MEMO_PER_TYPE = 32;
+const MEMO_MAX_TEXT = 16 * 1024;
+const UNCOPYABLE: unique symbol = Symbol('uncopyable');
+
+/**
+ * A deep copy of a decoded value: plain objects (symbol keys included: a custom type's
+ * MarshalJSON), arrays, byte slices and primitives. Anything else (a class instance, a
+ * non-enumerable property) is UNCOPYABLE and keeps the decode out of the memo.
+ */
+function copyDecoded(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const c = copyDecoded(v[i]);
+      if (c === UNCOPYABLE) return UNCOPYABLE;
+      out[i] = c;
+    }
+    return out;
+  }
+  if (v instanceof Uint8Array) return v.slice();
+  const proto = Object.getPrototypeOf(v) as object | null;
+  if (proto !== Object.prototype && proto !== null) return UNCOPYABLE;
+  const src = v as Record<PropertyKey, unknown>;
+  const out: Record<PropertyKey, unknown> = proto === null ? Object.create(null) : {};
+  let n = 0;
+  for (const k in src) {
+    const c = copyDecoded(src[k]);
+    if (c === UNCOPYABLE) return UNCOPYABLE;
+    // An own "__proto__" key (a JSON object decoded into a map) must stay a key.
+    if (k === '__proto__') Object.defineProperty(out, k, plainProp(c));
+    else out[k] = c;
+    n++;
+  }
+  for (const k of Object.getOwnPropertySymbols(src)) {
+    const c = copyDecoded(src[k]);
+    if (c === UNCOPYABLE) return UNCOPYABLE;
+    Object.defineProperty(out, k, { ...Object.getOwnPropertyDescriptor(src, k), value: c });
+  }
+  // Only plain data: no hidden (non-enumerable) property.
+  if (Object.getOwnPropertyNames(src).length !== n) return UNCOPYABLE;
+  return out;
+}
+
+function plainProp(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
+}
+
+function decodeText<T>(text: string, t: GoType, init?: T): DecodeResult<T> {
   let value = (init === undefined ? zeroValue(t) : init) as T;
   try {
     const syntax = jsonSyntaxError(text);
