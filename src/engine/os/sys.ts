@@ -11,6 +11,7 @@ import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
+import { freezeFresh } from '../state/freeze';
 import { tget } from '../state/table';
 import {
   fsEvent,
@@ -141,7 +142,7 @@ export class Sys {
         // The file system's operations are persistent (they return a new FsState): run them on
         // the frozen state, which this draft has not changed, not through the draft's proxies.
         const r = change(this.fs);
-        d.nodes[node]!.fs = r.fs as Draft<FsState>;
+        d.nodes[node]!.fs = freezeFresh(r.fs) as Draft<FsState>;
         return r.out;
       },
     );

@@ -44,7 +44,8 @@ import { DEFAULT_CONTAINERD_VERSION, LIBCNI_SHORTHAND, type Release, releaseOf }
 import { type Gen, TICK } from '../os/sys';
 import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
-import type { NodeState, Simulation } from '../sim/world';
+import { settled, type NodeState, type Simulation } from '../sim/world';
+import { freezeFresh } from '../state/freeze';
 import { tentries, tvalues } from '../state/table';
 import { kernelEvent, stateEvent, type KernelPayload, type Unit } from '../trace/trace';
 import type {
@@ -612,7 +613,7 @@ export class Containerd {
       { op: 'netns.remove', path },
       (k, n) => {
         unmountNetnsPath(k, path);
-        n.fs = vfs.remove(n.fs as vfs.FsState, path) as never;
+        n.fs = freezeFresh(vfs.remove(settled(n.fs), path)) as never;
       },
       parent,
     );
@@ -732,7 +733,9 @@ export class Containerd {
       return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.quietly((c) => {
-      c.names = { ...c.names, [name]: id };
+      // Set in place: spreading the draft's record would make a proxy of every name in it.
+      if (c.names) c.names[name] = id;
+      else c.names = { [name]: id };
     });
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
     this.sandboxCreated(id, cfg, netns, reqSeq);
@@ -745,11 +748,17 @@ export class Containerd {
       (k, n) => {
         const nsId = K.createNetns(k);
         K.mountNetns(k, netns, nsId);
-        n.fs = vfs.writeFile(vfs.mkdirAll(n.fs as vfs.FsState, vfs.dirname(netns)), netns, '', {
-          mode: 0o444,
-          nsfs: true,
-        }) as never;
-        if (rel.savesBeforeSetup) n.containerd!.saved = { ...n.containerd!.saved, [id]: pending };
+        n.fs = freezeFresh(
+          vfs.writeFile(vfs.mkdirAll(settled(n.fs), vfs.dirname(netns)), netns, '', {
+            mode: 0o444,
+            nsfs: true,
+          }),
+        ) as never;
+        const c = n.containerd!;
+        if (rel.savesBeforeSetup) {
+          if (c.saved) c.saved[id] = pending;
+          else c.saved = { [id]: pending };
+        }
       },
       reqSeq,
     );

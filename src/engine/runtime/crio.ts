@@ -22,6 +22,7 @@ import * as K from '../kernel/kernel';
 import { linkSetUp } from '../kernel/links';
 import { holdNetns } from '../kernel/netns';
 import { base64Decode } from '../base64';
+import { freezeFresh } from '../state/freeze';
 import { tentries } from '../state/table';
 import { resultsDir } from '../libcni/cache';
 import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
@@ -29,6 +30,7 @@ import type { NetworkConfigList } from '../libcni/conf';
 import { ipString } from '../net/ip';
 import { crioLine, writeLog } from '../node/journal';
 import { type Gen, TICK } from '../os/sys';
+import { settled } from '../sim/world';
 import { Ctx, type Task } from '../sched/scheduler';
 import type {
   CniNetwork,
@@ -871,7 +873,9 @@ export class Crio extends Containerd {
       };
     }
     this.quietly((c) => {
-      c.names = { ...c.names, [name]: id };
+      // Set in place: spreading the draft's record would make a proxy of every name in it.
+      if (c.names) c.names[name] = id;
+      else c.names = { [name]: id };
       c.crio!.resources[name] = { id, done: false };
     });
     const uuid = uuid4(uuidHex);
@@ -884,10 +888,12 @@ export class Crio extends Containerd {
       (k, n) => {
         const nsId = K.createNetns(k);
         K.mountNetns(k, netns, nsId);
-        n.fs = vfs.writeFile(vfs.mkdirAll(n.fs as vfs.FsState, vfs.dirname(netns)), netns, '', {
-          mode: 0o444,
-          nsfs: true,
-        }) as never;
+        n.fs = freezeFresh(
+          vfs.writeFile(vfs.mkdirAll(settled(n.fs), vfs.dirname(netns)), netns, '', {
+            mode: 0o444,
+            nsfs: true,
+          }),
+        ) as never;
       },
       reqSeq,
     );
@@ -934,7 +940,8 @@ export class Crio extends Containerd {
         const c = n.containerd!;
         // The kubelet gave up meanwhile: the sandbox waits in the resource store for its retry.
         if (late !== null) {
-          c.saved = { ...c.saved, [id]: rec } as never;
+          if (c.saved) c.saved[id] = rec as never;
+          else c.saved = { [id]: rec } as never;
           c.crio!.resources[name] = { id, done: true };
         } else {
           c.sandboxes[id] = rec as never;

@@ -2,7 +2,7 @@
  * The simulated world (one or more nodes) as immutable data, plus the trace recorder that keeps
  * the state after every event: stepping back is reading an earlier snapshot, never an undo.
  */
-import { produce, setAutoFreeze, type Draft } from 'immer';
+import { current, isDraft, produce, setAutoFreeze, type Draft } from 'immer';
 import { emptyFs, type FsState } from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
 import { emptyKernel } from '../kernel/kernel';
@@ -62,6 +62,15 @@ export interface Underlay {
   mode: 'host-gw' | 'vxlan' | 'none';
 }
 
+/**
+ * A draft's value as plain frozen data, for reading it (or handing it to a persistent operation
+ * such as the file system's) without going through the draft's proxies: an unchanged draft gives
+ * its base at no cost. Reading through a draft makes a proxy of every object it reaches.
+ */
+export function settled<T>(x: T | Draft<T>): T {
+  return (isDraft(x) ? current(x as Draft<T>) : x) as T;
+}
+
 export function newWorld(seed: number): WorldState {
   return { nodes: {}, rng: rngSeed(seed), clock: 0, nextPid: 1000, actors: emptyTable() };
 }
@@ -100,11 +109,17 @@ export class Simulation {
     this.initial = state;
   }
 
-  /** A random source whose draws are part of the world state. */
+  /**
+   * A random source whose draws are part of the world state, for a change made by `apply` (take
+   * it before the change draws anything). It starts from the state before the change, read
+   * outside the draft, and `commit` writes only when something was drawn: most changes draw
+   * nothing, and reading or writing the draft would copy the generator's state for each.
+   */
   rng(d: Draft<WorldState>): Rng & { commit(): void } {
-    const r = new Rng(d.rng as RngState) as Rng & { commit(): void };
+    const start = this.state.rng;
+    const r = new Rng(start) as Rng & { commit(): void };
     r.commit = () => {
-      d.rng = r.state as number[];
+      if (r.state !== start) d.rng = r.state as number[];
     };
     return r;
   }

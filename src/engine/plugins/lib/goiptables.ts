@@ -6,6 +6,7 @@
 import { GoError } from '../../cni/errors';
 import { iptablesModule } from '../../kernel/iptables/provider';
 import type { Gen, Sys } from '../../os/sys';
+import { freezeFresh } from '../../state/freeze';
 import { tget } from '../../state/table';
 
 export type Proto = 'ipv4' | 'ipv6';
@@ -68,7 +69,7 @@ export class IPTables {
       `${full.map(shellQuote).join(' ')}${r.exitCode !== 0 ? `  -> exit ${r.exitCode}: ${r.stderr.trim()}` : ''}`,
       { argv: full, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, readOnly },
       (k) => {
-        if (!readOnly && r.state !== before) tget(k.netns, ns)!.iptables = r.state;
+        if (!readOnly && r.state !== before) tget(k.netns, ns)!.iptables = freezeFresh(r.state);
       },
     );
     if (r.exitCode !== 0) throw new IptablesError(full, r.exitCode, r.stderr);
