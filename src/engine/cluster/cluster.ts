@@ -9,7 +9,7 @@
  * (`sim.states[i]`), and changing the past is replaying the actions from the start with the same
  * seed (the trace is a pure function of seed and actions).
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import * as vfs from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
 import { iptablesModule } from '../kernel/iptables/provider';

@@ -3,7 +3,7 @@
  * the engine's own recording of the same steps in the fixture's format, normalised the same
  * way, plus the differences.
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import { resultJSON } from '../cni/result';
 import * as vfs from '../fs/vfs';

@@ -7,7 +7,7 @@
  * vxlan), whose wire is the recorder's veth pair between the node namespaces (`underlay` steps).
  * Returns the simulator's own record in the recording's shape, normalised the same way.
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import * as vfs from '../fs/vfs';
 import { CNIConfig, RUNTIME_PATH_ENV } from '../libcni/api';
 import { confListFromBytes } from '../libcni/conf';

@@ -4,7 +4,7 @@
  * request and, when the request arrives, of the reply (each hop with its netfilter chains, the
  * rules that matched and the conntrack entry), and where and why a packet was dropped.
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { nsById } from '../kernel/kernel';
 import { tget, tvalues } from '../state/table';
 import type { WorldState } from '../sim/world';

@@ -7,7 +7,8 @@
  * after it run together in one `repeat` event that says how many got through. Their counters,
  * conntrack and neighbour changes are all in that event's state.
  */
-import { castDraft, produce, type Draft } from 'immer';
+import { castDraft, type Draft } from 'immer';
+import { produce } from '../sim/world';
 import type { KernelState } from '../kernel/types';
 import { tget } from '../state/table';
 import type { Simulation, WorldState } from '../sim/world';

@@ -3,7 +3,7 @@
  * CNI-DN-*, SETMARK, MASQ), hairpin with and without br_netfilter, bridge's ipMasq chain, a
  * FORWARD policy DROP, rp_filter, counters and conntrack with NAT reversed on the reply.
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
 import { sysctlSet, nsById } from '../kernel/kernel';

@@ -32,7 +32,7 @@ import { q } from '../gofmt';
 import { type ProgramRegistry, execProgram } from '../os/process';
 import { draftSend, draftStart } from '../sched/machines';
 import type { Ctx, Scheduler } from '../sched/scheduler';
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { libcniCallMachine } from './machines';
 import { Sys, type Gen, TICK } from '../os/sys';
 import type { Simulation } from '../sim/world';

@@ -2,7 +2,7 @@
  * A new node's filesystem, and namespaces mounted the way `ip netns add` / `ip netns del` do it
  * (the helpers the node shell's `ip netns` uses too).
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';

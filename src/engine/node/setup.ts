@@ -3,7 +3,7 @@
  * namespaces created the way `ip netns add` creates them (a namespace bind-mounted at
  * /var/run/netns/<name>). Each change is an `env` event in the trace.
  */
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';

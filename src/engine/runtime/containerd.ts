@@ -14,7 +14,8 @@
  * - containerd runs with systemd's KillMode=process: a crash does not kill a running plugin,
  *   which finishes on its own (its result is lost).
  */
-import { produce, type Draft } from 'immer';
+import { type Draft } from 'immer';
+import { produce } from '../sim/world';
 import { goMarshal } from '../cni/json';
 import type { Result } from '../cni/result';
 import * as vfs from '../fs/vfs';

@@ -15,6 +15,7 @@ import type { ActorRecord, Simulation } from '../sim/world';
 import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
+import { freezeFresh } from '../state/freeze';
 import { tdel, tget, tset, withEntry, type Table } from '../state/table';
 
 export interface MachineEvent {
@@ -201,7 +202,10 @@ export class MachineHost {
         });
       } else {
         // A context-only change (a counter, a remembered id): no event of its own.
-        this.sim.state = { ...this.sim.state, actors: withEntry(this.sim.state.actors, id, out) };
+        this.sim.state = freezeFresh({
+          ...this.sim.state,
+          actors: withEntry(this.sim.state.actors, id, out),
+        });
       }
     }
     this.run(id, rec.machine, actions as ExecAction[], next.context as Record<string, unknown>);

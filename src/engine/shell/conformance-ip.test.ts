@@ -8,7 +8,7 @@
  * consistent renaming, as the conformance replay does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import { goMarshal, sortKeysDeep } from '../cni/json';
 import { Renaming, diffValues } from '../conformance/diff';

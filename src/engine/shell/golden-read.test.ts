@@ -9,7 +9,7 @@
  * order, the simulation byte order).
  */
 import { readFileSync } from 'node:fs';
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
 import { addNode, netnsAdd } from '../node/setup';

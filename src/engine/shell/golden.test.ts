@@ -6,7 +6,7 @@
  * routes afterwards. See golden/README.md.
  */
 import { readFileSync } from 'node:fs';
-import { produce } from 'immer';
+import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';

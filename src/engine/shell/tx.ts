@@ -2,7 +2,8 @@
  * The change one simple command makes to its node, recorded as one `env` event when the command
  * is done (see shell.ts for what the trace holds).
  */
-import { castDraft, produce, type Draft } from 'immer';
+import { castDraft, type Draft } from 'immer';
+import { produce } from '../sim/world';
 import type { RandomSource } from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { Rng, type RngState } from '../rng';

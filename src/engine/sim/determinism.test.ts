@@ -40,3 +40,35 @@ describe('determinism', () => {
     expect(Object.values(podNs.links).map((l) => l.name)).toEqual(['lo']);
   });
 });
+
+describe('snapshots', () => {
+  /** Every object reachable from `root` that is not frozen, by path (the first few). */
+  function unfrozen(root: unknown): string[] {
+    const out: string[] = [];
+    const seen = new Set<object>();
+    const visit = (x: unknown, path: string) => {
+      if (typeof x !== 'object' || x === null || seen.has(x) || out.length >= 5) return;
+      seen.add(x);
+      if (!Object.isFrozen(x)) out.push(path);
+      for (const [k, v] of Object.entries(x)) visit(v, `${path}.${k}`);
+    };
+    visit(root, 'world');
+    return out;
+  }
+
+  it('are frozen all the way down, in a cluster as on a bare node', () => {
+    // A cluster: kubelet, containerd, API server, plugins; and a node driven directly.
+    const demo = runDemo(5).sim;
+    const node = new TestNode({ seed: 5 });
+    node.add('a');
+    node.add('b');
+    node.del('a');
+    for (const sim of [demo, node.sim]) {
+      // Every snapshot: a change's new objects are frozen as it ends, shared ones already were.
+      for (const [i, s] of sim.states.entries()) expect(unfrozen(s), `state ${i}`).toEqual([]);
+      expect(() => {
+        (sim.state as { clock: number }).clock = 0;
+      }).toThrow(TypeError);
+    }
+  });
+});
