@@ -308,7 +308,8 @@ export default function Handout({ lesson }: { lesson: Lesson }) {
     const host = document.createElement('div');
     host.className = 'handout-root';
     document.body.appendChild(host);
-    const r = createRoot(host);
+    // Its own ids (useId), apart from the app root's.
+    const r = createRoot(host, { identifierPrefix: 'handout-' });
     root.current = r;
     return () => {
       root.current = null;

@@ -5,10 +5,12 @@
  * on white whatever the theme (it is made for paper). Every text is a React text node: nothing
  * from the trace becomes markup.
  *
- * role="img" with a <title> (the steps it shows) and a <desc> (every message in full, the
- * current one said so), so that the clipped texts are not all a screen reader gets.
+ * role="img" named by its <title> (the steps it shows) and described by its <desc> (every
+ * message in full, the current one said so), so that the clipped texts are not all a screen
+ * reader gets. Those two are its only ids (useId: a page with several roots gives each its own
+ * identifierPrefix).
  */
-import { memo, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { FONT, layoutSequence, LINE, type DrawnMessage } from './layout';
 import type { SequenceWindow } from './model';
 
@@ -72,10 +74,13 @@ export const SequenceDrawing = memo(function SequenceDrawing({
   className,
 }: SequenceDrawingProps) {
   const d = useMemo(() => layoutSequence(win, current), [win, current]);
+  const id = useId();
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
       role="img"
+      aria-labelledby={`${id}t`}
+      aria-describedby={`${id}d`}
       className={className}
       width={d.width}
       height={d.height}
@@ -83,8 +88,8 @@ export const SequenceDrawing = memo(function SequenceDrawing({
       fontFamily={MONO}
       fontSize={FONT}
     >
-      <title>{d.title}</title>
-      <desc>{d.description}</desc>
+      <title id={`${id}t`}>{d.title}</title>
+      <desc id={`${id}d`}>{d.description}</desc>
       <rect x={d.minX} y={0} width={d.width} height={d.height} fill="#fff" />
       {d.participants.map((p) => (
         <g key={p.id} className="seq-participant">

@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import { createElement, Fragment } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { loadCourse } from '../../../engine/course/content';
@@ -158,8 +158,10 @@ describe('a sequence diagram laid out without a browser', () => {
   it('renders as an SVG image with a title and a description, every text escaped', () => {
     const html = renderToStaticMarkup(createElement(Drawing, { win, current: 3 }));
     expect(html).toMatch(/^<svg [^>]*role="img"/);
-    expect(html).toContain('<title>Sequence of steps 1 to 6</title>');
-    expect(html).toContain('<desc>6 messages between containerd, libcni, bridge, kernel.');
+    expect(html).toMatch(/<title id="[^"]+">Sequence of steps 1 to 6<\/title>/);
+    expect(html).toMatch(
+      /<desc id="[^"]+">6 messages between containerd, libcni, bridge, kernel\./,
+    );
     // The trace's text is text, never markup.
     expect(html).not.toContain('<b>');
     expect(html).toContain('&lt;b&gt;cni0&lt;/b&gt;');
@@ -168,8 +170,22 @@ describe('a sequence diagram laid out without a browser', () => {
     expect(current.length).toBe(win.messages[3]!.drawn.length);
     for (const t of current) expect(t).toContain('font-weight="700"');
     expect(html.match(/class="seq-msg[^"]*is-current/g)?.length).toBe(1);
-    // No ids: twenty diagrams on one page cannot clash.
-    expect(html).not.toMatch(/\sid="/);
+    // Named and described by its title and desc, their ids its only ones.
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toHaveLength(2);
+    expect(html).toContain(`aria-labelledby="${ids[0]}"`);
+    expect(html).toContain(`aria-describedby="${ids[1]}"`);
+    expect(html).toMatch(new RegExp(`<title id="${ids[0]}">`));
+    expect(html).toMatch(new RegExp(`<desc id="${ids[1]}">`));
+    // Two diagrams on one page do not share them.
+    const two = renderToStaticMarkup(
+      createElement(Fragment, null, [
+        createElement(Drawing, { key: 1, win, current: 3 }),
+        createElement(Drawing, { key: 2, win, current: 3 }),
+      ]),
+    );
+    const twoIds = [...two.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(twoIds).size).toBe(4);
     // The same drawing every time.
     expect(renderToStaticMarkup(createElement(Drawing, { win, current: 3 }))).toBe(html);
   });
