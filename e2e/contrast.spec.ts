@@ -127,3 +127,32 @@ for (const theme of ['Light', 'Dark']) {
     expect(ed.low, `editor, ${theme}`).toEqual([]);
   });
 }
+
+// The printed handout's diagrams (black on white whatever the theme), as its preview shows them.
+for (const theme of ['Light', 'Dark']) {
+  test(`the handout's diagram text has 4.5:1 contrast, ${theme.toLowerCase()} theme`, async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      window.print = () => undefined;
+    });
+    await page.goto('./#/lesson/add-step-by-step');
+    await expect(page.getByRole('region', { name: 'ADD, step by step' })).toBeVisible({
+      timeout: 20_000,
+    });
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: theme });
+    await page.getByRole('button', { name: 'Print handout' }).click();
+    const handout = page.getByRole('article', { name: 'ADD, step by step' });
+    await expect(handout.getByRole('status')).toHaveText('The handout is ready to print.', {
+      timeout: 30_000,
+    });
+    let checked = 0;
+    for (const i of [0, 5, 10]) {
+      await handout.locator('.handout-diagram svg').nth(i).scrollIntoViewIfNeeded();
+      const r = await lowContrast(page, '.handout-diagram svg text');
+      checked += r.checked;
+      expect(r.low, `handout, ${theme}`).toEqual([]);
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+}

@@ -40,6 +40,9 @@ async function expectStepsWithDiagrams(page: Page): Promise<void> {
   });
   for (let i = 0; i < n; i++) {
     await expect(steps.nth(i).locator('p').nth(1)).not.toBeEmpty();
+    // An image with a name and, as its description, every message in full.
+    const img = steps.nth(i).getByRole('img', { name: /^Sequence of steps \d+ to \d+$/ });
+    await expect(img).toHaveAccessibleDescription(/^\d+ messages between .*\(this step\)/);
     // The step's own message is the one set in bold (its first line begins its summary).
     const bold = steps.nth(i).locator('svg text.is-current');
     await expect(bold.first()).toBeAttached();
@@ -58,6 +61,8 @@ test('"Print handout" shows the lesson as a handout, steps with diagrams, and pr
 }) => {
   test.setTimeout(90_000);
   const errors = collectPageErrors(page);
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(r.url()));
   await countPrints(page);
   await openLesson(page);
   await page.getByRole('button', { name: 'Print handout' }).click();
@@ -77,6 +82,8 @@ test('"Print handout" shows the lesson as a handout, steps with diagrams, and pr
   await expect(handout).toContainText('The host end of the pod');
   await expectStepsWithDiagrams(page);
   await expectNoSeriousAxeViolations(page, 'the handout');
+  // The diagrams are the app's own SVG: the handout never loads Mermaid.
+  expect(fetched.filter((u) => /\/(mermaid|sequenceDiagram)[^/]*\.js/.test(u))).toEqual([]);
 
   // On paper: no controls, nothing but the handout.
   await page.emulateMedia({ media: 'print' });

@@ -33,7 +33,7 @@ import {
 } from './state';
 import './course.css';
 
-// The printed handout and Mermaid: a further chunk, fetched when the browser is idle after a
+// The printed handout: a further chunk, fetched when the browser is idle after a
 // lesson opens (so that any print of the page has it) or when the learner asks for it.
 const Handout = lazy(() =>
   Promise.all([import('./handout/Handout'), loadCourseEngine()]).then(([m]) => m),

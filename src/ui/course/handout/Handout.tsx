@@ -1,24 +1,25 @@
 /**
- * A lesson's printed handout (a lazy chunk, with Mermaid): title, introduction, objectives,
- * goals, and every narrated step of the solution's headless run with the lesson's sentences and
- * the sequence diagram of the messages around it, its own message in bold. It lives in a
- * container of its own under <body>: printing a page that has it prints only it (handout.css),
- * whether the print comes from "Print handout", Ctrl-P or the browser's menu. The diagrams are
- * drawn one by one when the browser is idle, or at once when a print waits for them.
+ * A lesson's printed handout (a lazy chunk): title, introduction, objectives, goals, and every
+ * narrated step of the solution's headless run with the lesson's sentences and the sequence
+ * diagram of the messages around it, its own message in bold. It lives in a container of its own
+ * under <body>: printing a page that has it prints only it (handout.css), whether the print
+ * comes from "Print handout", Ctrl-P or the browser's menu.
+ *
+ * The lesson's run is computed in slices; the diagrams are drawn by the app's own SVG drawing
+ * (views/sequence/SequenceDrawing.tsx: a few ms each, no Mermaid), one per task, when the browser
+ * is idle or at once when a print waits for them.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { loadCourseEngine, type Handout as HandoutData } from '../../../engine';
 import { visibleSeqs } from '../../views/sequence/model';
-import { loadMermaid } from '../../views/sequence/mermaid';
+import { SequenceDrawing } from '../../views/sequence/SequenceDrawing';
 import { pageUrl, routeHash } from '../../route';
 import type { Lesson } from '../../../engine';
 import { stepDiagram, type StepDiagram } from './diagram';
 import { closePreview, printed, setHandoutReady, useHandout } from './state';
 import './handout.css';
-
-let renderCount = 0;
 
 /** The next task: a print waiting for the diagrams still gets one task per diagram. */
 function nextTask(): Promise<void> {
@@ -33,43 +34,32 @@ function idle(): Promise<void> {
   });
 }
 
-/** Sets the step's own message (line and text) in bold. */
-function markCurrent(host: HTMLElement, d: StepDiagram): void {
-  const msgs = d.window.messages;
-  const i = msgs.findIndex((m) => m.seq === d.current);
-  if (i < 0) return;
-  host.querySelectorAll('[data-et="message"]')[i]?.classList.add('is-current');
-  // Mermaid draws one <text> per line of a wrapped message.
-  const lines = (k: number) => msgs[k]!.text.split('<br/>').length;
-  let first = 0;
-  for (let k = 0; k < i; k++) first += lines(k);
-  const texts = host.querySelectorAll('text.messageText');
-  for (let k = first; k < first + lines(i); k++) texts[k]?.classList.add('is-current');
-}
-
-function Diagram({ svg, diagram }: { svg: string | undefined; diagram: StepDiagram }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const host = ref.current;
-    if (!host || svg === undefined) return;
-    // Mermaid's output, sanitised by it (securityLevel strict) from escaped text only.
-    host.innerHTML = svg;
-    markCurrent(host, diagram);
-  }, [svg, diagram]);
-  if (svg === undefined) return <p className="handout-pending">Drawing the diagram…</p>;
-  return <div className="handout-diagram" ref={ref} />;
-}
+const Diagram = memo(function Diagram({
+  drawn,
+  diagram,
+}: {
+  drawn: boolean;
+  diagram: StepDiagram;
+}) {
+  if (!drawn) return <p className="handout-pending">Drawing the diagram…</p>;
+  return (
+    <div className="handout-diagram">
+      <SequenceDrawing win={diagram.window} current={diagram.current} />
+    </div>
+  );
+});
 
 function Steps({
   data,
   steps,
   diagrams,
-  svgs,
+  drawn,
 }: {
   data: HandoutData;
   steps: HandoutData['steps'];
   diagrams: StepDiagram[];
-  svgs: (string | undefined)[];
+  /** Diagrams drawn so far (in the order of data.steps). */
+  drawn: number;
 }) {
   return (
     <ol className="handout-steps">
@@ -96,7 +86,7 @@ function Steps({
             ))}
             {first !== undefined && (
               <figure>
-                <Diagram svg={svgs[i]} diagram={d} />
+                <Diagram drawn={i < drawn} diagram={d} />
                 <figcaption>
                   Steps {first + 1} to {last! + 1}
                   {d.current !== null ? `; step ${d.current + 1} in bold` : ''}.
@@ -165,8 +155,12 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
     const visible = visibleSeqs(data.events, 'kernel');
     return data.steps.map((s) => stepDiagram(data.events, s.step, visible));
   }, [data]);
-  const [svgs, setSvgs] = useState<(string | undefined)[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  // Diagrams drawn so far, for the diagrams they belong to.
+  const [progress, setProgress] = useState<{ of: StepDiagram[] | null; drawn: number }>({
+    of: null,
+    drawn: 0,
+  });
+  const drawn = progress.of === diagrams ? progress.drawn : 0;
   const hurry = useRef(printWhenReady);
   useEffect(() => {
     hurry.current = printWhenReady;
@@ -183,46 +177,25 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
     return () => document.documentElement.classList.remove('handout-preview');
   }, [preview]);
 
-  // Draw the diagrams, one at a time.
+  // Draw the diagrams, one per task (a few ms each), then say the handout is ready.
   useEffect(() => {
-    let cancelled = false;
+    if (diagrams === null) {
+      setHandoutReady(false);
+      return;
+    }
+    if (drawn >= diagrams.length) {
+      setHandoutReady(true);
+      return;
+    }
     setHandoutReady(false);
-    if (diagrams === null) return;
-    void (async () => {
-      // Mermaid measures its text in a scratch element of its own: in a box that stays laid out
-      // (not hidden with the rest of the page while the handout is shown or printed).
-      const scratch = document.createElement('div');
-      scratch.className = 'handout-scratch';
-      scratch.setAttribute('aria-hidden', 'true');
-      document.body.appendChild(scratch);
-      try {
-        const m = await loadMermaid();
-        const out: (string | undefined)[] = [];
-        for (const d of diagrams) {
-          // One diagram per task (Mermaid's render is one long piece of work): never a task
-          // that draws them all, even when a print waits for them.
-          await (hurry.current ? nextTask() : idle());
-          if (cancelled) return;
-          const id = `handout-${++renderCount}`;
-          const { svg } = await m.render(id, d.window.source, scratch);
-          out.push(svg);
-          if (!cancelled) setSvgs([...out]);
-        }
-        if (!cancelled) setHandoutReady(true);
-      } catch (e) {
-        if (!cancelled) {
-          setProblem(e instanceof Error ? e.message : String(e));
-          // Text without diagrams is still a handout: a waiting print goes ahead.
-          setHandoutReady(true);
-        }
-      } finally {
-        scratch.remove();
-      }
-    })();
+    let cancelled = false;
+    void (hurry.current ? nextTask() : idle()).then(() => {
+      if (!cancelled) setProgress({ of: diagrams, drawn: drawn + 1 });
+    });
     return () => {
       cancelled = true;
     };
-  }, [diagrams]);
+  }, [diagrams, drawn]);
 
   // A print that waited for the diagrams, once they are on the page.
   useEffect(() => {
@@ -245,7 +218,6 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
 
   const link = `${pageUrl(location)}${routeHash({ kind: 'lesson', id: lesson.id })}`;
   const total = diagrams?.length ?? 0;
-  const drawn = svgs.length;
 
   return (
     <>
@@ -298,7 +270,6 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
                 ))}
               </ul>
             </section>
-            {problem && <p role="alert">The diagrams could not be drawn: {problem}</p>}
             {data.steps.some((s) => !s.learner) && (
               <section aria-labelledby="handout-setup">
                 <h2 id="handout-setup">Where the lesson starts</h2>
@@ -306,7 +277,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
                   data={data}
                   steps={data.steps.filter((s) => !s.learner)}
                   diagrams={diagrams}
-                  svgs={svgs}
+                  drawn={drawn}
                 />
               </section>
             )}
@@ -317,7 +288,7 @@ function HandoutPage({ lesson }: { lesson: Lesson }) {
                 data={data}
                 steps={data.steps.filter((s) => s.learner)}
                 diagrams={diagrams}
-                svgs={svgs}
+                drawn={drawn}
               />
             </section>
           </>
@@ -337,7 +308,8 @@ export default function Handout({ lesson }: { lesson: Lesson }) {
     const host = document.createElement('div');
     host.className = 'handout-root';
     document.body.appendChild(host);
-    const r = createRoot(host);
+    // Its own ids (useId), apart from the app root's.
+    const r = createRoot(host, { identifierPrefix: 'handout-' });
     root.current = r;
     return () => {
       root.current = null;

@@ -1,6 +1,6 @@
 /**
  * Whether a lesson's handout is prepared, shown and about to be printed (the `handout` slice of
- * the app's store, ../../app/state.ts; the handout itself is a further lazy chunk, with Mermaid).
+ * the app's store, ../../app/state.ts; the handout itself is a further lazy chunk).
  */
 import { slice } from '../../app/state';
 
@@ -50,7 +50,7 @@ export function dropHandout(): void {
 
 /** Every diagram is drawn (or the handout is redrawn: not yet). */
 export function setHandoutReady(ready: boolean): void {
-  handout.set({ ready });
+  if (handout.get().ready !== ready) handout.set({ ready });
 }
 
 /** The print that waited for the diagrams has been made. */

@@ -128,6 +128,8 @@ export interface Message {
   failed: boolean;
   /** Lines the text is drawn on (Mermaid draws each line as its own <text>). */
   lines: number;
+  /** The text as drawn, clipped and wrapped: its lines, plain (not escaped). */
+  drawn: string[];
 }
 
 export interface SequenceWindow {
@@ -238,18 +240,18 @@ export function buildWindow(
   });
   const messages: Message[] = evs.map((e) => {
     const plain = e.error ? `${e.summary} — failed: ${e.error}` : e.summary;
-    const wrapped = opts.wrap ? wrapText(clip(plain, opts.maxText), opts.wrap) : null;
+    const clipped = clip(plain, opts.maxText);
+    const wrapped = opts.wrap ? wrapText(clipped, opts.wrap) : null;
     return {
       seq: e.seq,
       from: ids.get(keyOf(e.source, e.node))!,
       to: ids.get(keyOf(e.target, e.node))!,
-      text: wrapped
-        ? wrapped.map(escapeMermaid).join('<br/>')
-        : escapeMermaid(clip(plain, opts.maxText)),
+      text: wrapped ? wrapped.map(escapeMermaid).join('<br/>') : escapeMermaid(clipped),
       plain,
       reply: isReply(e),
       failed: e.error !== undefined,
       lines: Math.max(1, wrapped?.length ?? 1),
+      drawn: wrapped ?? (clipped ? [clipped] : []),
     };
   });
   const lines = ['sequenceDiagram'];
