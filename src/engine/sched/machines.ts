@@ -11,7 +11,7 @@
  * trace event.
  */
 import { type AnyActorScope, type AnyStateMachine, createActor } from 'xstate';
-import type { ActorRecord, Simulation } from '../sim/world';
+import { settled, type ActorRecord, type Simulation } from '../sim/world';
 import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
@@ -266,9 +266,11 @@ export function draftSend(
   machine: AnyStateMachine,
   event: MachineEvent,
 ): void {
-  const rec = tget(actors, id);
+  // Read outside the draft: going through it would make a proxy of the record, its value and
+  // every object in its context.
+  const rec = tget(settled(actors), id);
   if (!rec) return;
-  const snap = machine.resolveState({ value: rec.value as never, context: { ...rec.context } });
+  const snap = machine.resolveState({ value: rec.value as never, context: rec.context });
   const [next] = transition(machine, snap, event as never);
   if (next.status === 'done') {
     tdel(actors, id);
