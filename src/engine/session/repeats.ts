@@ -129,10 +129,13 @@ export class RepeatWatch {
     // The kubelet's status poll lines come every 5 s whatever the pods do: a round of a retry
     // (10 - 15 s) holds two or three of them, so they are no part of it.
     if (e.kind === 'log' && e.source === 'kubelet' && STATUS_POLL_LINE.test(e.summary)) return null;
+    const error = isFailure(e);
+    // Only a failure starts a track, and only tracks need the shape of other events: a run
+    // without failures normalises nothing.
+    if (!error && this.tracks.size === 0) return null;
     const shape = eventShape(e);
     const h = hashOf(shape);
     const worker = e.kind === 'state' && e.source === 'kubelet' ? POD_WORKER.exec(e.summary) : null;
-    const error = isFailure(e);
     for (const t of this.tracks.values()) {
       t.acc = hashOf(String(h), Math.imul(t.acc, 31) >>> 0);
       t.count++;

@@ -9,9 +9,19 @@
  * value its maker still changes.
  */
 export function freezeFresh<T>(x: T): T {
-  if (typeof x !== 'object' || x === null || Object.isFrozen(x)) return x;
-  Object.freeze(x);
-  if (Array.isArray(x)) for (const v of x) freezeFresh(v);
-  else for (const k in x) freezeFresh((x as Record<string, unknown>)[k]);
+  if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) freezeObject(x);
   return x;
+}
+
+function freezeObject(o: object): void {
+  Object.freeze(o);
+  if (Array.isArray(o)) {
+    for (const v of o as unknown[])
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) freezeObject(v);
+    return;
+  }
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) freezeObject(v);
+  }
 }
