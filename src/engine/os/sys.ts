@@ -11,7 +11,7 @@ import type { KernelState, Netns } from '../kernel/types';
 import type { RandomSource } from '../kernel/kernel';
 import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
-import { tget } from '../state/table';
+import { tentries, tget } from '../state/table';
 import {
   fsEvent,
   kernelEvent,
@@ -78,7 +78,7 @@ export class Sys {
     let byId = LABELS.get(k.mounts);
     if (!byId) {
       byId = new Map();
-      for (const [p, nid] of Object.entries(k.mounts)) if (!byId.has(nid)) byId.set(nid, p);
+      for (const [p, nid] of tentries(k.mounts)) if (!byId.has(nid)) byId.set(nid, p);
       LABELS.set(k.mounts, byId);
     }
     return byId.get(id) ?? id;
