@@ -92,7 +92,7 @@ export class TestNode {
 
   /** `extra` overrides parts of the runtime config (e.g. capabilityArgs). */
   add(pod: string, extra: Partial<RuntimeConf> = {}): LibcniOutcome {
-    if (!this.sim.node(this.node).kernel.mounts[this.netnsPath(pod)]) this.createNetns(pod);
+    if (!tget(this.sim.node(this.node).kernel.mounts, this.netnsPath(pod))) this.createNetns(pod);
     return runToEnd(this.libcni.addNetworkList(this.list, { ...this.rt(pod), ...extra }));
   }
 

@@ -3,7 +3,7 @@ import { journalLines } from '../node/journal';
 import { eventList, kubectlGetPods } from '../apiserver/apiserver';
 import { Cluster } from './cluster';
 import { namesIn } from '../fs/vfs';
-import { tget, tvalues } from '../state/table';
+import { tget, tkeys, tvalues } from '../state/table';
 import { isKind } from '../trace/trace';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
@@ -48,7 +48,7 @@ describe('a cluster of simulated nodes', () => {
     c.runFor(2_000_000);
     const exec = c.events.filter(isKind('exec')).find((e) => e.target === 'bridge')!;
     const env = exec.payload.env;
-    const sb = Object.values(c.sim.node('node-1').containerd!.sandboxes)[0]!;
+    const sb = tvalues(c.sim.node('node-1').containerd!.sandboxes)[0]!;
     const uid = tget(c.sim.state.api!.pods, 'default/web-0')!.spec.uid;
     expect(env['CNI_ARGS']).toBe(
       `IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-0;K8S_POD_INFRA_CONTAINER_ID=${sb.id};K8S_POD_UID=${uid}`,
@@ -76,7 +76,7 @@ describe('a cluster of simulated nodes', () => {
       cacheFiles: 0,
       findings: [],
     });
-    expect(Object.keys(c.sim.node('node-1').kernel.mounts)).toEqual([]);
+    expect(tkeys(c.sim.node('node-1').kernel.mounts)).toEqual([]);
   });
 
   it('is a pure function of seed and actions', () => {

@@ -63,7 +63,7 @@ import type { ClusterHooks, RunResult, ShellSnapshot } from '../shell';
 import { fsKind } from '../fs/kind';
 import { confDirEvents, fsnotifyEventText, reloadsOn } from '../runtime/confwatch';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
-import { tentries, tget, tvalues } from '../state/table';
+import { tentries, tget, tkeys, tvalues } from '../state/table';
 import { envEvent, type TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from '../apiserver/apiserver';
 import type { HostPort } from '../state/api';
@@ -579,7 +579,7 @@ export class Cluster implements ClusterHooks {
           continue;
         const ctx = rec.context as { node: string; sandboxId: string | null };
         if (ctx.node !== node || !ctx.sandboxId) continue;
-        const sb = rt.containerd.state.sandboxes[ctx.sandboxId];
+        const sb = tget(rt.containerd.state.sandboxes, ctx.sandboxId);
         if (!sb || sb.state !== 'SANDBOX_READY') this.host.send(id, { type: 'SANDBOX_DIED' });
       }
     });
@@ -791,7 +791,7 @@ export class Cluster implements ClusterHooks {
     if (!p) throw new Error(`pods "${podName}" not found`);
     const node = p.spec.nodeName;
     const c = this.rt(node).containerd.state;
-    const sb = Object.values(c.sandboxes)
+    const sb = tvalues(c.sandboxes)
       .filter((s) => s.pod.uid === p.spec.uid)
       .pop();
     if (!sb) throw new Error(`pod ${key} has no sandbox`);
@@ -820,7 +820,7 @@ export class Cluster implements ClusterHooks {
   cniGc(node: string): Task<LibcniOutcome> {
     const c = this.rt(node).containerd.state;
     const { list } = this.podNetwork(node);
-    const valid = Object.values(c.sandboxes)
+    const valid = tvalues(c.sandboxes)
       .filter((s) => s.state === 'SANDBOX_READY')
       .map((s) => ({ containerID: s.id, ifname: 'eth0' }));
     return this.runOp(node, 'gc', this.opLibcni(node).gcNetworkList(list, valid));
@@ -849,15 +849,12 @@ export class Cluster implements ClusterHooks {
       const k = n.kernel;
       const fs = n.fs;
       const findings: AuditFinding[] = [];
-      const live = Object.values(c.sandboxes).filter((s) => s.state === 'SANDBOX_READY');
+      const live = tvalues(c.sandboxes).filter((s) => s.state === 'SANDBOX_READY');
       const liveIds = new Set(live.map((s) => s.id));
       // Sandboxes being set up (or cleaned up) right now own their namespace and files too.
       const inflight = inflightByNode.get(name) ?? inspect.NO_INFLIGHT;
-      const knownIds = new Set([...Object.keys(c.sandboxes), ...inflight.ids]);
-      const ownedNetns = new Set([
-        ...Object.values(c.sandboxes).map((s) => s.netns),
-        ...inflight.netns,
-      ]);
+      const knownIds = new Set([...tkeys(c.sandboxes), ...inflight.ids]);
+      const ownedNetns = new Set([...tvalues(c.sandboxes).map((s) => s.netns), ...inflight.netns]);
       const pods = (state.api ? tvalues(state.api.pods) : []).filter(
         (p) => p.spec.nodeName === name,
       );
@@ -872,7 +869,11 @@ export class Cluster implements ClusterHooks {
         });
       }
       for (const path of inspect.orphanNetnsMounts(k, ownedNetns)) {
-        findings.push({ node: name, kind: 'orphan-netns', detail: `${path} (${k.mounts[path]})` });
+        findings.push({
+          node: name,
+          kind: 'orphan-netns',
+          detail: `${path} (${tget(k.mounts, path)})`,
+        });
       }
       // iptables rules the plugins tagged with a sandbox's id (bridge's ipMasq chain, portmap's
       // DNAT rules) that no sandbox owns any more: a DEL that never ran, or ran without a netns.

@@ -24,6 +24,7 @@ import { noteEvent, type TraceEvent } from '../trace/trace';
 import { Normalizer } from './normalize';
 import { type SnapshotShape, snapshotNode } from './snapshot';
 import { Renaming, diffValues, type Difference } from './diff';
+import { tget } from '../state/table';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -304,7 +305,7 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
     } else if (type === 'probe') {
       const from = expected['from'] as string;
       const k = sim.node('node').kernel;
-      const nsId = k.mounts[podPath(from)];
+      const nsId = tget(k.mounts, podPath(from));
       const r = nsId ? ping(k, nsId, expected['to'] as string) : { ok: false, exitCode: 1 };
       step['success'] = r.ok;
       step['exitCode'] = r.exitCode;

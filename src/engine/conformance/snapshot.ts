@@ -29,7 +29,7 @@ type Json = unknown;
 function nsLogicalName(shape: SnapshotShape, k: KernelState, nsId: string): string {
   if (nsId === k.root) return 'node';
   for (const [name, path] of Object.entries(shape.namespaces)) {
-    if (path && k.mounts[path] === nsId) return name;
+    if (path && tget(k.mounts, path) === nsId) return name;
   }
   return nsId;
 }
@@ -143,7 +143,7 @@ export function snapshotNode(shape: SnapshotShape, node: NodeState): Record<stri
   const k = node.kernel;
   const namespaces: Record<string, Json> = {};
   for (const [logical, path] of Object.entries(shape.namespaces)) {
-    const id = path === null ? k.root : k.mounts[path];
+    const id = path === null ? k.root : tget(k.mounts, path);
     namespaces[logical] = nsJson(shape, node, logical, id);
   }
   const hostLocal: Record<string, string> = {};

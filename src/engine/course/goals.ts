@@ -23,7 +23,7 @@ import type { TraceEvent } from '../trace/trace';
 import { walkPacket } from '../dataplane/api';
 import { describeMatcher, matches } from './match';
 import type { Goal } from './schema';
-import { tget } from '../state/table';
+import { tget, tvalues } from '../state/table';
 
 /** What a goal is checked against: the world at one step and the trace up to it. */
 export interface CheckContext {
@@ -121,7 +121,7 @@ function pods(state: WorldState, pattern: string): PodObj[] | string {
 export function sandboxOf(state: WorldState, pod: PodObj): SandboxRec | null {
   const c = state.nodes[pod.spec.nodeName]?.containerd;
   if (!c) return null;
-  const mine = Object.values(c.sandboxes).filter((s) => s.pod.uid === pod.spec.uid);
+  const mine = tvalues(c.sandboxes).filter((s) => s.pod.uid === pod.spec.uid);
   mine.sort((a, b) => a.createdAt - b.createdAt);
   return mine[mine.length - 1] ?? null;
 }
@@ -517,7 +517,7 @@ const checkSandboxes: Check<'sandboxes'> = (g, ctx) => {
   const c = ctx.state.nodes[g.node]?.containerd;
   if (!c) return { expected, found: `there is no node ${g.node}` };
   const re = g.pod ? globRe(g.pod.includes('/') ? g.pod.split('/')[1]! : g.pod) : null;
-  const all = Object.values(c.sandboxes)
+  const all = tvalues(c.sandboxes)
     .filter((s) => !re || re.test(s.pod.name))
     .sort((a, b) => a.createdAt - b.createdAt);
   const ok = all.filter((s) => !g.state || s.state === g.state);

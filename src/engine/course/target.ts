@@ -40,7 +40,8 @@ const HEX64 = /\b[0-9a-f]{64}\b/g;
 function sandboxPods(state: WorldState): Map<string, string> {
   const out = new Map<string, string>();
   for (const n of Object.values(state.nodes))
-    for (const sb of Object.values(n.containerd?.sandboxes ?? {})) out.set(sb.id, sb.pod.name);
+    for (const sb of n.containerd ? tvalues(n.containerd.sandboxes) : [])
+      out.set(sb.id, sb.pod.name);
   return out;
 }
 
@@ -48,7 +49,7 @@ function sandboxPods(state: WorldState): Map<string, string> {
 function netnsPods(state: WorldState, node: string): Map<string, string> {
   const n = state.nodes[node]!;
   const out = new Map<string, string>();
-  const sbs = Object.values(n.containerd?.sandboxes ?? {}).sort(
+  const sbs = (n.containerd ? tvalues(n.containerd.sandboxes) : []).sort(
     (a, b) => a.createdAt - b.createdAt,
   );
   for (const sb of sbs) {

@@ -113,12 +113,13 @@ export function endpoints(world: WorldState): Endpoint[] {
   for (const p of world.api ? tvalues(world.api.pods) : []) {
     const n = world.nodes[p.spec.nodeName];
     if (!n || !p.podIP) continue;
-    const sb = Object.values(n.containerd?.sandboxes ?? {}).find(
+    const sb = (n.containerd ? tvalues(n.containerd.sandboxes) : []).find(
       (s) => s.pod.uid === p.spec.uid && s.ip === p.podIP,
     );
     // /var/run is a link to /run: the mount may be recorded under either name.
     const ns = sb
-      ? (n.kernel.mounts[sb.netns] ?? n.kernel.mounts[sb.netns.replace(/^\/var\/run\//, '/run/')])
+      ? (tget(n.kernel.mounts, sb.netns) ??
+        tget(n.kernel.mounts, sb.netns.replace(/^\/var\/run\//, '/run/')))
       : undefined;
     if (!ns || !tget(n.kernel.netns, ns)) continue;
     out.push({

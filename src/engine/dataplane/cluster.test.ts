@@ -28,7 +28,7 @@ function cluster(mode: Mode) {
   const pod = (n: string) => tget(c.sim.state.api!.pods, `default/${n}`)!;
   const netns = (n: string) => {
     const p = pod(n);
-    const sb = Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
+    const sb = tvalues(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
       (s) => s.pod.name === n,
     )!;
     return sb.netns.slice(sb.netns.lastIndexOf('/') + 1);

@@ -7,7 +7,7 @@ import { produce } from '../sim/world';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
 import { sysctlSet, nsById } from '../kernel/kernel';
-import { tget } from '../state/table';
+import { tentries, tget, tvalues } from '../state/table';
 import { DraftNet } from './net';
 import { sendLocal, sourceAddress, tcpSyn, type MutWorld, type Outcome, type Where } from './walk';
 
@@ -33,10 +33,13 @@ function cluster() {
   const pod = (n: string) => tget(c.sim.state.api!.pods, `default/${n}`)!;
   const nsOf = (n: string): Where => {
     const p = pod(n);
-    const sb = Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
+    const sb = tvalues(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
       (s) => s.pod.name === n,
     )!;
-    return { node: p.spec.nodeName, ns: c.sim.node(p.spec.nodeName).kernel.mounts[sb.netns]! };
+    return {
+      node: p.spec.nodeName,
+      ns: tget(c.sim.node(p.spec.nodeName).kernel.mounts, sb.netns)!,
+    };
   };
   const root = (node: string): Where => ({ node, ns: c.sim.node(node).kernel.root });
   /** A SYN from `at` to dst:port, walked on a copy of the world: the outcome and the hops. */
@@ -172,7 +175,7 @@ describe('conntrack and counters', () => {
 
 function netnsName(c: Cluster, at: Where): string {
   const k = c.sim.node(at.node).kernel;
-  const m = Object.entries(k.mounts).find(([, id]) => id === at.ns)![0];
+  const m = tentries(k.mounts).find(([, id]) => id === at.ns)![0];
   return m.slice(m.lastIndexOf('/') + 1);
 }
 

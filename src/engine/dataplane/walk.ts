@@ -19,7 +19,7 @@ import {
 import type { Hook } from '../kernel/iptables/types';
 import type { CtEntry, CtTuple, KernelState, Link, Netns, Route } from '../kernel/types';
 import { ipString, isLoopback, netContains, parseIP, parseCIDR } from '../net/ip';
-import { tget, tscan, tvalues } from '../state/table';
+import { tentries, tget, tscan, tvalues } from '../state/table';
 import {
   bumpCounters,
   CT_DNAT,
@@ -176,7 +176,7 @@ export function sourceAddress(k: KernelState, ns: Netns, dst: string): string | 
 function label(w: NetWorld, at: Where): string {
   const k = kernelOf(w, at.node);
   if (at.ns === k.root) return `${at.node}`;
-  const mount = Object.entries(k.mounts).find(([, id]) => id === at.ns)?.[0];
+  const mount = tentries(k.mounts).find(([, id]) => id === at.ns)?.[0];
   const name = mount ? mount.slice(mount.lastIndexOf('/') + 1) : at.ns;
   return `${at.node} netns ${name}`;
 }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster, type NodeSpec } from '../cluster/cluster';
-import { tget } from '../state/table';
+import { tget, tvalues } from '../state/table';
 import { isKind } from '../trace/trace';
 import { faultProblem } from './inject';
 import { viewOf } from './params';
@@ -50,7 +50,7 @@ function cluster(
   const pod = (n: string) => tget(c.sim.state.api!.pods, `default/${n}`)!;
   const netns = (n: string) => {
     const p = pod(n);
-    const sb = Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes)
+    const sb = tvalues(c.sim.node(p.spec.nodeName).containerd!.sandboxes)
       .filter((s) => s.pod.name === n && s.state === 'SANDBOX_READY')
       .pop()!;
     return sb.netns.slice(sb.netns.lastIndexOf('/') + 1);

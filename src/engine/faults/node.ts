@@ -12,6 +12,7 @@ import { type IPAMConfig, hostLocalConfOf } from '../plugins/host-local';
 import { lastReservedIP, networkDir } from '../plugins/host-local-disk';
 import type { CniNetwork, ContainerdState, SandboxRec } from '../state/containerd';
 import type { NodeState } from '../sim/world';
+import { tvalues } from '../state/table';
 import { type FaultView, fail, type Resolved } from './params';
 
 export function nodeState(v: FaultView, node: string): NodeState {
@@ -34,7 +35,7 @@ export function podNetwork(v: FaultView, node: string): CniNetwork {
 }
 
 export function readySandbox(v: FaultView, r: Resolved): SandboxRec {
-  const sb = Object.values(ctrd(v, r.node).sandboxes)
+  const sb = tvalues(ctrd(v, r.node).sandboxes)
     .sort((a, b) => a.createdAt - b.createdAt)
     .filter((s) => s.pod.uid === r.pod!.spec.uid && s.state === 'SANDBOX_READY')
     .pop();

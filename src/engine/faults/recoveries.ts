@@ -14,7 +14,7 @@ import type { RecoveryActionSpec } from './catalogue';
 import { fillPlaceholders } from './injections';
 import { binDir, bridgeNames, cacheFile, nodeBuild, originalConfigs, podNetwork, sh } from './node';
 import { fail, type Resolved, viewOf } from './params';
-import { tget } from '../state/table';
+import { tget, tkeys, tvalues } from '../state/table';
 
 type Recoveries = {
   [K in RecoveryActionSpec['kind']]: (
@@ -106,7 +106,7 @@ const RECOVERIES: Recoveries = {
     // minute): only then is what they leave behind nobody's.
     const node = p.spec.nodeName;
     const hasSandbox = () =>
-      Object.values(c.rt(node).containerd.state.sandboxes).some((s) => s.pod.uid === p.spec.uid);
+      tvalues(c.rt(node).containerd.state.sandboxes).some((s) => s.pod.uid === p.spec.uid);
     c.run({ stop: () => !hasSandbox(), until: c.now + 90_000_000 });
     c.createPod({
       name: p.spec.name,
@@ -134,11 +134,8 @@ function removeOrphans(c: Cluster, node: string, did: string[]): void {
   const cd = c.rt(node).containerd.state;
   // Sandboxes being set up or cleaned up right now own their files too (as in the audit).
   const inflight = inspect.inflightSandboxes(c.sim.state.actors).get(node) ?? inspect.NO_INFLIGHT;
-  const ids = new Set([...Object.keys(cd.sandboxes), ...inflight.ids]);
-  const netnsPaths = new Set([
-    ...Object.values(cd.sandboxes).map((s) => s.netns),
-    ...inflight.netns,
-  ]);
+  const ids = new Set([...tkeys(cd.sandboxes), ...inflight.ids]);
+  const netnsPaths = new Set([...tvalues(cd.sandboxes).map((s) => s.netns), ...inflight.netns]);
   const n = c.sim.node(node);
   for (const path of inspect.orphanNetnsMounts(n.kernel, netnsPaths).sort()) {
     c.deleteNetnsMount(node, path);

@@ -68,8 +68,43 @@ export function linksOf(ns: Netns): Link[] {
   return Object.values(ns.links);
 }
 
+/** The chunk of `Netns.names` that holds `name`: the low 4 bits of its FNV-1a hash. */
+export function nameChunk(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h & 15;
+}
+
+/** The ifindex of the link called `name`. */
+export function ifindexByName(ns: Netns, name: string): number | undefined {
+  const c = ns.names[nameChunk(name)];
+  return c !== undefined && Object.prototype.hasOwnProperty.call(c, name) ? c[name] : undefined;
+}
+
+/** Indexes `name` (in place: a draft or a namespace being built). */
+export function setLinkName(ns: Netns, name: string, ifindex: number): void {
+  const h = nameChunk(name);
+  // Re-read after creating: inside immer, what was assigned is then reached through its draft.
+  if (!ns.names[h]) ns.names[h] = {};
+  ns.names[h]![name] = ifindex;
+}
+
+/** Drops `name` from the index (in place) if it names `ifindex` (any link when absent). */
+export function unsetLinkName(ns: Netns, name: string, ifindex?: number): void {
+  const h = nameChunk(name);
+  const c = ns.names[h];
+  if (!c || !Object.prototype.hasOwnProperty.call(c, name)) return;
+  if (ifindex !== undefined && c[name] !== ifindex) return;
+  delete c[name];
+  for (const _ in c) return;
+  delete ns.names[h];
+}
+
 export function linkByName(ns: Netns, name: string): Link | undefined {
-  const i = ns.names[name];
+  const i = ifindexByName(ns, name);
   return i === undefined ? undefined : ns.links[i];
 }
 
@@ -97,12 +132,12 @@ export function allocIfindex(ns: Netns, wanted?: number): number {
 
 export function insertLink(ns: Netns, l: Link): void {
   ns.links[l.ifindex] = l;
-  ns.names[l.name] = l.ifindex;
+  setLinkName(ns, l.name, l.ifindex);
 }
 
 export function unlinkLink(ns: Netns, l: Link): void {
   delete ns.links[l.ifindex];
-  if (ns.names[l.name] === l.ifindex) delete ns.names[l.name];
+  unsetLinkName(ns, l.name, l.ifindex);
 }
 
 /** Links whose carrier or state a change may have affected: [netns id, ifindex]. */

@@ -13,7 +13,9 @@ import {
   newLink,
   nsById,
   peerOf,
+  setLinkName,
   unlinkLink,
+  unsetLinkName,
   validIfName,
   ZERO_MAC,
   type RandomSource,
@@ -329,9 +331,9 @@ export function linkSetName(k: KernelState, nsId: string, ifindex: number, name:
   if (!validIfName(name)) throw new KernelError('EINVAL');
   if (l.name === name) return;
   if (linkByName(ns, name)) throw new KernelError('EEXIST');
-  delete ns.names[l.name];
+  unsetLinkName(ns, l.name);
   l.name = name;
-  ns.names[name] = l.ifindex;
+  setLinkName(ns, name, l.ifindex);
 }
 
 /** RTM_NEWLINK with IFLA_NET_NS_FD: moves a link to another namespace (it goes down, loses addresses). */

@@ -2,9 +2,9 @@
  * Network namespaces: the kernel's initial state, creating a namespace (with its loopback
  * device), bind mounts by path, and destroying one (its devices go; a veth takes its peer along).
  */
-import { emptyTable, tdel, tget, tset } from '../state/table';
+import { emptyTable, tdel, tentries, tget, thas, tset } from '../state/table';
 import { KernelError } from './errors';
-import { newLink, linksOf, ZERO_MAC, type Touched } from './device';
+import { nameChunk, newLink, linksOf, ZERO_MAC, type Touched } from './device';
 import { emptyIptables } from './iptables/provider';
 import { deleteLinkRaw } from './links';
 import { linkwatch } from './linkwatch';
@@ -13,7 +13,7 @@ import type { KernelState, Link, Netns } from './types';
 export function emptyKernel(): KernelState {
   const k: KernelState = {
     netns: emptyTable(),
-    mounts: {},
+    mounts: emptyTable(),
     root: '',
     nextInode: 4026531840,
     now: 0,
@@ -33,7 +33,7 @@ export function createNetns(k: KernelState): string {
     id,
     inode,
     links: { 1: lo },
-    names: { lo: 1 },
+    names: { [nameChunk('lo')]: { lo: 1 } },
     nextIfindex: 2,
     routes: [],
     sysctl: {},
@@ -44,13 +44,13 @@ export function createNetns(k: KernelState): string {
 }
 
 export function mountNetns(k: KernelState, path: string, id: string): void {
-  if (k.mounts[path]) throw new KernelError('EEXIST');
-  k.mounts[path] = id;
+  if (tget(k.mounts, path)) throw new KernelError('EEXIST');
+  tset(k.mounts, path, id);
 }
 
 export function unmountNetns(k: KernelState, path: string): void {
-  if (!k.mounts[path]) throw new KernelError('EINVAL');
-  delete k.mounts[path];
+  if (!thas(k.mounts, path)) throw new KernelError('EINVAL');
+  tdel(k.mounts, path);
 }
 
 /** Destroys a namespace: its links go away (a veth takes its peer with it). */
@@ -67,7 +67,7 @@ export function destroyNetns(k: KernelState, id: string): void {
     }
     deleteLinkRaw(k, ns, l);
   }
-  for (const [p, nid] of Object.entries(k.mounts)) if (nid === id) delete k.mounts[p];
+  for (const [p, nid] of tentries(k.mounts)) if (nid === id) tdel(k.mounts, p);
   tdel(k.netns, id);
   k.lwPending = k.lwPending.filter((x) => !x.startsWith(`${id}/`));
   linkwatch(k, touched);

@@ -6,7 +6,7 @@
 import * as vfs from '../fs/vfs';
 import { destroyNetns } from './namespaces';
 import type { KernelState } from './types';
-import { tget } from '../state/table';
+import { tdel, tentries, tget, tscan } from '../state/table';
 
 /**
  * The id of the namespace bind-mounted at `path`, whichever name the path gives the mount point
@@ -14,15 +14,16 @@ import { tget } from '../state/table';
  */
 export function mountAt(k: KernelState, fs: vfs.FsState, path: string): string | undefined {
   const clean = vfs.cleanPath(path);
-  const id = k.mounts[clean];
+  const id = tget(k.mounts, clean);
   if (id) return id;
   const real = vfs.resolvePath(fs, clean);
-  for (const [p, nid] of Object.entries(k.mounts)) if (vfs.resolvePath(fs, p) === real) return nid;
+  for (const [p, nid] of tentries(k.mounts)) if (vfs.resolvePath(fs, p) === real) return nid;
   return undefined;
 }
 
 function mounted(k: KernelState, id: string): boolean {
-  return Object.values(k.mounts).includes(id);
+  for (const nid of tscan(k.mounts)) if (nid === id) return true;
+  return false;
 }
 
 /** Destroys the namespace if nothing keeps it alive any more. Returns whether it did. */
@@ -51,8 +52,8 @@ export function releaseNetns(k: KernelState, id: string, holder: string): boolea
 
 /** umount of a netns bind mount: the namespace goes only if nothing else holds it. */
 export function unmountNetnsPath(k: KernelState, path: string): { id: string; destroyed: boolean } {
-  const id = k.mounts[path];
+  const id = tget(k.mounts, path);
   if (!id) throw new Error(`${path} is not a namespace mount`);
-  delete k.mounts[path];
+  tdel(k.mounts, path);
   return { id, destroyed: collectNetns(k, id) };
 }

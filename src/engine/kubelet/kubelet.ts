@@ -564,7 +564,7 @@ export class Kubelet {
       function* (this: Kubelet) {
         let failed = false;
         for (const id of ids) {
-          if (!this.containerd.state.sandboxes[id]) continue;
+          if (!tget(this.containerd.state.sandboxes, id)) continue;
           const r = yield* this.cri('RemovePodSandbox', id.slice(0, 13), (_c, seq) =>
             this.containerd.removePodSandbox(id, undefined, seq),
           );
@@ -819,7 +819,7 @@ export class Kubelet {
     containersStarted: (host: MachineHost, id: string, _p: unknown, c: Record<string, unknown>) => {
       const ctx = c as unknown as PodWorkerContext;
       const p = this.pod(ctx.pod);
-      const sb = ctx.sandboxId ? this.containerd.state.sandboxes[ctx.sandboxId] : undefined;
+      const sb = ctx.sandboxId ? tget(this.containerd.state.sandboxes, ctx.sandboxId) : undefined;
       if (!p || !sb) return;
       // The kubelet came back to a pod whose sandbox and container still run: nothing new.
       if (p.containerRunning && p.podIP === sb.ip) return;

@@ -12,7 +12,7 @@ import * as vfs from '../fs/vfs';
 import { linksOf } from '../kernel/kernel';
 import type { KernelState, Link, Netns } from '../kernel/types';
 import type { ActorRecord } from '../sim/world';
-import { type Table, tget, tvalues } from '../state/table';
+import { tget, tkeys, tvalues, type Table } from '../state/table';
 
 export {
   type Reservation,
@@ -35,7 +35,7 @@ export const SANDBOX_NETNS_PREFIX = '/var/run/netns/cni-';
 
 /** The namespace mounted at `path`, if the mount and the namespace exist. */
 export function netnsOfMount(k: KernelState, path: string): Netns | undefined {
-  const id = k.mounts[path];
+  const id = tget(k.mounts, path);
   return id ? tget(k.netns, id) : undefined;
 }
 
@@ -48,7 +48,7 @@ export function addrTexts(l: Link, family?: 4 | 6): string[] {
 
 /** The paths of the namespace mounts, sorted. */
 export function netnsMounts(k: KernelState): string[] {
-  return Object.keys(k.mounts).sort();
+  return tkeys(k.mounts).sort();
 }
 
 /** The host's own namespace. */
@@ -73,7 +73,7 @@ export function orphanVeths(
 ): Link[] {
   const owned = new Set<string>();
   for (const p of netnsPaths) {
-    const id = k.mounts[p];
+    const id = tget(k.mounts, p);
     if (id) owned.add(id);
   }
   for (const ns of tvalues(k.netns)) {
@@ -84,7 +84,7 @@ export function orphanVeths(
 
 /** containerd's sandbox namespace mounts (cni-<uuid>) that are not among `owned`, in mount order. */
 export function orphanNetnsMounts(k: KernelState, owned: ReadonlySet<string>): string[] {
-  return Object.keys(k.mounts).filter(
+  return tkeys(k.mounts).filter(
     (p) => (p.startsWith(SANDBOX_NETNS_PREFIX) || CRIO_NETNS.test(p)) && !owned.has(p),
   );
 }

@@ -9,7 +9,7 @@ import * as K from '../kernel/kernel';
 import { Shell } from '../shell/shell';
 import { Simulation, newWorld } from '../sim/world';
 import { addNode, netnsAdd, netnsCreate, netnsDel, netnsRemove } from './setup';
-import { tget } from '../state/table';
+import { tget, tkeys } from '../state/table';
 
 function node() {
   return new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
@@ -36,7 +36,7 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
       id = netnsCreate(d.nodes['node']!, '/var/run/netns/a');
     });
     let n = sim.node('node');
-    expect(n.kernel.mounts['/var/run/netns/a']).toBe(id);
+    expect(tget(n.kernel.mounts, '/var/run/netns/a')).toBe(id);
     expect(tget(n.kernel.netns, id)).toBeDefined();
     expect(vfs.stat(n.fs, '/var/run/netns/a')).toMatchObject({
       kind: 'file',
@@ -59,7 +59,7 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
     ).toBeDefined();
     sim.state = produce(sim.state, (d) => netnsRemove(d.nodes['node']!, '/var/run/netns/a'));
     n = sim.node('node');
-    expect(n.kernel.mounts['/var/run/netns/a']).toBeUndefined();
+    expect(tget(n.kernel.mounts, '/var/run/netns/a')).toBeUndefined();
     expect(tget(n.kernel.netns, id)).toBeUndefined();
     expect(vfs.stat(n.fs, '/var/run/netns/a')).toBeUndefined();
     expect(K.linkByName(tget(n.kernel.netns, n.kernel.root)!, 'veth1')).toBeUndefined();
@@ -74,7 +74,7 @@ describe('netnsCreate / netnsRemove on a draft node', () => {
     netnsDel(sim, 'node', '/var/run/netns/a');
     const k = sim.node('node').kernel;
     expect(tget(k.netns, id)).toBeDefined();
-    expect(Object.keys(k.mounts)).toEqual(['/run/other']);
+    expect(tkeys(k.mounts)).toEqual(['/run/other']);
   });
 
   it('netnsAdd and netnsDel refuse an existing or a missing mount', () => {

@@ -11,6 +11,7 @@ import { type Simulation, type WorldState, newNodeState } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import { ipString, parseIP } from '../net/ip';
 import { iptablesModule } from '../kernel/iptables/provider';
+import { tget, tvalues } from '../state/table';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -111,10 +112,10 @@ export function netnsCreate(n: NetnsDraft, path: string): string {
  */
 export function netnsRemove(n: NetnsDraft, path: string): void {
   const k = n.kernel;
-  const id = k.mounts[path];
+  const id = tget(k.mounts, path);
   if (id) {
     K.unmountNetns(k, path);
-    if (id !== k.root && !Object.values(k.mounts).includes(id)) K.destroyNetns(k, id);
+    if (id !== k.root && !tvalues(k.mounts).includes(id)) K.destroyNetns(k, id);
   }
   n.fs = vfs.remove(n.fs, path);
 }
@@ -132,7 +133,7 @@ export function netnsAdd(sim: Simulation, node: string, path: string, source = '
     }),
     (d) => {
       const n = d.nodes[node]!;
-      if (n.kernel.mounts[path])
+      if (tget(n.kernel.mounts, path))
         throw new Error(`Cannot create namespace file "${path}": File exists`);
       return netnsCreate(n, path);
     },
@@ -152,7 +153,7 @@ export function netnsDel(sim: Simulation, node: string, path: string, source = '
     }),
     (d) => {
       const n = d.nodes[node]!;
-      if (!n.kernel.mounts[path])
+      if (!tget(n.kernel.mounts, path))
         throw new Error(`Cannot remove namespace file "${path}": No such file or directory`);
       netnsRemove(n, path);
     },

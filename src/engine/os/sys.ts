@@ -12,7 +12,7 @@ import type { RandomSource } from '../kernel/kernel';
 import { asNetnsId, type NetnsId } from '../brand';
 import type { Simulation, WorldState } from '../sim/world';
 import { freezeFresh } from '../state/freeze';
-import { tget } from '../state/table';
+import { tentries, tget } from '../state/table';
 import {
   fsEvent,
   kernelEvent,
@@ -79,7 +79,7 @@ export class Sys {
     let byId = LABELS.get(k.mounts);
     if (!byId) {
       byId = new Map();
-      for (const [p, nid] of Object.entries(k.mounts)) if (!byId.has(nid)) byId.set(nid, p);
+      for (const [p, nid] of tentries(k.mounts)) if (!byId.has(nid)) byId.set(nid, p);
       LABELS.set(k.mounts, byId);
     }
     return byId.get(id) ?? id;

@@ -97,7 +97,7 @@ function hostLink(t: TestNode, name: string): Link | undefined {
 }
 
 function podNsId(t: TestNode, pod: string): string | undefined {
-  return kernel(t).mounts[t.netnsPath(pod)];
+  return tget(kernel(t).mounts, t.netnsPath(pod));
 }
 
 function podLink(t: TestNode, pod: string, name = 'eth0'): Link | undefined {

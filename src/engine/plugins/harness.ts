@@ -121,7 +121,7 @@ export class Harness {
   /** The namespace: "node" for the host, else the pod's name. */
   ns(name: string): Netns {
     const k = this.kernel;
-    const id = name === 'node' ? k.root : k.mounts[`/var/run/netns/${name}`];
+    const id = name === 'node' ? k.root : tget(k.mounts, `/var/run/netns/${name}`);
     const ns = id ? tget(k.netns, id) : undefined;
     if (!ns) throw new Error(`no namespace ${name}`);
     return ns;
@@ -129,7 +129,7 @@ export class Harness {
 
   hasNs(name: string): boolean {
     const k = this.kernel;
-    const id = name === 'node' ? k.root : k.mounts[`/var/run/netns/${name}`];
+    const id = name === 'node' ? k.root : tget(k.mounts, `/var/run/netns/${name}`);
     return !!id && !!tget(k.netns, id);
   }
 
@@ -315,7 +315,7 @@ export function kernelOp(h: Harness, f: (k: KernelState, rnd: K.RandomSource) =>
 
 export function nsId(h: Harness, name: string): string {
   const k = h.kernel;
-  return name === 'node' ? k.root : k.mounts[`/var/run/netns/${name}`]!;
+  return name === 'node' ? k.root : tget(k.mounts, `/var/run/netns/${name}`)!;
 }
 
 /** The `ip -n <ns> ...` commands the scenarios use. */

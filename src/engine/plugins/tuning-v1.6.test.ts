@@ -43,7 +43,7 @@ function node(
 
 function pod(t: TestNode): { k: KernelState; ns: string } {
   const k = t.sim.node(t.node).kernel;
-  return { k, ns: k.mounts[t.netnsPath('pod-a')]! };
+  return { k, ns: tget(k.mounts, t.netnsPath('pod-a'))! };
 }
 
 function sysctl(t: TestNode, key: string): string | undefined {
@@ -75,7 +75,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
     },
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
-      const ns = k.mounts[t.netnsPath('pod-a')]!;
+      const ns = tget(k.mounts, t.netnsPath('pod-a'))!;
       f(k, ns, K.linkByName(tget(k.netns, ns)!, 'eth0')!.ifindex);
     },
   );

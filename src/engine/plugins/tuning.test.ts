@@ -46,7 +46,7 @@ const RT = { containerId: 'c1' };
 
 function podNs(t: TestNode, pod = 'pod-a'): { k: KernelState; ns: string } {
   const k = t.sim.node(t.node).kernel;
-  return { k, ns: k.mounts[t.netnsPath(pod)]! };
+  return { k, ns: tget(k.mounts, t.netnsPath(pod))! };
 }
 
 function eth0(t: TestNode): Link | undefined {
@@ -104,7 +104,7 @@ function operator(t: TestNode, f: (k: KernelState, ns: string, eth0: number) => 
     },
     (d) => {
       const k = d.nodes[t.node]!.kernel as KernelState;
-      const ns = k.mounts[t.netnsPath('pod-a')]!;
+      const ns = tget(k.mounts, t.netnsPath('pod-a'))!;
       f(k, ns, K.linkByName(tget(k.netns, ns)!, 'eth0')!.ifindex);
     },
   );

@@ -9,13 +9,13 @@ import * as vfs from '../fs/vfs';
 import { linkByName, linksOf, sysctlGet } from '../kernel/kernel';
 import { TestNode } from '../testkit';
 import { fcParams, FC_SEED } from './config';
-import { tget } from '../state/table';
+import { tget, tkeys } from '../state/table';
 
 const DATA_DIR = '/var/lib/cni/networks/podnet';
 
 function podIp(n: TestNode, pod: string): string {
   const k = n.sim.node(n.node).kernel;
-  const ns = tget(k.netns, k.mounts[n.netnsPath(pod)]!)!;
+  const ns = tget(k.netns, tget(k.mounts, n.netnsPath(pod))!)!;
   const eth0 = linkByName(ns, 'eth0')!;
   return eth0.addrs.find((a) => a.family === 4)!.local;
 }
@@ -74,7 +74,7 @@ describe('bridge + host-local lifecycle', () => {
               : [];
             expect(results).toEqual([]);
             // Only the pods' own namespaces were created and all were deleted.
-            expect(Object.keys(node.kernel.mounts)).toEqual([]);
+            expect(tkeys(node.kernel.mounts)).toEqual([]);
           },
         ),
         fcParams(40),

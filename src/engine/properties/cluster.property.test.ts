@@ -149,9 +149,10 @@ function apply(c: Cluster, o: Op, conflists: Map<string, string>): void {
           // `ip netns del` of a running pod's namespace: the pause process keeps it alive.
           const p = tget(pods, key(o.pod));
           const sb = p
-            ? Object.values(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
+            ? tvalues(c.sim.node(p.spec.nodeName).containerd!.sandboxes).find(
                 (s) =>
-                  s.pod.uid === p.spec.uid && c.sim.node(p.spec.nodeName).kernel.mounts[s.netns],
+                  s.pod.uid === p.spec.uid &&
+                  tget(c.sim.node(p.spec.nodeName).kernel.mounts, s.netns),
               )
             : undefined;
           if (p && sb) c.deleteNetnsMount(p.spec.nodeName, sb.netns);
@@ -174,7 +175,7 @@ function checkNoSharedIp(state: WorldState, where: string): void {
     byIp.set(p.podIP, p.spec.name);
   }
   for (const n of Object.values(state.nodes)) {
-    const ips = Object.values(n.containerd!.sandboxes)
+    const ips = tvalues(n.containerd!.sandboxes)
       .filter((s) => s.state === 'SANDBOX_READY')
       .map((s) => s.ip);
     expect(new Set(ips).size, `${where}: ready sandboxes of ${n.name} share an IP`).toBe(

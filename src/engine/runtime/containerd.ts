@@ -47,7 +47,16 @@ import type { MachineHost } from '../sched/machines';
 import { Ctx, type Scheduler, type Task } from '../sched/scheduler';
 import { settled, type NodeState, type Simulation } from '../sim/world';
 import { freezeFresh } from '../state/freeze';
-import { tentries, tvalues } from '../state/table';
+import {
+  emptyTable,
+  tableOf,
+  tdel,
+  tentries,
+  tget,
+  tset,
+  tvalues,
+  type Table,
+} from '../state/table';
 import { kernelEvent, stateEvent, type KernelPayload, type Unit } from '../trace/trace';
 import type {
   CniNetwork,
@@ -130,7 +139,7 @@ export function containerdActorId(node: string): string {
 
 /** The initial containerd state of a node (not yet started). */
 export function newContainerdState(settings: ContainerdSettings, pid: number): ContainerdState {
-  return { up: false, pid, cni: { networks: [], error: null }, sandboxes: {}, settings };
+  return { up: false, pid, cni: { networks: [], error: null }, sandboxes: emptyTable(), settings };
 }
 
 export class Containerd {
@@ -174,9 +183,9 @@ export class Containerd {
   }
 
   protected releaseName(name: string, id: string): void {
-    if (this.state.names?.[name] !== id) return;
+    if (tget(this.state.names, name) !== id) return;
     this.quietly((c) => {
-      delete c.names![name];
+      tdel(c.names!, name);
     });
   }
 
@@ -414,13 +423,14 @@ export class Containerd {
       );
     }
     // Recovered sandboxes hold their names again (restart.go: sandboxNameIndex.Reserve).
-    const names: Record<string, string> = {};
-    for (const sb of Object.values(this.state.sandboxes)) names[sandboxName(sb.pod)] = sb.id;
+    const names = tableOf(
+      tvalues(this.state.sandboxes).map((sb) => [sandboxName(sb.pod), sb.id] as const),
+    );
     this.quietly((c) => {
       c.names = names;
     });
     // Recovered sandboxes: a pause process that is gone (after a reboot) makes one NOTREADY.
-    for (const sb of Object.values(this.state.sandboxes)) {
+    for (const sb of tvalues(this.state.sandboxes)) {
       if (sb.state === 'SANDBOX_READY' && !sb.pauseRunning) {
         this.setSandbox(sb.id, { state: 'SANDBOX_NOTREADY' }, 'PAUSE_DIED');
       }
@@ -452,7 +462,7 @@ export class Containerd {
       c.up = false;
       c.cni = { networks: [], error: null } as never;
       // From their saved metadata, the restart loads these into the store.
-      for (const id of recovered) c.sandboxes[id] = c.saved![id]!;
+      for (const id of recovered) tset(c.sandboxes, id, c.saved![id]!);
       delete c.saved;
       // The name index lives in memory.
       delete c.names;
@@ -466,7 +476,7 @@ export class Containerd {
     this.sim.state = produce(this.sim.state, (d) => {
       const c = d.nodes[this.node]!.containerd!;
       c.up = false;
-      for (const sb of Object.values(c.sandboxes)) sb.pauseRunning = false;
+      for (const sb of tvalues(c.sandboxes)) sb.pauseRunning = false;
     });
   }
 
@@ -572,11 +582,15 @@ export class Containerd {
   }
 
   protected setSandbox(id: string, patch: Partial<SandboxRec>, machineEvent?: string): void {
-    const cur = this.state.sandboxes[id];
+    const cur = tget(this.state.sandboxes, id);
     if (!cur) return;
     const next = { ...cur, ...patch };
     this.sim.state = produce(this.sim.state, (d) => {
-      d.nodes[this.node]!.containerd!.sandboxes[id] = next as never;
+      tset<SandboxRec>(
+        d.nodes[this.node]!.containerd!.sandboxes as Table<SandboxRec>,
+        id,
+        next as SandboxRec,
+      );
     });
     if (machineEvent) this.deps.host.send(sandboxActorId(this.node, id), { type: machineEvent });
   }
@@ -608,7 +622,7 @@ export class Containerd {
   }
 
   protected *removeNetns(path: string, parent?: number): Gen<void> {
-    if (!path || !this.nodeState().kernel.mounts[path]) return;
+    if (!path || !tget(this.nodeState().kernel.mounts, path)) return;
     this.kernelChange(
       `umount ${path}; rm ${path}`,
       { op: 'netns.remove', path },
@@ -727,16 +741,15 @@ export class Containerd {
     const rel = this.release;
     // Reserve the sandbox name, so that concurrent requests cannot start the same sandbox.
     const name = sandboxName(cfg.pod);
-    const holder = this.state.names?.[name];
+    const holder = tget(this.state.names, name);
     if (holder !== undefined) {
       const desc = `failed to reserve sandbox name ${q(name)}: name ${q(name)} is reserved for ${q(holder)}`;
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.quietly((c) => {
-      // Set in place: spreading the draft's record would make a proxy of every name in it.
-      if (c.names) c.names[name] = id;
-      else c.names = { [name]: id };
+      if (!c.names) c.names = emptyTable();
+      tset(c.names, name, id);
     });
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
     this.sandboxCreated(id, cfg, netns, reqSeq);
@@ -830,7 +843,10 @@ export class Containerd {
           { error: cleanupErr },
         );
         this.change(`containerd: sandbox ${id.slice(0, 13)} kept as SANDBOX_UNKNOWN`, (c) => {
-          c.sandboxes[id] = { ...pending, unknown: true } as never;
+          tset<SandboxRec>(c.sandboxes as Table<SandboxRec>, id, {
+            ...pending,
+            unknown: true,
+          } as SandboxRec);
           if (c.saved) delete c.saved[id];
         });
         this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANUP_FAILED' });
@@ -866,9 +882,9 @@ export class Containerd {
       `start pause container of sandbox ${id.slice(0, 13)} in ${netns}`,
       { op: 'pause.start', sandbox: id },
       (k, n) => {
-        const nsId = k.mounts[netns];
+        const nsId = tget(k.mounts, netns);
         if (nsId) holdNetns(k, nsId, `pause:${id}`);
-        n.containerd!.sandboxes[id] = rec as never;
+        tset<SandboxRec>(n.containerd!.sandboxes as Table<SandboxRec>, id, rec as SandboxRec);
         if (n.containerd!.saved) delete n.containerd!.saved[id];
       },
       reqSeq,
@@ -888,7 +904,7 @@ export class Containerd {
       (k, n) => {
         const nsId = tvalues(k.netns).find((ns) => ns.holders?.includes(`pause:${sb.id}`))?.id;
         if (nsId) releaseNetns(k, nsId, `pause:${sb.id}`);
-        n.containerd!.sandboxes[sb.id]!.pauseRunning = false;
+        tget(n.containerd!.sandboxes, sb.id)!.pauseRunning = false;
       },
       parent,
     );
@@ -911,7 +927,7 @@ export class Containerd {
     const mode = this.release.stopTeardown;
     // A closed namespace (its mount gone, e.g. after a reboot or an earlier stop) is torn down
     // with an empty path.
-    const netns = this.nodeState().kernel.mounts[sb.netns] ? sb.netns : '';
+    const netns = tget(this.nodeState().kernel.mounts, sb.netns) ? sb.netns : '';
     // 1.6.37+, 1.7.23+, every 2.x: no stored result, no DEL at all (runtime-versions.md; the
     // upstream tags with commit f854c18 run DEL again, and cnisim follows the facts here).
     if (mode === 'always' || sb.hasCniResult) {
@@ -936,7 +952,7 @@ export class Containerd {
   ): Gen<CriResult<null>> {
     this.log('info', `StopPodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
-    const sb = this.state.sandboxes[id];
+    const sb = tget(this.state.sandboxes, id);
     if (!sb) {
       // Already gone: nothing to do (containerd answers NotFound-tolerantly).
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
@@ -959,7 +975,7 @@ export class Containerd {
   *removePodSandbox(id: string, cfg?: PodSandboxConfig, reqSeq?: number): Gen<CriResult<null>> {
     this.log('info', `RemovePodSandbox for ${q(id)}`, {}, reqSeq);
     yield TICK;
-    const sb = this.state.sandboxes[id];
+    const sb = tget(this.state.sandboxes, id);
     if (!sb) {
       this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
       return { ok: true, value: null };
@@ -974,8 +990,8 @@ export class Containerd {
       return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.change(`containerd: sandbox ${id.slice(0, 13)} removed`, (c) => {
-      delete c.sandboxes[id];
-      if (c.names?.[sandboxName(sb.pod)] === id) delete c.names[sandboxName(sb.pod)];
+      tdel(c.sandboxes, id);
+      if (c.names && tget(c.names, sandboxName(sb.pod)) === id) tdel(c.names, sandboxName(sb.pod));
     });
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'REMOVED' });
     this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);
@@ -984,7 +1000,7 @@ export class Containerd {
 
   /** ListPodSandbox (a read: no event): the sandbox store, not requests still running. */
   listPodSandbox(): SandboxRec[] {
-    return Object.values(this.state.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
+    return tvalues(this.state.sandboxes).sort((a, b) => a.createdAt - b.createdAt);
   }
 }
 

@@ -9,7 +9,7 @@ import * as vfs from '../fs/vfs';
 import { journal } from '../faults/observe';
 import { NODE, oneNode } from '../faults/testing';
 import { crioLine } from '../node/journal';
-import { tget, tvalues } from '../state/table';
+import { tget, tkeys, tvalues } from '../state/table';
 import { cniCommand, isKind } from '../trace/trace';
 import { parseCrioRelease } from './crio-releases';
 
@@ -148,7 +148,7 @@ describe('sandbox_run_linux.go runPodSandbox, sandbox_network.go networkStart (o
     c.createPod({ name: 'web-0' });
     c.runFor(10_000_000);
     expect(podPhase(c, 'web-0')).toBe('Running');
-    const sb = Object.values(c.sim.node(NODE).containerd!.sandboxes)[0]!;
+    const sb = tvalues(c.sim.node(NODE).containerd!.sandboxes)[0]!;
     expect(sb.netns).toMatch(
       /^\/var\/run\/netns\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
@@ -201,8 +201,8 @@ describe('sandbox_run_linux.go runPodSandbox, sandbox_network.go networkStart (o
     );
     // Forgotten: no sandbox, no pinned netns, the name free for the retry (no "name is reserved").
     const cd = c.sim.node(NODE).containerd!;
-    expect(Object.keys(cd.sandboxes)).toEqual([]);
-    expect(Object.keys(c.sim.node(NODE).kernel.mounts)).toEqual([]);
+    expect(tkeys(cd.sandboxes)).toEqual([]);
+    expect(tkeys(c.sim.node(NODE).kernel.mounts)).toEqual([]);
     expect(log).not.toContain('name is reserved');
     // containerd 1.7.22 keeps the same failure as SANDBOX_UNKNOWN.
     const d = oneNode({
@@ -211,7 +211,7 @@ describe('sandbox_run_linux.go runPodSandbox, sandbox_network.go networkStart (o
     });
     d.createPod({ name: 'web-0' });
     d.runFor(3_000_000);
-    expect(Object.values(d.sim.node(NODE).containerd!.sandboxes).some((s) => s.unknown)).toBe(true);
+    expect(tvalues(d.sim.node(NODE).containerd!.sandboxes).some((s) => s.unknown)).toBe(true);
   });
 
   it('a RunPodSandbox that outlives the kubelet keeps its plugin running (5 min + the deadline); the retry waits for it', () => {

@@ -23,7 +23,16 @@ import { linkSetUp } from '../kernel/links';
 import { holdNetns } from '../kernel/netns';
 import { base64Decode } from '../base64';
 import { freezeFresh } from '../state/freeze';
-import { tentries } from '../state/table';
+import {
+  emptyTable,
+  tableOf,
+  tdel,
+  tentries,
+  tget,
+  tset,
+  tvalues,
+  type Table,
+} from '../state/table';
 import { resultsDir } from '../libcni/cache';
 import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
 import type { NetworkConfigList } from '../libcni/conf';
@@ -437,7 +446,7 @@ export class Crio extends Containerd {
    * 1.1.0 list. Errors are logged as a warning.
    */
   private *gc(): Gen<void> {
-    const valid = Object.values(this.state.sandboxes).map((sb) => ({
+    const valid = tvalues(this.state.sandboxes).map((sb) => ({
       containerID: sb.id,
       ifname: 'eth0',
     }));
@@ -548,12 +557,13 @@ export class Crio extends Containerd {
     this.startDaemonActor();
     this.log('info', `Starting CRI-O, version: ${rel.version}, git: ${rel.gitCommit}(clean)`);
     // Sandboxes restored from storage hold their names again.
-    const names: Record<string, string> = {};
-    for (const sb of Object.values(this.state.sandboxes)) names[crioSandboxName(sb.pod)] = sb.id;
+    const names = tableOf(
+      tvalues(this.state.sandboxes).map((sb) => [crioSandboxName(sb.pod), sb.id] as const),
+    );
     this.quietly((c) => {
       c.names = names;
     });
-    for (const sb of Object.values(this.state.sandboxes)) {
+    for (const sb of tvalues(this.state.sandboxes)) {
       if (sb.state === 'SANDBOX_READY' && !sb.pauseRunning) {
         this.setSandbox(sb.id, { state: 'SANDBOX_NOTREADY' }, 'PAUSE_DIED');
       }
@@ -820,11 +830,11 @@ export class Crio extends Containerd {
     yield TICK;
     const { id, uuidHex } = this.sim.random((r) => ({ id: r.hex(32), uuidHex: r.hex(16) }));
     const name = crioSandboxName(cfg.pod);
-    const holder = this.state.names?.[name];
+    const holder = tget(this.state.names, name);
     if (holder !== undefined) {
       const reserveErr = `error reserving pod name ${name} for id ${id}: name is reserved`;
       this.log('warning', reserveErr);
-      const sb = this.state.sandboxes[holder];
+      const sb = tget(this.state.sandboxes, holder);
       if (sb && sb.state === 'SANDBOX_READY') return { ok: true, value: holder };
       const res = this.crio.resources[name];
       if (res?.done) {
@@ -832,7 +842,7 @@ export class Crio extends Containerd {
         this.log('info', `Found sandbox ${name} with ID ${res.id} in resource cache; using it`, f);
         const kept = this.state.saved?.[res.id];
         this.change(`crio: sandbox ${res.id.slice(0, 13)} taken from the resource store`, (c) => {
-          if (kept) c.sandboxes[res.id] = kept as never;
+          if (kept) tset<SandboxRec>(c.sandboxes as Table<SandboxRec>, res.id, kept as SandboxRec);
           if (c.saved) delete c.saved[res.id];
           delete c.crio!.resources[name];
         });
@@ -873,9 +883,8 @@ export class Crio extends Containerd {
       };
     }
     this.quietly((c) => {
-      // Set in place: spreading the draft's record would make a proxy of every name in it.
-      if (c.names) c.names[name] = id;
-      else c.names = { [name]: id };
+      if (!c.names) c.names = emptyTable();
+      tset(c.names, name, id);
       c.crio!.resources[name] = { id, done: false };
     });
     const uuid = uuid4(uuidHex);
@@ -912,7 +921,7 @@ export class Crio extends Containerd {
       yield* this.removeNetns(netns, reqSeq);
       this.log('info', `runSandbox: releasing pod sandbox name: ${name}`, f);
       this.quietly((c) => {
-        if (c.names?.[name] === id) delete c.names[name];
+        if (c.names && tget(c.names, name) === id) tdel(c.names, name);
         delete c.crio!.resources[name];
         c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== id);
       });
@@ -935,7 +944,7 @@ export class Crio extends Containerd {
       `start infra container of sandbox ${id.slice(0, 13)} in ${netns}`,
       { op: 'pause.start', sandbox: id },
       (k, n) => {
-        const nsId = k.mounts[netns];
+        const nsId = tget(k.mounts, netns);
         if (nsId) holdNetns(k, nsId, `pause:${id}`);
         const c = n.containerd!;
         // The kubelet gave up meanwhile: the sandbox waits in the resource store for its retry.
@@ -944,7 +953,7 @@ export class Crio extends Containerd {
           else c.saved = { [id]: rec } as never;
           c.crio!.resources[name] = { id, done: true };
         } else {
-          c.sandboxes[id] = rec as never;
+          tset<SandboxRec>(c.sandboxes as Table<SandboxRec>, id, rec as SandboxRec);
           delete c.crio!.resources[name];
         }
       },
@@ -1004,7 +1013,7 @@ export class Crio extends Containerd {
         `ip -n ${vfs.basename(netns)} link set lo up`,
         { op: 'link.up', ns: netns, name: 'lo' },
         (k) => {
-          const nsId = k.mounts[netns];
+          const nsId = tget(k.mounts, netns);
           if (nsId) linkSetUp(k, nsId, 1);
         },
         reqSeq,
@@ -1072,7 +1081,7 @@ export class Crio extends Containerd {
     const f = this.request('StopPodSandbox');
     this.log('info', `Stopping pod sandbox: ${id}`, f, reqSeq);
     yield TICK;
-    const sb = this.state.sandboxes[id];
+    const sb = tget(this.state.sandboxes, id);
     if (!sb) {
       this.log(
         'warning',
@@ -1099,7 +1108,7 @@ export class Crio extends Containerd {
       this.setSandbox(id, { state: 'SANDBOX_NOTREADY' }, 'STOP_FAILED');
       return err;
     }
-    if (!sb.pauseRunning && !this.nodeState().kernel.mounts[sb.netns]) {
+    if (!sb.pauseRunning && !tget(this.nodeState().kernel.mounts, sb.netns)) {
       this.log('info', `Stopped pod sandbox (already stopped): ${id}`, f);
       this.setSandbox(id, { state: 'SANDBOX_NOTREADY', unknown: false }, 'STOPPED');
       return null;
@@ -1124,7 +1133,7 @@ export class Crio extends Containerd {
     const f = this.request('RemovePodSandbox');
     this.log('info', `Removing pod sandbox: ${id}`, f, reqSeq);
     yield TICK;
-    const sb = this.state.sandboxes[id];
+    const sb = tget(this.state.sandboxes, id);
     if (!sb) {
       this.log(
         'warning',
@@ -1136,14 +1145,14 @@ export class Crio extends Containerd {
     const config = sb.config ?? cfg;
     if (!config) throw new Error(`sandbox ${id} has no config`);
     // removePodSandbox stops what still runs; a stopped sandbox's networkStop does nothing.
-    const running = sb.pauseRunning || !!this.nodeState().kernel.mounts[sb.netns];
+    const running = sb.pauseRunning || !!tget(this.nodeState().kernel.mounts, sb.netns);
     const err = running ? yield* this.stopCrioSandbox(sb, config, f, reqSeq) : null;
     if (err !== null)
       return { ok: false, error: { code: 'Unknown', desc: `stop pod network: ${err}` } };
     this.change(`crio: sandbox ${id.slice(0, 13)} removed`, (c) => {
-      delete c.sandboxes[id];
+      tdel(c.sandboxes, id);
       const n = crioSandboxName(sb.pod);
-      if (c.names?.[n] === id) delete c.names[n];
+      if (c.names && tget(c.names, n) === id) tdel(c.names, n);
       c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== id);
     });
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'REMOVED' });

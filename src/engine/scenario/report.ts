@@ -14,6 +14,7 @@ import type { TraceEvent } from '../trace/trace';
 import { formatDuration } from './duration';
 import type { RunSummary } from './run';
 import { stateAt, traceIndex, type TraceCounts } from './seek';
+import { tvalues } from '../state/table';
 
 export { stateAt, type TraceCounts };
 
@@ -119,7 +120,7 @@ function nodeReport(
     kubelet: { up: kl.up, pid: kl.pid },
     networks: cd.cni.networks.map((x) => `${x.name} (${x.ifName}${x.file ? `, ${x.file}` : ''})`),
     cniError: cd.cni.error,
-    sandboxes: Object.values(cd.sandboxes)
+    sandboxes: tvalues(cd.sandboxes)
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((s) => ({
         id: s.id.slice(0, 13),

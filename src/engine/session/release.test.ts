@@ -13,6 +13,7 @@ import { describeAction } from './actions';
 import { clusterReport, formatReport } from '../scenario/report';
 import { runScenario } from '../scenario/run';
 import { parseScenario } from '../scenario/schema';
+import { tvalues } from '../state/table';
 
 const NODE = 'node-1';
 const ONE_NODE: ClusterSpec = { nodes: [{ name: NODE, podCIDR: '10.244.1.0/24' }] };
@@ -31,7 +32,7 @@ function containerd(s: Session) {
  */
 function cachesNetns(s: Session, pod: string): boolean {
   const st = s.stateAt(s.cursor);
-  const sb = Object.values(st.nodes[NODE]!.containerd!.sandboxes).find((x) => x.pod.name === pod)!;
+  const sb = tvalues(st.nodes[NODE]!.containerd!.sandboxes).find((x) => x.pod.name === pod)!;
   const dir = resultsDir();
   const file = vfs
     .namesIn(st.nodes[NODE]!.fs, dir)

@@ -15,7 +15,7 @@ import { parseJournalTime } from './commands/journalctl';
 import { humanDuration, unitsHumanDuration } from './commands/k8s-common';
 import { CLEAR_SEQUENCE } from './commands/misc';
 import { Shell } from './shell';
-import { tget } from '../state/table';
+import { tget, tvalues } from '../state/table';
 import { isKind } from '../trace/trace';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
@@ -29,7 +29,7 @@ function cluster() {
   const sh = (line: string) => c.shell('node-1', line);
   const pod = (name: string) => tget(c.sim.state.api!.pods, `default/${name}`)!;
   const sandbox = (name: string) =>
-    Object.values(c.sim.node('node-1').containerd!.sandboxes).find((s) => s.pod.name === name)!;
+    tvalues(c.sim.node('node-1').containerd!.sandboxes).find((s) => s.pod.name === name)!;
   return { c, sh, pod, sandbox };
 }
 

@@ -28,7 +28,7 @@ function node() {
   }
   const t = () => {
     const k = sim.node('node').kernel;
-    return tget(k.netns, k.mounts['/var/run/netns/t']!)!;
+    return tget(k.netns, tget(k.mounts, '/var/run/netns/t')!)!;
   };
   return {
     sim,
@@ -138,7 +138,7 @@ describe('ip link', () => {
     expect(K.linkByName(t(), 'x2')!).toMatchObject({ mtu: 1400, mac: '02:00:00:00:00:08' });
     expect(run('ip link set x2 netns u name qq').exitCode).toBe(0);
     const k = sim.node('node').kernel;
-    expect(K.linkByName(tget(k.netns, k.mounts['/var/run/netns/u']!)!, 'qq')).toBeDefined();
+    expect(K.linkByName(tget(k.netns, tget(k.mounts, '/var/run/netns/u')!)!, 'qq')).toBeDefined();
     expect(run('ip link set vd up master br0').exitCode).toBe(0);
     expect(K.linkByName(t(), 'vd')).toMatchObject({
       adminUp: true,

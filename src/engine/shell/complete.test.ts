@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newSandbox } from '../session';
 import { complete } from './complete';
+import { tkeys } from '../state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -12,7 +13,7 @@ function node() {
 
 describe('tab completion', () => {
   const n = node();
-  const ns = Object.keys((n.kernel as { mounts: Record<string, string> }).mounts)
+  const ns = tkeys(n.kernel.mounts)
     .map((p) => p.split('/').pop()!)
     .filter((x) => x.startsWith('cni-'));
   const c = (line: string, cwd = '/root') => complete(n, cwd, line, line.length);

@@ -7,10 +7,11 @@
  */
 import * as vfs from '../fs/vfs';
 import type { KernelState } from '../kernel/types';
+import { linksOf } from '../kernel/device';
 import type { NodeState } from '../sim/world';
 import { resolvePath } from './paths';
 import { defaultCommands } from './registry';
-import { tget } from '../state/table';
+import { tget, tkeys } from '../state/table';
 
 export interface Completion {
   /** Where the word being completed starts in the line. */
@@ -79,7 +80,7 @@ function candidatesFor(node: NodeState, cwd: string, before: string[], word: str
 
 function namespaces(k: KernelState): string[] {
   const out: string[] = [];
-  for (const p of Object.keys(k.mounts)) {
+  for (const p of tkeys(k.mounts)) {
     const m = /^\/var\/run\/netns\/([^/]+)$/.exec(p);
     if (m) out.push(m[1]!);
   }
@@ -87,9 +88,9 @@ function namespaces(k: KernelState): string[] {
 }
 
 function interfaces(k: KernelState, nsName: string | undefined): string[] {
-  const id = nsName === undefined ? k.root : k.mounts[`/var/run/netns/${nsName}`];
+  const id = nsName === undefined ? k.root : tget(k.mounts, `/var/run/netns/${nsName}`);
   const ns = id === undefined ? undefined : tget(k.netns, id);
-  return ns ? Object.keys(ns.names) : [];
+  return ns ? linksOf(ns).map((l) => l.name) : [];
 }
 
 function paths(node: NodeState, cwd: string, word: string): string[] {

@@ -79,7 +79,7 @@ function newShell(): { sim: Simulation; sh: Shell } {
 /** What the recorder listed (`ip -j` link / address / route), from the kernel model. */
 function stateLines(sim: Simulation, name: string): string[] {
   const k = sim.node('node').kernel;
-  const id = k.mounts[`/var/run/netns/${name}`];
+  const id = tget(k.mounts, `/var/run/netns/${name}`);
   const ns = id ? tget(k.netns, id) : undefined;
   const out: string[] = [];
   if (!ns) return out;

@@ -23,7 +23,7 @@ function setup(opts: ConstructorParameters<typeof Shell>[2] = {}) {
   const kernel = () => sim.node('node').kernel;
   const ns = (name?: string) => {
     const k = kernel();
-    return tget(k.netns, name ? k.mounts[`/var/run/netns/${name}`]! : k.root)!;
+    return tget(k.netns, name ? tget(k.mounts, `/var/run/netns/${name}`)! : k.root)!;
   };
   const file = (p: string) => {
     const e = vfs.stat(sim.node('node').fs, p);
@@ -246,7 +246,7 @@ describe('namespaces', () => {
   it('ip netns add / list / del: a mount file and a namespace', () => {
     const { run, kernel, file } = setup();
     expect(run('ip netns add pod-b').exitCode).toBe(0);
-    expect(kernel().mounts['/var/run/netns/pod-b']).toBeDefined();
+    expect(tget(kernel().mounts, '/var/run/netns/pod-b')).toBeDefined();
     expect(file('/var/run/netns/pod-b')).toBe('');
     expect(run('ip netns add pod-b')).toMatchObject({
       stderr: 'Cannot create namespace file "/run/netns/pod-b": File exists\n',
@@ -254,7 +254,7 @@ describe('namespaces', () => {
     });
     expect(run('ip netns list').stdout).toBe('pod-b\npod-a\n');
     expect(run('ip netns del pod-b').exitCode).toBe(0);
-    expect(kernel().mounts['/var/run/netns/pod-b']).toBeUndefined();
+    expect(tget(kernel().mounts, '/var/run/netns/pod-b')).toBeUndefined();
     expect(run('ip netns del pod-b')).toMatchObject({
       stderr: 'Cannot remove namespace file "/run/netns/pod-b": No such file or directory\n',
       exitCode: 1,

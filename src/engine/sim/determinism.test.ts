@@ -36,7 +36,7 @@ describe('determinism', () => {
     // Stepping back is reading an earlier snapshot: before the ADD the pod had no eth0.
     const addCall = n.sim.events.findIndex((e) => e.kind === 'libcni.call');
     const before = n.sim.states[addCall]!.nodes[n.node]!.kernel;
-    const podNs = tget(before.netns, before.mounts[n.netnsPath('p')]!)!;
+    const podNs = tget(before.netns, tget(before.mounts, n.netnsPath('p'))!)!;
     expect(Object.values(podNs.links).map((l) => l.name)).toEqual(['lo']);
   });
 });

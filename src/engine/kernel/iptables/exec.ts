@@ -371,7 +371,7 @@ function listS(
         out += `-P ${c.name} ${p.policy}`;
         if (verbose) out += ` -c ${p.counters.packets} ${p.counters.bytes}`;
         out += '\n';
-      } else out += `-N ${c.name}\n`;
+      } else out += newChainLine(c.name);
     }
   }
   for (const c of chains)
@@ -379,11 +379,40 @@ function listS(
       if (rulenum === 0 || rulenum === i + 1)
         out += verbose
           ? `-A ${c.name}${ruleSpecText(r, family, r.counters)}\n`
-          : r.key === ''
-            ? `-A ${c.name}\n`
-            : `-A ${c.name} ${r.key}\n`;
+          : appendLine(c.name, r);
     });
   return out;
+}
+
+/*
+ * The lines of `-S` listings, kept and reused: a plugin lists the whole nat table at every ADD
+ * (go-iptables' ChainExists runs `iptables -t nat -S`), and the trace keeps each listing. Built
+ * from shared lines, a listing is a rope (V8 concatenates long strings by reference) that costs
+ * a pointer pair per line instead of a copy of every line: at 500 pods, tens of megabytes
+ * (issue 13 e). Rules are immutable and shared between states, so a rule's line lives as long as
+ * the rule; `-N` lines are few per pod and kept in a bounded cache.
+ */
+const APPEND_LINES = new WeakMap<Rule, { chain: string; line: string }>();
+
+function appendLine(chain: string, r: Rule): string {
+  const hit = APPEND_LINES.get(r);
+  if (hit && hit.chain === chain) return hit.line;
+  const line = r.key === '' ? `-A ${chain}\n` : `-A ${chain} ${r.key}\n`;
+  APPEND_LINES.set(r, { chain, line });
+  return line;
+}
+
+const NEW_CHAIN_LINES = new Map<string, string>();
+const NEW_CHAIN_LINES_MAX = 4096;
+
+function newChainLine(chain: string): string {
+  let line = NEW_CHAIN_LINES.get(chain);
+  if (line === undefined) {
+    if (NEW_CHAIN_LINES.size >= NEW_CHAIN_LINES_MAX) NEW_CHAIN_LINES.clear();
+    line = `-N ${chain}\n`;
+    NEW_CHAIN_LINES.set(chain, line);
+  }
+  return line;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -73,7 +73,10 @@ export class IPTables {
       },
     );
     if (r.exitCode !== 0) throw new IptablesError(full, r.exitCode, r.stderr);
-    return r.stdout;
+    // A listing is a rope of lines shared with the other listings the trace keeps
+    // (kernel/iptables/exec.ts); reading it would flatten the trace's copy in place, so the caller
+    // parses a flat copy of its own.
+    return readOnly ? flatCopy(r.stdout) : r.stdout;
   }
 
   *exists(table: string, chain: string, rule: string[]): Gen<boolean> {
@@ -182,4 +185,12 @@ function splitLines(out: string): string[] {
   const lines = out.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/**
+ * The same text in a string of its own: `' ' + s` is a new rope over `s`, and slicing flattens
+ * that new rope, not `s`.
+ */
+export function flatCopy(s: string): string {
+  return (' ' + s).slice(1);
 }

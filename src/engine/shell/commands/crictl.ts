@@ -6,6 +6,7 @@ import { rfc3339Nano } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
 import type { CommandContext } from '../types';
 import { CONTAINERD_SOCK, now, PAUSE_IMAGE, unitsHumanDuration } from './k8s-common';
+import { tget, tvalues } from '../../state/table';
 
 function logrusFatal(ctx: CommandContext, msg: string): number {
   ctx.err(
@@ -26,9 +27,7 @@ function criSandboxes(ctx: CommandContext): SandboxRec[] | number {
       `validate service connection: validate CRI v1 runtime API for endpoint "unix://${CONTAINERD_SOCK}": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix ${CONTAINERD_SOCK}: connect: ${why}"`,
     );
   }
-  return Object.values(c.sandboxes).sort(
-    (a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1),
-  );
+  return tvalues(c.sandboxes).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
 }
 
 function sandboxState(s: SandboxRec): string {
@@ -134,7 +133,7 @@ function crictlInspectp(ctx: CommandContext, args: string[]): number {
       break;
     }
     const s = matches[0]!;
-    const closed = !k.mounts[s.netns];
+    const closed = !tget(k.mounts, s.netns);
     const ready = s.state === 'SANDBOX_READY';
     const obj = {
       status: {

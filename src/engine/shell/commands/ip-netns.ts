@@ -9,6 +9,7 @@ import { nsidOf, nsidTable } from '../nsid';
 import { NETNS_RUN_DIR } from '../paths';
 import { type IpRun, IpExit, lookupNetnsByName, matches, notSimulated } from './ip-common';
 import { IP_NETNS_USAGE } from './usage';
+import { tget, tkeys } from '../../state/table';
 
 function invalidName(name: string): boolean {
   return name.includes('/') || name === '.' || name === '..';
@@ -19,7 +20,7 @@ function netnsAdd(ip: IpRun, argv: readonly string[]): number {
   if (name === undefined) throw new IpExit('No netns name specified\n', 1);
   const path = `${NETNS_DIR}/${name}`;
   const k = ip.ctx.kernel();
-  if (k.mounts[path] || vfs.stat(ip.ctx.fs(), path)) {
+  if (tget(k.mounts, path) || vfs.stat(ip.ctx.fs(), path)) {
     throw new IpExit(`Cannot create namespace file "${NETNS_RUN_DIR}/${name}": File exists\n`, 1);
   }
   ip.ctx.change((n) => void netnsCreate(n, path));
@@ -44,7 +45,7 @@ function netnsList(ip: IpRun): number {
   if (!dir) return 0;
   const k = ip.ctx.kernel();
   // Newest first, as a fresh tmpfs directory lists them; files that are not mounts too.
-  const mounted = Object.keys(k.mounts)
+  const mounted = tkeys(k.mounts)
     .filter((p) => vfs.dirname(p) === NETNS_DIR)
     .map((p) => vfs.basename(p))
     .reverse();
@@ -56,7 +57,7 @@ function netnsList(ip: IpRun): number {
   // `(id: N)`: the id the current namespace gave that one (RTM_GETNSID, which allocates none).
   const table = nsidTable(ip.ctx.sim, ip.ctx.nodeName, k);
   for (const n of order) {
-    const id = k.mounts[`${NETNS_DIR}/${n}`];
+    const id = tget(k.mounts, `${NETNS_DIR}/${n}`);
     const nsid = id !== undefined ? nsidOf(table, ip.ns, id) : undefined;
     ip.ctx.out(nsid !== undefined ? `${n} (id: ${nsid})\n` : `${n}\n`);
   }

@@ -35,6 +35,7 @@ import {
   nsOf,
 } from './ip-common';
 import { type JsonValue, jsonOutput } from './jsonw';
+import { tentries } from '../../state/table';
 
 /** Display options of `ip` (global flags). */
 export interface ShowFlags {
@@ -72,7 +73,7 @@ function refuseUnmodelled(ip: IpRun, stats = false): void {
 
 /** The name /run/netns gives namespace `id` (the first mount there), if any. */
 export function netnsNameOf(k: KernelState, id: string): string | undefined {
-  for (const [path, nid] of Object.entries(k.mounts)) {
+  for (const [path, nid] of tentries(k.mounts)) {
     if (nid === id && vfs.dirname(path) === NETNS_DIR) return vfs.basename(path);
   }
   return undefined;

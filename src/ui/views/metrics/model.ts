@@ -13,6 +13,7 @@ import {
   dirChildren,
   entriesIn,
   tget,
+  tkeys,
   tvalues,
   type ContainerdState,
   type FsState,
@@ -57,8 +58,8 @@ export function podsPerNode(state: WorldState): Map<string, number> {
 
 /** Host veths whose pod end is in a namespace no sandbox owns (as the audit counts them). */
 export function orphanVeths(k: KernelState, c: ContainerdState, inflight: Inflight): number {
-  const netns = [...Object.values(c.sandboxes).map((s) => s.netns), ...inflight.netns];
-  const ids = new Set([...Object.keys(c.sandboxes), ...inflight.ids]);
+  const netns = [...tvalues(c.sandboxes).map((s) => s.netns), ...inflight.netns];
+  const ids = new Set([...tkeys(c.sandboxes), ...inflight.ids]);
   return loadEngine.now().inspectOrphanVeths(k, netns, ids).length;
 }
 
@@ -82,7 +83,7 @@ export function reservationsOf(
   const all = loadEngine.now().reservations(fs);
   let leakedIps = 0;
   for (const r of all)
-    if (!c.sandboxes[r.containerId] && !inflight.ids.has(r.containerId)) leakedIps++;
+    if (!tget(c.sandboxes, r.containerId) && !inflight.ids.has(r.containerId)) leakedIps++;
   return { reservations: all.length, leakedIps };
 }
 

@@ -32,9 +32,9 @@ function podWalk(state: WorldState, from: string, to: string) {
   const p = pods.find((x) => x.spec.name === from)!;
   const q = pods.find((x) => x.spec.name === to)!;
   const n = state.nodes[p.spec.nodeName]!;
-  const sb = Object.values(n.containerd!.sandboxes).find((s) => s.pod.name === from)!;
+  const sb = tvalues(n.containerd!.sandboxes).find((s) => s.pod.name === from)!;
   return walkPacket(state, {
-    from: { node: p.spec.nodeName, ns: n.kernel.mounts[sb.netns]! },
+    from: { node: p.spec.nodeName, ns: tget(n.kernel.mounts, sb.netns)! },
     dst: q.podIP!,
   });
 }

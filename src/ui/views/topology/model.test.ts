@@ -9,7 +9,7 @@ import {
   routesText,
   structureOf,
 } from './model';
-import { tget } from '../../../engine/state/table';
+import { tget, tvalues } from '../../../engine/state/table';
 
 const ONE_NODE = { nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24' }] };
 
@@ -46,7 +46,7 @@ describe('topology model', () => {
       (e) => e.kind === 'kernel' && /addr add .* dev eth0/.test(e.summary),
     )!;
     const at = states[addr.seq]!;
-    const sandboxes = Object.values(at.nodes['node-1']!.containerd?.sandboxes ?? {});
+    const sandboxes = tvalues(at.nodes['node-1']!.containerd!.sandboxes);
     const n = structureOf(at).nodes[0]!;
     const named = n.pods.filter((p) => p.pod !== null).map((p) => p.pod);
     // Mid-ADD of the first pod: containerd has no sandbox yet, each namespace is still its pod's.

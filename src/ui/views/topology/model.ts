@@ -13,6 +13,7 @@ import {
   dirChildren,
   tchangedKeys,
   tget,
+  tentries,
   tkeys,
   tvalues,
   type FsState,
@@ -81,11 +82,11 @@ export function podsOf(node: NodeState, actors?: WorldState['actors']): Map<stri
     if (a.machine !== 'sandbox') continue;
     const ctx = a.context as { node?: string; netns?: string; pod?: string };
     if (ctx.node !== node.name || !ctx.netns || !ctx.pod) continue;
-    const id = k.mounts[ctx.netns];
+    const id = tget(k.mounts, ctx.netns);
     if (id) byNs.set(id, ctx.pod);
   }
-  for (const sb of Object.values(node.containerd?.sandboxes ?? {})) {
-    const id = k.mounts[sb.netns];
+  for (const sb of node.containerd ? tvalues(node.containerd.sandboxes) : []) {
+    const id = tget(k.mounts, sb.netns);
     if (id) byNs.set(id, `${sb.pod.namespace}/${sb.pod.name}`);
   }
   return byNs;
@@ -106,7 +107,7 @@ export function nodeStructure(node: NodeState, owners?: Map<string, string>): No
   const root = tget(k.netns, k.root)!;
   const pods = owners ?? podsOf(node);
   const mountsOf = new Map<string, string[]>();
-  for (const [path, id] of Object.entries(k.mounts)) {
+  for (const [path, id] of tentries(k.mounts)) {
     const l = mountsOf.get(id);
     if (l) l.push(path);
     else mountsOf.set(id, [path]);
