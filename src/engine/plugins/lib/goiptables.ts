@@ -32,6 +32,20 @@ export function isNotExist(e: unknown): boolean {
   return e instanceof IptablesError && e.isNotExist();
 }
 
+/** How the binary exited. */
+interface Exit {
+  argv: string[];
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** stdout of a run that exited 0; else the *iptables.Error go-iptables returns. */
+function ok(r: Exit): string {
+  if (r.exitCode !== 0) throw new IptablesError(r.argv, r.exitCode, r.stderr);
+  return r.stdout;
+}
+
 const READ_ONLY = new Set(['-C', '-S', '-L', '--check', '--list', '--list-rules']);
 
 export class IPTables {
@@ -45,6 +59,11 @@ export class IPTables {
 
   /** Runs the binary; returns stdout or throws IptablesError. */
   *run(args: string[]): Gen<string> {
+    return ok(yield* this.runStatus(args));
+  }
+
+  /** Runs the binary; returns how it exited, a failure included. */
+  private *runStatus(args: string[]): Gen<Exit> {
     return yield* this.exec(
       [...args, '--wait'],
       args.some((a) => READ_ONLY.has(a)),
@@ -56,10 +75,10 @@ export class IPTables {
    * to learn the version and mode before any other command: one step of its own.
    */
   *version(): Gen<string> {
-    return yield* this.exec(['--version'], true);
+    return ok(yield* this.exec(['--version'], true));
   }
 
-  private *exec(argv: string[], readOnly: boolean): Gen<string> {
+  private *exec(argv: string[], readOnly: boolean): Gen<Exit> {
     const full = [this.path, ...argv];
     const ns = this.sys.hostNs;
     const before = tget(this.sys.kernel.netns, ns)!.iptables;
@@ -72,21 +91,22 @@ export class IPTables {
         if (!readOnly && r.state !== before) tget(k.netns, ns)!.iptables = freezeFresh(r.state);
       },
     );
-    if (r.exitCode !== 0) throw new IptablesError(full, r.exitCode, r.stderr);
     // A listing is a rope of lines shared with the other listings the trace keeps
     // (kernel/iptables/exec.ts); reading it would flatten the trace's copy in place, so the caller
     // parses a flat copy of its own.
-    return readOnly ? flatCopy(r.stdout) : r.stdout;
+    const stdout = r.exitCode === 0 && readOnly ? flatCopy(r.stdout) : r.stdout;
+    return { argv: full, exitCode: r.exitCode, stdout, stderr: r.stderr };
   }
 
+  /**
+   * go-iptables' Exists: `-C`, true when it exits 0, false when it exits 1 (no such rule), the
+   * error otherwise. The expected miss builds no error object (a stack trace per `-C`).
+   */
   *exists(table: string, chain: string, rule: string[]): Gen<boolean> {
-    try {
-      yield* this.run(['-t', table, '-C', chain, ...rule]);
-      return true;
-    } catch (e) {
-      if (e instanceof IptablesError && e.exitStatus === 1) return false;
-      throw e;
-    }
+    const r = yield* this.runStatus(['-t', table, '-C', chain, ...rule]);
+    if (r.exitCode === 1) return false;
+    ok(r);
+    return true;
   }
 
   *append(table: string, chain: string, rule: string[]): Gen<void> {
