@@ -15,6 +15,8 @@ import {
   togglePresenter,
   usePresenterClass,
 } from './present/Presenter';
+import { previewShows } from './app/preview';
+import { isLandingView, LandingPane } from './LandingPane';
 import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, get, setTheme, ui, useApp, type LeftTab, type RightTab, type Theme } from './store';
@@ -92,7 +94,11 @@ function View(props: {
   const revision = useApp((s) => s.revision);
   useApp((s) => s.version);
   const cursor = useApp((s) => s.cursor);
+  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts).
+  const preview = useApp(previewShows);
   if (phase === 'failed') return null;
+  if (preview && isLandingView(props.name))
+    return <LandingPane name={props.name} trace={preview} />;
   if (!session || phase !== 'ready') return <Loading />;
   const C = props.component;
   return (

@@ -18,14 +18,6 @@ function Json({ value }: { value: unknown }) {
   );
 }
 
-function JsonText({ text }: { text: string }) {
-  return (
-    <pre className="json" tabIndex={0}>
-      {text}
-    </pre>
-  );
-}
-
 function BeforeAfter({ changes, empty }: { changes: readonly ShownChange[]; empty: string }) {
   if (changes.length === 0) return <p className="muted">{empty}</p>;
   return (
@@ -37,22 +29,22 @@ function BeforeAfter({ changes, empty }: { changes: readonly ShownChange[]; empt
             <div className="before-after">
               <div>
                 <h5>Removed</h5>
-                {c.removed !== null ? <JsonText text={c.removed} /> : <p className="muted">—</p>}
+                {c.removed !== null ? <Json value={c.removed} /> : <p className="muted">—</p>}
               </div>
               <div>
                 <h5>Added</h5>
-                {c.added !== null ? <JsonText text={c.added} /> : <p className="muted">—</p>}
+                {c.added !== null ? <Json value={c.added} /> : <p className="muted">—</p>}
               </div>
             </div>
           ) : (
             <div className="before-after">
               <div>
                 <h5>Before</h5>
-                <JsonText text={c.before} />
+                <Json value={c.before} />
               </div>
               <div>
                 <h5>After</h5>
-                <JsonText text={c.after} />
+                <Json value={c.after} />
               </div>
             </div>
           )}

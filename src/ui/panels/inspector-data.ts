@@ -23,22 +23,27 @@ function fileAt(state: WorldState, node: string | null, path: string): FsFile | 
 }
 
 /**
- * A change as the Inspector shows it: its values as JSON text (plain data, so that the landing's
- * precomputed trace, ../preview.ts, carries it). A list shows what was added and removed (null:
- * nothing), anything else its value before and after.
+ * A change as the Inspector shows it: its values as JSON carries them (bigints as text), so that
+ * the landing's precomputed trace (../landing-trace.ts) holds them and `json` prints them as it
+ * prints the originals. A list shows what was added and removed (null: nothing), anything else
+ * its value before and after (absent: none).
  */
 export type ShownChange =
-  | { path: string; before: string; after: string }
-  | { path: string; added: string | null; removed: string | null };
+  | { path: string; before?: unknown; after?: unknown }
+  | { path: string; added: unknown[] | null; removed: unknown[] | null };
+
+function plain(v: unknown): unknown {
+  return v === undefined ? undefined : (JSON.parse(json(v)) as unknown);
+}
 
 function shown(c: Change): ShownChange {
   if (c.added || c.removed)
     return {
       path: c.path,
-      added: c.added?.length ? json(c.added) : null,
-      removed: c.removed?.length ? json(c.removed) : null,
+      added: c.added?.length ? (plain(c.added) as unknown[]) : null,
+      removed: c.removed?.length ? (plain(c.removed) as unknown[]) : null,
     };
-  return { path: c.path, before: json(c.before), after: json(c.after) };
+  return { path: c.path, before: plain(c.before), after: plain(c.after) };
 }
 
 function nodePart(
