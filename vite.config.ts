@@ -208,7 +208,7 @@ export default defineConfig({
       output: {
         // The landing's precomputed trace is data: a chunk of its own (in the first screen,
         // beside the code; e2e/size.spec.ts weighs the two apart).
-        codeSplitting: { groups: [{ name: 'landing-trace', test: /cnisim-landing-trace/ }] },
+        codeSplitting: { groups: [{ name: 'precomputed-trace', test: /cnisim-landing-trace/ }] },
       },
     },
   },

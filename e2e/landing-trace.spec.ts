@@ -129,8 +129,15 @@ test('the embed steps through the precomputed trace before the engine, and keeps
     'data-step',
     String(start + 1),
   );
-  await engineReady(page).catch(() => undefined);
+  // The engine's session took over (Play needs it), at the same step.
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeEnabled({
+    timeout: 15_000,
+  });
+  expect(await currentStep(page)).toBe(start + 2);
   await forward.click();
   await expect.poll(() => currentStep(page)).toBe(start + 3);
+  await expect(page.locator('.embed-view-inspector')).toContainText(
+    'pod worker for default/web-0 started',
+  );
   expect(errors).toEqual([]);
 });

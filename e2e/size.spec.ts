@@ -17,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 const BUDGET = 100 * 1024;
 const TRACE_BUDGET = 8 * 1024;
-const isTrace = (asset: string) => /^assets\/landing-trace-[^/]*\.js$/.test(asset);
+const isTrace = (asset: string) => /^assets\/precomputed-trace-[^/]*\.js$/.test(asset);
 
 function firstScreenBytes(page: string): { bytes: number; trace: number; assets: string[] } {
   const html = readFileSync(join(DIST, page), 'utf8');
