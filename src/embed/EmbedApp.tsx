@@ -73,19 +73,20 @@ function View({ name }: { name: EmbedView }) {
   const revision = useApp((s) => s.revision);
   useApp((s) => s.version);
   const cursor = useApp((s) => s.cursor);
-  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts).
+  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts),
+  // until the panels (and the whole engine they read) are in.
   const preview = useApp(previewShows);
+  const waiting =
+    preview && isLandingView(name) ? <LandingPane name={name} trace={preview} /> : <Loading />;
   const { title, component: C } = VIEWS[name];
   return (
     <div className={`embed-view embed-view-${name}`}>
       <h2 className="embed-view-title">{title}</h2>
-      {preview && isLandingView(name) ? (
-        <LandingPane name={name} trace={preview} />
-      ) : !session || phase !== 'ready' ? (
-        <Loading />
+      {!session || phase !== 'ready' ? (
+        waiting
       ) : (
         <ErrorBoundary what={`The ${title} view`} key={`${name}-${revision}`}>
-          <Suspense fallback={<Loading />}>
+          <Suspense fallback={waiting}>
             <C session={session} step={cursor} onSelectStep={cmd.seek} slot={name} />
           </Suspense>
         </ErrorBoundary>

@@ -94,16 +94,21 @@ function View(props: {
   const revision = useApp((s) => s.revision);
   useApp((s) => s.version);
   const cursor = useApp((s) => s.cursor);
-  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts).
+  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts),
+  // until the panels (and the whole engine they read) are in.
   const preview = useApp(previewShows);
+  const waiting =
+    preview && isLandingView(props.name) ? (
+      <LandingPane name={props.name} trace={preview} />
+    ) : (
+      <Loading />
+    );
   if (phase === 'failed') return null;
-  if (preview && isLandingView(props.name))
-    return <LandingPane name={props.name} trace={preview} />;
-  if (!session || phase !== 'ready') return <Loading />;
+  if (!session || phase !== 'ready') return waiting;
   const C = props.component;
   return (
     <ErrorBoundary what={VIEW_NAMES[props.name]} key={`${props.name}-${revision}`}>
-      <Suspense fallback={<Loading />}>
+      <Suspense fallback={waiting}>
         <C session={session} step={cursor} onSelectStep={cmd.seek} slot={props.name} />
       </Suspense>
     </ErrorBoundary>

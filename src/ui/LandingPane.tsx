@@ -45,5 +45,5 @@ export function LandingPane({ name, trace }: { name: LandingView; trace: Landing
     );
   if (name === 'pods')
     return <PodsTable data={podsAtStep(trace, cursor)} step={cursor} selected={selected} />;
-  return <StepList source={source} step={cursor} onSelectStep={cmd.seek} />;
+  return <StepList source={source} step={cursor} slot={name} onSelectStep={cmd.seek} />;
 }

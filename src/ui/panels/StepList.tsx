@@ -103,21 +103,29 @@ function pageAt(session: StepsSource, step: number, prev: Anchor | null) {
   return { anchor, rows: collect(from) };
 }
 
-/** The Steps list of a live or a precomputed trace (StepsSource). */
+/**
+ * Each slot's page, kept when its list is drawn anew for the same trace: the landing's list from
+ * the precomputed trace is replaced by the live one once the panels are in, on the same rows.
+ */
+const pages = new Map<string, Anchor>();
+
+/** The Steps list of a live or a precomputed trace (StepsSource), in the layout's `slot`. */
 export function StepList({
   source: session,
   step,
+  slot,
   onSelectStep,
 }: {
   source: StepsSource;
   step: number;
+  slot: string;
   onSelectStep(i: number): void;
 }) {
   const events = session.events;
   const level = session.level;
   const length = events.length;
   // The page's first step, kept between renders so the list moves only near its edges.
-  const [anchor, setAnchor] = useState<Anchor | null>(null);
+  const [anchor, setAnchor] = useState<Anchor | null>(() => pages.get(slot) ?? null);
   const page = useMemo(
     () => pageAt(session, step, anchor),
     // `length` grows the same `events` array; `level` changes what is visible.
@@ -125,7 +133,10 @@ export function StepList({
     [session.key, step, level, length, session.revision, anchor],
   );
   // Storing information from previous renders (React's documented pattern): re-render once.
-  if (page.anchor !== anchor) setAnchor(page.anchor);
+  if (page.anchor !== anchor) {
+    setAnchor(page.anchor);
+    pages.set(slot, page.anchor);
+  }
   const rows = page.rows;
 
   const list = useRef<HTMLOListElement>(null);
