@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, createServer, defineConfig, type Plugin } from 'vite';
+import { build, createServer, defineConfig, type Plugin, type ViteDevServer } from 'vite';
 
 /**
  * The built page's Content Security Policy: scripts only from the site itself (no inline
@@ -105,6 +105,64 @@ function serviceWorker(): Plugin {
   };
 }
 
+const LANDING_TRACE = 'virtual:cnisim-landing-trace';
+
+/** A Vite server that only loads modules for Node (the prerender, the landing's trace). */
+function ssrServer(plugins: Plugin[] = []): Promise<ViteDevServer> {
+  return createServer({
+    configFile: false,
+    root: here('.'),
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    plugins,
+  });
+}
+
+/** The landing's trace of this build, computed once (the app's and the prerender's builds share it). */
+let landingTraceSource: Promise<string> | null = null;
+
+/**
+ * `virtual:cnisim-landing-trace`: the landing's precomputed trace (src/ui/landing-trace.ts),
+ * computed by the engine when the app is built or served (src/ui/landing-trace-build.ts), so
+ * that nothing generated is committed and it is always this engine's. About 7 KiB gzip, in the
+ * first screen's chunk; src/ui/landing-trace.test.ts checks it against the engine step by step.
+ */
+function landingTrace(): Plugin {
+  let dev: ViteDevServer | null = null;
+  const compute = async (server: ViteDevServer) => {
+    const m = (await server.ssrLoadModule('/src/ui/landing-trace-build.ts')) as {
+      buildLandingTrace(): Promise<unknown>;
+    };
+    // As an object literal: smaller in gzip than the JSON.parse of a string.
+    return `export default ${JSON.stringify(await m.buildLandingTrace())};`;
+  };
+  return {
+    name: 'cnisim-landing-trace',
+    configureServer(server) {
+      dev = server;
+    },
+    resolveId: (id) => (id === LANDING_TRACE ? `\0${LANDING_TRACE}` : null),
+    load(id) {
+      if (id !== `\0${LANDING_TRACE}`) return null;
+      // The dev server computes it anew on each load (the engine may have changed); a build
+      // once, with the prerender's server if it asks first.
+      if (dev && !dev.config.server.middlewareMode) return compute(dev);
+      landingTraceSource ??= dev
+        ? compute(dev)
+        : ssrServer().then(async (server) => {
+            try {
+              return await compute(server);
+            } finally {
+              await server.close();
+            }
+          });
+      return landingTraceSource;
+    },
+  };
+}
+
 /**
  * index.html with the app's first screen already in #root (src/prerender.tsx, rendered with
  * Vite's SSR loader at build time): the first paint does not wait for a script. Only the app's
@@ -119,14 +177,7 @@ function prerender(): Plugin {
       async handler(html, ctx) {
         if (!ctx.filename.endsWith('index.html') || ctx.filename.endsWith('embed.html'))
           return html;
-        const server = await createServer({
-          configFile: false,
-          root: here('.'),
-          logLevel: 'error',
-          appType: 'custom',
-          server: { middlewareMode: true, hmr: false, watch: null },
-          optimizeDeps: { noDiscovery: true, include: [] },
-        });
+        const server = await ssrServer([landingTrace()]);
         try {
           const m = (await server.ssrLoadModule('/src/prerender.tsx')) as {
             renderFirstScreen(): string;
@@ -146,7 +197,7 @@ function prerender(): Plugin {
 // (GitHub Pages project sites, a file server directory, ...).
 export default defineConfig({
   base: './',
-  plugins: [react(), csp(), prerender(), element(), serviceWorker()],
+  plugins: [react(), csp(), landingTrace(), prerender(), element(), serviceWorker()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -154,6 +205,11 @@ export default defineConfig({
     rollupOptions: {
       // The app, and embed.html (minimal chrome for iframes and <cni-sim>).
       input: { main: here('./index.html'), embed: here('./embed.html') },
+      output: {
+        // The landing's precomputed trace is data: a chunk of its own (in the first screen,
+        // beside the code; e2e/size.spec.ts weighs the two apart).
+        codeSplitting: { groups: [{ name: 'precomputed-trace', test: /cnisim-landing-trace/ }] },
+      },
     },
   },
 });

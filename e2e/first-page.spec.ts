@@ -62,6 +62,14 @@ test('the first screen is in index.html: painted before any script has run', asy
   await expect(page.getByRole('heading', { level: 1, name: 'cnisim' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeDisabled();
   await expect(page.getByText('Loading the simulation…').first()).toBeVisible();
+  // The views show the landing's state and steps (its precomputed trace), not placeholders.
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await expect(cluster.getByText('node-2: Ready=True')).toBeVisible();
+  await expect(cluster.getByText('No pods at this step.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Steps' })).toContainText('kubelet started');
+  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText(
+    'node node-2 Ready=True',
+  );
 });
 
 test('the landing steps on its own engine before the whole engine arrives, and keeps its steps', async ({
@@ -80,14 +88,16 @@ test('the landing steps on its own engine before the whole engine arrives, and k
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => currentStep(page)).toBe(start + 2);
-  // The panels read the whole engine: they wait for it.
-  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText(
-    'Loading the simulation…',
-  );
+  // The panels read the whole engine; meanwhile the landing's views are drawn from its
+  // precomputed trace (src/ui/landing-trace.ts), which the engine's session matches.
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector).toContainText('Successfully assigned default/web-0 to node-1');
+  await expect(inspector).not.toContainText('Loading the simulation…');
   release();
-  await expect(page.getByRole('region', { name: 'Inspector' })).not.toContainText(
-    'Loading the simulation…',
-  );
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('cnisim:ready').length))
+    .toBe(1);
+  await expect(inspector).toContainText('Successfully assigned default/web-0 to node-1');
   expect(await currentStep(page)).toBe(start + 2);
   const cluster = page.getByRole('region', { name: 'Cluster' });
   await expect(cluster.getByRole('button', { name: 'web-0' })).toBeVisible();

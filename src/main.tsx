@@ -1,5 +1,6 @@
 // First: starts fetching the landing's engine before React is evaluated.
 import { landingEngine } from './ui/landing-fetch';
+import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
@@ -8,6 +9,7 @@ import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
 import { startLanding } from './ui/landing';
 import { failedToLoad, start } from './ui/app/boot';
+import { openPreview } from './ui/app/preview';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
 
@@ -45,6 +47,8 @@ if (framedByForeignPage(window)) {
   // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
   // On the landing, the panels' chunk follows the landing's engine rather than competing with it.
   const panels = () => void import('./ui/panels').catch(() => undefined);
+  // Until then, the landing steps through its precomputed trace (ui/app/preview.ts).
+  if (landingEngine) openPreview(landingTrace);
   const engine = landingEngine
     ? landingEngine.then((landing) => {
         startLanding(landing);

@@ -4,7 +4,9 @@
  * sandbox.
  */
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { previewing, previewShows } from '../ui/app/preview';
 import { ErrorBoundary } from '../ui/components/ErrorBoundary';
+import { isLandingView, LandingPane } from '../ui/LandingPane';
 import type { PanelProps } from '../ui/panels/types';
 import { routeHash } from '../ui/route';
 import { cmd, useApp } from '../ui/store';
@@ -71,15 +73,20 @@ function View({ name }: { name: EmbedView }) {
   const revision = useApp((s) => s.revision);
   useApp((s) => s.version);
   const cursor = useApp((s) => s.cursor);
+  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts),
+  // until the panels (and the whole engine they read) are in.
+  const preview = useApp(previewShows);
+  const waiting =
+    preview && isLandingView(name) ? <LandingPane name={name} trace={preview} /> : <Loading />;
   const { title, component: C } = VIEWS[name];
   return (
     <div className={`embed-view embed-view-${name}`}>
       <h2 className="embed-view-title">{title}</h2>
       {!session || phase !== 'ready' ? (
-        <Loading />
+        waiting
       ) : (
         <ErrorBoundary what={`The ${title} view`} key={`${name}-${revision}`}>
-          <Suspense fallback={<Loading />}>
+          <Suspense fallback={waiting}>
             <C session={session} step={cursor} onSelectStep={cmd.seek} slot={name} />
           </Suspense>
         </ErrorBoundary>
@@ -107,6 +114,8 @@ function useKeys(): void {
 export function EmbedApp() {
   useKeys();
   const ready = useApp((s) => s.phase === 'ready');
+  // Before the engine: the landing's precomputed steps (app/preview.ts).
+  const steps = useApp((s) => s.phase === 'ready' || previewing(s) !== null);
   const busy = useApp((s) => s.busy);
   const playing = useApp((s) => s.playing);
   const cursor = useApp((s) => s.cursor);
@@ -117,21 +126,21 @@ export function EmbedApp() {
   const challenge = useEmbed((s) => s.challenge !== null);
   const loadError = useApp((s) => s.loadError);
   const notices = useApp((s) => s.notices);
-  const idle = ready && busy === null;
+  const canStep = steps && busy === null;
   return (
     <div className="embed">
       <div className="embed-controls" role="group" aria-label="Playback">
-        <button type="button" onClick={cmd.stepBack} disabled={!idle || cursor < 0}>
+        <button type="button" onClick={cmd.stepBack} disabled={!canStep || cursor < 0}>
           <span aria-hidden="true">◀ </span>Step back
         </button>
         <button type="button" className="primary" onClick={cmd.togglePlay} disabled={!ready}>
           {playing ? 'Pause' : 'Play'}
         </button>
-        <button type="button" className="primary" onClick={cmd.stepForward} disabled={!idle}>
+        <button type="button" className="primary" onClick={cmd.stepForward} disabled={!canStep}>
           Step forward<span aria-hidden="true"> ▶</span>
         </button>
         <p className="position" aria-live="polite">
-          {ready ? (
+          {steps ? (
             <>
               Step <strong>{cursor + 1}</strong> of {length}
             </>

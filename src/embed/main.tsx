@@ -4,11 +4,13 @@
  */
 // First: starts fetching the landing's engine before React is evaluated.
 import { landingEngine } from './landing-fetch';
+import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadEngine } from '../engine';
 import { registerServiceWorker } from '../offline/register';
 import { failedToLoad } from '../ui/app/boot';
+import { openPreview } from '../ui/app/preview';
 import { update } from '../ui/app/state';
 import '../ui/app.css';
 import './embed.css';
@@ -33,6 +35,14 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
 const host = connectHost(params.origin, applyTheme);
+// Until the engine is in, the default sandbox steps through the landing's precomputed trace
+// (ui/app/preview.ts).
+if (landingEngine)
+  openPreview(landingTrace, {
+    ...(params.level ? { level: params.level } : {}),
+    // `step` as numbered on screen (seekTo): the cursor is one less.
+    ...(params.step !== null ? { cursor: params.step - 1 } : {}),
+  });
 // The default sandbox opens with the landing's smaller engine; the whole engine follows (and
 // `ready` is posted to the host once it is there, as before).
 const engine = landingEngine

@@ -2,6 +2,7 @@ import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engi
 import { notify, pause, publish, runJob, seekTo, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
 import { waitForWholeEngine } from '../ui/landing';
+import { takeOver, takePending } from '../ui/app/preview';
 import { parseScenario, type EmbedParams } from './protocol';
 import { setEmbed } from './state';
 
@@ -76,8 +77,11 @@ export function startEmbedLanding(engine: LandingEngine, params: EmbedParams): v
   waitForWholeEngine(engine);
   const session = engine.newSandbox();
   if (params.level) session.setLevel(params.level);
+  // At the step and level the landing's precomputed trace was stepped to (ui/app/preview.ts).
+  takeOver(session);
   update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });
   publish();
+  takePending(cmd.stepForward);
 }
 
 /** Opens the embed's scenario; resolves with the problems to report to the host. */

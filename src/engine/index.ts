@@ -14,7 +14,7 @@
  *   split out by the bundler), fetched when the UI first needs it.
  */
 
-export { LEVELS } from './session/view';
+export { LEVELS, levelShows } from './session/view';
 export { isTable, tchangedKeys, tentries, tget, tkeys, tvalues, type Table } from './state/table';
 export { dirChildren, entriesIn, entryIn, namesIn, stat } from './fs/vfs';
 export type { Inflight } from './node/inspect';

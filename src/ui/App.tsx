@@ -15,6 +15,8 @@ import {
   togglePresenter,
   usePresenterClass,
 } from './present/Presenter';
+import { previewShows } from './app/preview';
+import { isLandingView, LandingPane } from './LandingPane';
 import { LinkBanner } from './share/LinkBanner';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, get, setTheme, ui, useApp, type LeftTab, type RightTab, type Theme } from './store';
@@ -92,12 +94,21 @@ function View(props: {
   const revision = useApp((s) => s.revision);
   useApp((s) => s.version);
   const cursor = useApp((s) => s.cursor);
+  // The landing's views, from its precomputed trace while it covers the step (app/preview.ts),
+  // until the panels (and the whole engine they read) are in.
+  const preview = useApp(previewShows);
+  const waiting =
+    preview && isLandingView(props.name) ? (
+      <LandingPane name={props.name} trace={preview} />
+    ) : (
+      <Loading />
+    );
   if (phase === 'failed') return null;
-  if (!session || phase !== 'ready') return <Loading />;
+  if (!session || phase !== 'ready') return waiting;
   const C = props.component;
   return (
     <ErrorBoundary what={VIEW_NAMES[props.name]} key={`${props.name}-${revision}`}>
-      <Suspense fallback={<Loading />}>
+      <Suspense fallback={waiting}>
         <C session={session} step={cursor} onSelectStep={cmd.seek} slot={props.name} />
       </Suspense>
     </ErrorBoundary>

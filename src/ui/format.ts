@@ -30,3 +30,9 @@ export function ownsKeys(target: EventTarget | null, key: string): boolean {
     return true;
   return false;
 }
+
+/** JSON for display: pretty, with bigints as text. */
+export function json(v: unknown): string {
+  if (v === undefined) return '(none)';
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x), 2);
+}

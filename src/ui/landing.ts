@@ -6,7 +6,9 @@
  * when the whole engine arrives.
  */
 import { loadEngine, type LandingEngine } from '../engine';
+import { cmd } from './app/commands';
 import { setJobGate } from './app/jobs';
+import { takeOver, takePending } from './app/preview';
 import { get, publish, update } from './app/state';
 
 /**
@@ -25,12 +27,18 @@ export function waitForWholeEngine(engine: LandingEngine): void {
   });
 }
 
-/** Opens the default sandbox (unless the whole engine came first and opened the session). */
+/**
+ * Opens the default sandbox (unless the whole engine came first and opened the session), at the
+ * step the landing's precomputed trace was stepped to (app/preview.ts).
+ */
 export function startLanding(engine: LandingEngine): void {
   if (get().phase !== 'loading') return;
   performance.mark('cnisim:landing-loaded');
   waitForWholeEngine(engine);
-  update({ session: engine.newSandbox(), source: 'own', phase: 'ready' });
+  const session = engine.newSandbox();
+  takeOver(session);
+  update({ session, source: 'own', phase: 'ready' });
   publish();
   performance.mark('cnisim:landing-ready');
+  takePending(cmd.stepForward);
 }

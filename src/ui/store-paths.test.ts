@@ -50,6 +50,7 @@ describe("the app's state", () => {
       'ui/app/notices.ts',
       'ui/app/jobs.ts',
       'ui/app/commands.ts',
+      'ui/app/preview.ts',
       'ui/app/persistence.ts',
       'ui/app/boot.ts',
       'ui/landing.ts',

@@ -6,6 +6,7 @@
 import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
 import { Cancelled, jobRunning, quietly, runJob } from './jobs';
 import { notify } from './notices';
+import { previewCmd } from './preview';
 import {
   get,
   publish,
@@ -20,6 +21,7 @@ export const SPEEDS = [1, 2, 5, 10, 25] as const;
 
 export const cmd = {
   stepForward(): void {
+    if (previewCmd.stepForward()) return;
     const s = get().session;
     if (!s) return;
     quietly(
@@ -31,6 +33,7 @@ export const cmd = {
   },
 
   stepBack(): void {
+    if (previewCmd.stepBack()) return;
     const s = get().session;
     if (!s || jobRunning()) return;
     s.stepBack();
@@ -38,6 +41,7 @@ export const cmd = {
   },
 
   seek(i: number): void {
+    if (previewCmd.seek(i)) return;
     const s = get().session;
     if (!s) return;
     quietly(runJob('Computing steps', s.seekJob(i)));
@@ -48,6 +52,7 @@ export const cmd = {
   },
 
   end(): void {
+    if (previewCmd.end()) return;
     const s = get().session;
     if (!s) return;
     cmd.seek(s.events.length - 1);
@@ -55,6 +60,7 @@ export const cmd = {
 
   /** Back to where the sandbox starts; the actions and the trace are kept. */
   reset(): void {
+    if (previewCmd.reset()) return;
     const s = get().session;
     if (!s || jobRunning()) return;
     pause();

@@ -6,6 +6,7 @@
  */
 import type { Job } from '../../engine';
 import { notify } from './notices';
+import { previewCmd } from './preview';
 import { get, publish, update } from './state';
 
 const SLICE_MS = 12;
@@ -145,9 +146,12 @@ export class Cancelled extends Error {
   override name = 'Cancelled';
 }
 
-/** Stops the running job (a replay keeps the old trace; a run keeps what it computed). */
+/**
+ * Stops the running job (a replay keeps the old trace; a run keeps what it computed), or the
+ * landing's step that waits for the engine (./preview.ts).
+ */
 export function cancelJob(): void {
-  if (!current) return;
+  if (previewCmd.cancel() || !current) return;
   current.cancelled = true;
   current.wake?.();
 }

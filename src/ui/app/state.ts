@@ -12,6 +12,7 @@
  */
 import { useMemo, useSyncExternalStore } from 'react';
 import type { EngineModule, Level, Session } from '../../engine';
+import type { LandingTrace } from '../landing-trace';
 import type { Route } from '../route';
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -78,6 +79,17 @@ export interface AppState {
   shellLine: { node: string; line: string; id: number } | null;
   /** The lazy parts' slices, by name (course/state.ts, course/handout/state.ts, embed/state.ts). */
   slices: Slices;
+  /**
+   * The landing's precomputed trace (../landing-trace.ts, ./preview.ts): stepped through before
+   * the engine arrives (`live`; the build's first screen paints it without controls), then shown
+   * for the `session` that took over from it, at its `revision`, while it covers the step.
+   */
+  preview: {
+    trace: LandingTrace;
+    live: boolean;
+    session: Session | null;
+    revision: number;
+  } | null;
 }
 
 function readTheme(): Theme {
@@ -115,6 +127,7 @@ let state: AppState = {
   presenter: false,
   shellLine: null,
   slices: {},
+  preview: null,
 };
 
 type Listener = (st: AppState, prev: AppState) => void;

@@ -23,12 +23,14 @@ const RUN_UNTIL: { key: string; label: string; cond: StopCondition }[] = [
 
 /** Play / Pause, stepping, speed, run until, detail level, and where we are. */
 export function Controls() {
-  const { ready, busy, playing, speed, level, cursor, length, session } = useApp(
+  const { ready, steps, time, atStart, busy, playing, speed, level, cursor, length } = useApp(
     selectControls,
     shallow,
   );
   const [until, setUntil] = useState('running');
   const idle = ready && busy === null;
+  // Before the engine, the landing's precomputed steps (app/preview.ts).
+  const canStep = steps && busy === null;
   // The Run button is disabled while its run goes on, which drops the keyboard focus to the page;
   // when the run ends, the focus comes back to the button (unless the user moved it meanwhile).
   const runButton = useRef<HTMLButtonElement>(null);
@@ -39,16 +41,19 @@ export function Controls() {
     const at = document.activeElement;
     if (!at || at === document.body) runButton.current?.focus();
   }, [idle]);
-  const time = session && cursor >= 0 ? session.events[cursor]?.time : undefined;
-  const atStart = session !== null && cursor === session.start;
 
   return (
     <div className="controls">
       <div role="group" aria-label="Playback" className="control-group">
-        <button type="button" onClick={cmd.reset} disabled={!idle} title="Back to the start (Home)">
+        <button
+          type="button"
+          onClick={cmd.reset}
+          disabled={!canStep}
+          title="Back to the start (Home)"
+        >
           <span aria-hidden="true">↺ </span>Reset
         </button>
-        <button type="button" onClick={cmd.stepBack} disabled={!idle || cursor < 0} title="←">
+        <button type="button" onClick={cmd.stepBack} disabled={!canStep || cursor < 0} title="←">
           <span aria-hidden="true">◀ </span>Step back
         </button>
         <button
@@ -72,7 +77,7 @@ export function Controls() {
           type="button"
           className="primary"
           onClick={cmd.stepForward}
-          disabled={!idle}
+          disabled={!canStep}
           title="→"
         >
           Step forward<span aria-hidden="true"> ▶</span>
@@ -131,7 +136,7 @@ export function Controls() {
       </fieldset>
 
       <p className="position" aria-live="off">
-        {ready ? (
+        {steps ? (
           <>
             <span>
               Step <strong>{cursor + 1}</strong> of {length}

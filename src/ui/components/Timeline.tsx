@@ -54,13 +54,13 @@ const Jump = memo(function Jump(props: { markers: readonly Marker[]; disabled: b
 
 /** The scrubber over every step computed so far, with marks for actions, faults, errors and pods Running. */
 export function Timeline() {
-  const { session, version, cursor, length, busy } = useApp(selectTimeline, shallow);
+  const { session, version, cursor, length, busy, preview } = useApp(selectTimeline, shallow);
 
   const markers = useMemo<readonly Marker[]>(
-    () => (session ? session.markers : []),
+    () => (session ? session.markers : (preview?.markers.filter((m) => m.step < length) ?? [])),
     // The session is mutable: `version` says it changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [session, version],
+    [session, version, preview, length],
   );
   // One tick per 0.25 % of the width and kind, so a long trace stays readable.
   const ticks = useMemo(() => {
@@ -76,7 +76,9 @@ export function Timeline() {
     return out;
   }, [markers, length]);
 
-  const event = session && cursor >= 0 ? session.events[cursor] : undefined;
+  const events = session?.events ?? preview?.events;
+  const event = events && cursor >= 0 ? events[cursor] : undefined;
+  const off = (!session && !preview) || busy;
   const max = Math.max(0, length - 1);
 
   return (
@@ -88,7 +90,7 @@ export function Timeline() {
           max={max}
           step={1}
           value={cursor}
-          disabled={!session || busy}
+          disabled={off}
           aria-label="Timeline"
           aria-valuetext={
             event ? `Step ${cursor + 1} of ${length}: ${event.summary}` : 'Before the first step'
@@ -97,7 +99,7 @@ export function Timeline() {
         />
         <Ticks ticks={ticks} max={max} />
       </div>
-      <Jump markers={markers} disabled={!session || busy} />
+      <Jump markers={markers} disabled={off} />
     </div>
   );
 }

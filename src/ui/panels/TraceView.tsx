@@ -1,123 +1,24 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { loadEngine, type Session, type TraceEvent } from '../../engine';
-import { timeText } from '../format';
+import { loadEngine, type TraceEvent } from '../../engine';
+import { useApp } from '../store';
+import { StepList, type StepsSource } from './StepList';
 import type { PanelProps } from './types';
 
-/** Rows shown: a page of visible steps that moves only when the cursor nears its edges. */
-const PAGE = 80;
-const MARGIN = 8;
-
-const Row = memo(function Row(props: {
-  i: number;
-  e: TraceEvent;
-  current: boolean;
-  onSelect(i: number): void;
-}) {
-  const { i, e, current } = props;
-  return (
-    <li
-      className={`${current ? 'current' : ''} level-${e.level} ${loadEngine.now().isErrorEvent(e) ? 'failed' : ''}`}
-      aria-current={current ? 'step' : undefined}
-      data-step={i}
-    >
-      <button type="button" className="row" onClick={() => props.onSelect(i)}>
-        <span className="step-index">{i + 1}</span>
-        <span className="step-time muted">{timeText(e.time)}</span>
-        <span className="step-node muted">{e.node ?? 'cluster'}</span>
-        <span className="step-route">
-          {e.source}
-          <span aria-hidden="true"> → </span>
-          <span className="visually-hidden"> to </span>
-          {e.target}
-        </span>
-        <span className="step-summary">{e.summary}</span>
-      </button>
-    </li>
-  );
-});
-
-interface Anchor {
-  from: number;
-  level: string;
-  revision: number;
-  session: Session;
-}
-
-/**
- * The visible steps of the page holding `step`: the previous page if the cursor is still well
- * inside it, otherwise a new page starting a quarter of a page before the cursor.
- */
-function pageAt(session: Session, step: number, prev: Anchor | null) {
-  const events = session.events;
-  const collect = (from: number) => {
-    const out: number[] = [];
-    for (let i = Math.max(0, from); i < events.length && out.length < PAGE; i++)
-      if (session.isVisible(events[i]!)) out.push(i);
-    return out;
-  };
-  const same =
-    prev !== null &&
-    prev.session === session &&
-    prev.level === session.level &&
-    prev.revision === session.revision;
-  if (same) {
-    const kept = collect(prev.from);
-    // Keep the page while the cursor is at least MARGIN rows from an edge that can move.
-    const lo = prev.from === 0 ? -Infinity : (kept[Math.min(MARGIN, kept.length - 1)] ?? Infinity);
-    const hi = kept.length < PAGE ? Infinity : kept[kept.length - 1 - MARGIN]!;
-    if (step >= lo && step <= hi) return { anchor: prev, rows: kept };
-  }
-  // The cursor may lie past a session that was just replaced: clamp to its steps.
-  let from = Math.min(Math.max(0, step), events.length);
-  for (let n = 0; from > 0 && n < PAGE / 4;) {
-    from--;
-    if (session.isVisible(events[from]!)) n++;
-  }
-  // The same page again keeps the same anchor: the caller stores a new one only when it moved.
-  if (same && prev.from === from) return { anchor: prev, rows: collect(from) };
-  const anchor: Anchor = { from, level: session.level, revision: session.revision, session };
-  return { anchor, rows: collect(from) };
-}
+const isErrorEvent = (e: TraceEvent) => loadEngine.now().isErrorEvent(e);
 
 /** The steps around the current one, at the current detail level; a click selects a step. */
-export function TraceView({ session, step, onSelectStep }: PanelProps) {
-  const events = session.events;
-  const level = session.level;
-  const length = events.length;
-  // The page's first step, kept between renders so the list moves only near its edges.
-  const [anchor, setAnchor] = useState<Anchor | null>(null);
-  const page = useMemo(
-    () => pageAt(session, step, anchor),
-    // `length` grows the same `events` array; `level` changes what is visible.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [session, step, level, length, session.revision, anchor],
+export function TraceView({ session, step, onSelectStep, slot }: PanelProps) {
+  // The session that took over from the landing's precomputed trace continues its trace.
+  const key = useApp((s) =>
+    s.preview?.session === session && s.preview.revision === session.revision
+      ? s.preview.trace
+      : session,
   );
-  // Storing information from previous renders (React's documented pattern): re-render once.
-  if (page.anchor !== anchor) setAnchor(page.anchor);
-  const rows = page.rows;
-
-  const list = useRef<HTMLOListElement>(null);
-  useEffect(() => {
-    const el = list.current?.querySelector<HTMLElement>('li.current');
-    const box = list.current?.closest<HTMLElement>('.tabpanel');
-    if (!el || !box) return;
-    // Scroll only when the row is out of view (reading positions once).
-    const r = el.getBoundingClientRect();
-    const b = box.getBoundingClientRect();
-    if (r.top < b.top || r.bottom > b.bottom) el.scrollIntoView({ block: 'nearest' });
-  }, [step, rows]);
-
-  if (length === 0) return <p className="muted">No steps yet.</p>;
-  return (
-    <ol className="trace" aria-label="Steps" ref={list}>
-      {step < 0 && (
-        <li className="current" aria-current="step">
-          <span className="muted">Before the first step: the nodes are off.</span>
-        </li>
-      )}
-      {rows.map((i) => (
-        <Row key={i} i={i} e={events[i]!} current={i === step} onSelect={onSelectStep} />
-      ))}
-    </ol>
-  );
+  const source: StepsSource = {
+    key,
+    events: session.events,
+    level: session.level,
+    revision: session.revision,
+    failed: isErrorEvent,
+  };
+  return <StepList source={source} step={step} slot={slot} onSelectStep={onSelectStep} />;
 }

@@ -57,8 +57,4 @@ export function diff(
   return out;
 }
 
-/** JSON for display: pretty, with bigints as text. */
-export function json(v: unknown): string {
-  if (v === undefined) return '(none)';
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x), 2);
-}
+export { json } from '../format';
