@@ -12,6 +12,10 @@
  *   in a fresh context: first contentful paint, the moment "Step forward" is enabled, and the
  *   bytes fetched before it (all, and the engine's code: the part of each chunk that comes from
  *   src/engine or the packages only it uses), as medians with min and max;
+ * - reopening a saved 110-pod sandbox (BENCH_REOPENS, 7; 0 skips it): a scale to 110 pods on
+ *   the default cluster run until nothing is left to happen (about 6,500 steps), reopened from
+ *   localStorage (a reload) and from its share link, each in a fresh context: from navigation to
+ *   "Step forward" enabled at the saved step, median with min and max (budget: 1 s, issue 16);
  * - step latency (BENCH_CLICKS, 60; 0 skips it): click on "Step forward" to the next painted
  *   frame, with 110 pods on node-1 (109 restored from a saved sandbox, the 110th created and
  *   stepped through), p50 and p95, at the end of the trace (each step computes events) and
@@ -24,15 +28,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
-import { checksumOf, type SavedSession } from '../src/engine/session/serialize';
+import { newSandbox } from '../src/engine/session/index';
+import { checksumOf, serializeSession, type SavedSession } from '../src/engine/session/serialize';
+import { encodeLink } from '../src/ui/share/link';
 import { DEFAULT_CLUSTER } from '../src/engine/cluster/cluster';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
 const CLICKS = Number(process.env['BENCH_CLICKS'] ?? 60);
+const REOPENS = Number(process.env['BENCH_REOPENS'] ?? 7);
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -225,6 +232,49 @@ const emptyFigures = (): PageFigures => ({
   engineBeforeInteractive: [],
 });
 
+/** A 110-pod sandbox as the app saves it, and the step it was saved at. */
+async function saved110(): Promise<{ text: string; steps: number }> {
+  await import('../src/engine/kernel/iptables/late');
+  const s = newSandbox();
+  s.perform({ do: 'scale', deployment: 'web', replicas: 110 });
+  s.runUntil({ kind: 'idle' });
+  return { text: serializeSession(s), steps: s.events.length };
+}
+
+/** Reopening a saved 110-pod sandbox after a reload, and from its share link. */
+async function reopening(browser: Browser): Promise<void> {
+  const { text, steps } = await saved110();
+  const link = encodeLink({ saved: JSON.parse(text) as SavedSession, views: {} });
+  const at = `Step ${steps} of ${steps}`;
+  console.log(
+    `\nReopening a saved 110-pod sandbox (${steps} steps), ${REOPENS} times each (budget 1 s):`,
+  );
+  for (const how of ['a reload', 'its share link'] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < REOPENS; i++) {
+      const ctx = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await ctx.newPage();
+      if (how === 'a reload')
+        await page.addInitScript(([v]) => localStorage.setItem('cnisim.sandbox.v1', v!), [text]);
+      await page.goto(`http://127.0.0.1:4301/${how === 'a reload' ? '' : `#/s/${link}`}`);
+      await page.waitForFunction(
+        (want) => {
+          const b = Array.from(document.querySelectorAll('button')).find((x) =>
+            x.textContent!.trim().startsWith('Step forward'),
+          );
+          const pos = document.querySelector('.position')?.textContent ?? '';
+          return b !== undefined && !b.disabled && pos.includes(want);
+        },
+        at,
+        { timeout: 300_000, polling: 'raf' },
+      );
+      times.push(await page.evaluate(() => performance.now()));
+      await ctx.close();
+    }
+    console.log(`  from ${how}: ${series(times)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'cnisim-bench-'));
   const appDist = join(tmp, 'app');
@@ -355,6 +405,8 @@ async function main(): Promise<void> {
           .join(', ')}`,
       );
     }
+
+    if (REOPENS > 0) await reopening(browser);
 
     if (CLICKS <= 0) return;
     // Step latency with 110 pods on a node.
