@@ -10,7 +10,7 @@ import { Rng, rngSeed, type RngState } from '../rng';
 import type { EventInit, TraceEvent } from '../trace/trace';
 import type { ApiState } from '../state/api';
 import type { ContainerdState } from '../state/containerd';
-import { freezeFresh } from '../state/freeze';
+import { freezeChanged, freezeFresh } from '../state/freeze';
 import type { KubeletState } from '../state/kubelet';
 import { emptyTable, type Table } from '../state/table';
 
@@ -26,7 +26,7 @@ setAutoFreeze(false);
 
 /** immer's produce, its result frozen (see above). Every change to the world goes through it. */
 export function produce<T>(base: T, recipe: (draft: Draft<T>) => T | void | undefined): T {
-  return freezeFresh(immerProduce(base, recipe as never) as T);
+  return freezeChanged(immerProduce(base, recipe as never) as T, base);
 }
 
 export interface NodeState {

@@ -25,3 +25,31 @@ function freezeObject(o: object): void {
     if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) freezeObject(v);
   }
 }
+
+/**
+ * freezeFresh for the result of a change to `prev`: a child that is the same as `prev`'s at the
+ * same key is shared, so it is frozen already and is skipped without asking (cheaper than
+ * Object.isFrozen on each of a copied record's entries); anything else is frozen as freezeFresh
+ * does.
+ */
+export function freezeChanged<T>(next: T, prev: unknown): T {
+  if (typeof next === 'object' && next !== null && next !== prev && !Object.isFrozen(next))
+    freezeAgainst(next, typeof prev === 'object' && prev !== null ? prev : undefined);
+  return next;
+}
+
+function freezeAgainst(o: object, prev: object | undefined): void {
+  if (prev === undefined) {
+    freezeObject(o);
+    return;
+  }
+  Object.freeze(o);
+  const was = prev as Record<string, unknown>;
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    if (typeof v !== 'object' || v === null) continue;
+    const p = was[k];
+    if (v === p || Object.isFrozen(v)) continue;
+    freezeAgainst(v, typeof p === 'object' && p !== null ? p : undefined);
+  }
+}
