@@ -164,9 +164,10 @@ function landingTrace(): Plugin {
 }
 
 /**
- * index.html with the app's first screen already in #root (src/prerender.tsx, rendered with
- * Vite's SSR loader at build time): the first paint does not wait for a script. Only the app's
- * page; the embed's depends on its parameters.
+ * index.html with the app's first screen already in #root (src/prerender.tsx), and embed.html
+ * with the default sandbox's (src/embed/prerender.tsx), rendered with Vite's SSR loader at
+ * build time: the first paint does not wait for a script. embed.html's other parameters show
+ * something else: its gate script hides that screen before the first paint (`embedGate`).
  */
 function prerender(): Plugin {
   return {
@@ -175,16 +176,25 @@ function prerender(): Plugin {
     transformIndexHtml: {
       order: 'pre',
       async handler(html, ctx) {
-        if (!ctx.filename.endsWith('index.html') || ctx.filename.endsWith('embed.html'))
-          return html;
+        const embed = ctx.filename.endsWith('embed.html');
+        if (!embed && !ctx.filename.endsWith('index.html')) return html;
         const server = await ssrServer([landingTrace()]);
         try {
-          const m = (await server.ssrLoadModule('/src/prerender.tsx')) as {
-            renderFirstScreen(): string;
-          };
+          const screen = embed
+            ? `<div class="prerendered">${(
+                (await server.ssrLoadModule('/src/embed/prerender.tsx')) as {
+                  renderEmbedFirstScreen(): string;
+                }
+              ).renderEmbedFirstScreen()}</div>`
+            : (
+                (await server.ssrLoadModule('/src/prerender.tsx')) as {
+                  renderFirstScreen(): string;
+                }
+              ).renderFirstScreen();
           const root = '<div id="root"></div>';
-          if (!html.includes(root)) throw new Error('prerender: index.html has no empty #root');
-          return html.replace(root, `<div id="root">${m.renderFirstScreen()}</div>`);
+          if (!html.includes(root))
+            throw new Error(`prerender: ${ctx.filename} has no empty #root`);
+          return html.replace(root, `<div id="root">${screen}</div>`);
         } finally {
           await server.close();
         }
@@ -193,11 +203,89 @@ function prerender(): Plugin {
   };
 }
 
+/**
+ * The page's stylesheets, then `also`, moved before its module script: what the first paint
+ * waits for is requested before the module script and its dozen modulepreloads, which would
+ * otherwise take the browser's six connections to the server first.
+ */
+function placeFirst(html: string, also = ''): string {
+  const sheets = html.match(/[ \t]*<link rel="stylesheet"[^>]*>\n?/g) ?? [];
+  const rest = sheets.reduce((h, l) => h.replace(l, ''), html);
+  const at = rest.search(/<script type="module"/);
+  if (at < 0) throw new Error('placeFirst: the page has no module script');
+  const first = [...sheets.map((l) => l.trim()), ...(also ? [also] : [])];
+  return `${rest.slice(0, at)}${first.join('\n    ')}\n    ${rest.slice(at)}`;
+}
+
+/** index.html's stylesheets before its scripts (`placeFirst`; embed.html's: `embedGate`). */
+function cssFirst(): Plugin {
+  return {
+    name: 'cnisim-css-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, ctx) => (ctx.filename.endsWith('embed.html') ? html : placeFirst(html)),
+    },
+  };
+}
+
+const EMBED_GATE = 'embed-gate.js';
+
+/**
+ * embed.html's gate (src/embed/gate.ts): a classic script in its <head>, dist/embed-gate.js,
+ * which runs before the first paint and hides the prerendered default screen when the page's
+ * parameters show something else (and applies the theme). A file of the bundle, so that the
+ * service worker caches it with the rest.
+ */
+function embedGate(): Plugin {
+  return {
+    name: 'cnisim-embed-gate',
+    apply: 'build',
+    async generateBundle() {
+      const out = await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: {
+          write: false,
+          sourcemap: false,
+          copyPublicDir: false,
+          lib: {
+            entry: here('./src/embed/gate.ts'),
+            formats: ['iife'],
+            name: 'CniSimEmbedGate',
+            fileName: () => EMBED_GATE,
+          },
+        },
+      });
+      const outputs = (Array.isArray(out) ? out : [out]) as { output: { code?: string }[] }[];
+      const code = outputs[0]?.output[0]?.code;
+      if (!code) throw new Error('embed gate: no output');
+      this.emitFile({ type: 'asset', fileName: EMBED_GATE, source: code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, ctx) =>
+        ctx.filename.endsWith('embed.html')
+          ? placeFirst(html, `<script src="./${EMBED_GATE}"></script>`)
+          : html,
+    },
+  };
+}
+
 // Static site: relative asset URLs (`base: './'`) so the build works from any sub-path
 // (GitHub Pages project sites, a file server directory, ...).
 export default defineConfig({
   base: './',
-  plugins: [react(), csp(), landingTrace(), prerender(), element(), serviceWorker()],
+  plugins: [
+    react(),
+    csp(),
+    landingTrace(),
+    prerender(),
+    embedGate(),
+    cssFirst(),
+    element(),
+    serviceWorker(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

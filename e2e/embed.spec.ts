@@ -169,6 +169,44 @@ test('embed.html alone: parameters, theme, and no serious axe violations', async
   expect(errors).toEqual([]);
 });
 
+test('the default embed: its first screen is in embed.html; other parameters never paint it', async ({
+  page,
+}) => {
+  // No module script: only the gate (embed-gate.js, a classic script in <head>) runs, and what
+  // shows is the HTML the build rendered (src/embed/prerender.tsx).
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto('./embed.html');
+  await expect(page.getByRole('button', { name: 'Step forward' })).toBeDisabled();
+  await expect(page.locator('.position strong')).toHaveText('16');
+  await expect(page.getByRole('heading', { name: 'Sequence' })).toBeVisible();
+  await expect(page.locator('.embed-view-inspector')).toContainText('node node-2 Ready=True');
+  expect(await page.locator('html').getAttribute('data-theme')).toBeNull();
+  // The theme and the host's origin do not change the screen; the gate applies the theme.
+  await page.goto(`./embed.html?theme=dark&origin=${encodeURIComponent(DOCS)}`);
+  await expect(page.locator('.position strong')).toHaveText('16');
+  expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+  // Any other scenario, step, level or views, or a bad value: the default screen is hidden
+  // before the first paint, until the embed's script renders the right one.
+  for (const query of [
+    'step=4',
+    'level=cni',
+    'views=steps,inspector',
+    'scenario=lesson:add-step-by-step',
+    'step=x',
+  ]) {
+    await page.goto(`./embed.html?${query}`);
+    expect(await page.locator('html').getAttribute('data-prerender'), query).toBe('stale');
+    await expect(page.getByRole('button', { name: 'Step forward' }), query).toBeHidden();
+    await expect(page.locator('.embed-view-inspector'), query).toBeHidden();
+  }
+  // With its script, the embed at other parameters shows them (the live render replaces #root).
+  await page.unrouteAll();
+  await page.goto('./embed.html?step=4&views=steps,inspector');
+  await expect(page.locator('.position strong')).toHaveText('4');
+  await expect(page.getByRole('heading', { name: 'Steps' })).toBeVisible();
+  await expect(page.locator('.prerendered')).toHaveCount(0);
+});
+
 /** A docs page with one iframe of embed.html at `query`, recording what it posts. */
 function frameHost(app: string, query: string): string {
   const origin = JSON.stringify(new URL(app).origin);

@@ -39,6 +39,23 @@ for (const page of ['index.html', 'embed.html']) {
     expect(bytes, `${page} loads ${assets.join(', ')}`).toBeLessThanOrEqual(BUDGET);
   });
 
+  test(`${page}: what the first paint waits for is requested before the scripts`, () => {
+    // The stylesheets (and embed.html's gate, which must run before the first paint) come
+    // before the module script and its modulepreloads (vite.config.ts, `placeFirst`).
+    const html = readFileSync(join(DIST, page), 'utf8');
+    const at = (re: RegExp) => html.search(re);
+    const script = at(/<script type="module"/);
+    expect(script).toBeGreaterThan(0);
+    expect(at(/<link rel="modulepreload"/)).toBeGreaterThan(script);
+    const sheets = [...html.matchAll(/<link rel="stylesheet"/g)].map((m) => m.index);
+    expect(sheets.length).toBeGreaterThan(0);
+    for (const i of sheets) expect(i).toBeLessThan(script);
+    const gate = at(/<script src="\.\/embed-gate\.js"><\/script>/);
+    if (page === 'embed.html') expect(gate).toBeGreaterThan(Math.max(...sheets));
+    if (page === 'embed.html') expect(gate).toBeLessThan(script);
+    else expect(gate).toBe(-1);
+  });
+
   test(`${page}: the landing's precomputed trace is in the first screen, within 8 KiB gzip`, () => {
     const { trace, assets } = firstScreenBytes(page);
     expect(assets.filter(isTrace), assets.join(', ')).toHaveLength(1);

@@ -31,7 +31,8 @@ function appUrl(scenario: string): string {
         : ref?.kind === 'link'
           ? routeHash({ kind: 'link', payload: ref.payload })
           : '';
-  return new URL(`./${hash}`, location.href).href;
+  // At build time (prerender.tsx) there is no location: the same address, relative.
+  return typeof location === 'undefined' ? `./${hash}` : new URL(`./${hash}`, location.href).href;
 }
 
 const panels = () => import('../ui/panels').then(async (m) => (await m.panelsReady(), m));
@@ -126,6 +127,9 @@ export function EmbedApp() {
   const challenge = useEmbed((s) => s.challenge !== null);
   const loadError = useApp((s) => s.loadError);
   const notices = useApp((s) => s.notices);
+  // The position shows from the first screen on, the build's too (prerender.tsx), whose
+  // precomputed trace is there but not live.
+  const position = useApp((s) => s.phase === 'ready' || s.preview !== null);
   const canStep = steps && busy === null;
   return (
     <div className="embed">
@@ -140,7 +144,7 @@ export function EmbedApp() {
           Step forward<span aria-hidden="true"> ▶</span>
         </button>
         <p className="position" aria-live="polite">
-          {steps ? (
+          {position ? (
             <>
               Step <strong>{cursor + 1}</strong> of {length}
             </>

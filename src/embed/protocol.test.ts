@@ -9,6 +9,7 @@ import {
   parseParams,
   parseScenario,
   paramsQuery,
+  prerenderFits,
   type EmbedParams,
 } from './protocol';
 import { fcParams } from '../engine/properties/config';
@@ -270,5 +271,29 @@ describe('<cni-sim> src', () => {
       }),
       fcParams(500),
     );
+  });
+});
+
+describe('prerenderFits', () => {
+  const fits = (search: string) => {
+    const { params, problems } = parseParams(search);
+    return prerenderFits(params, problems);
+  };
+  it('holds for the default sandbox, whatever its theme, origin or autoplay', () => {
+    expect(fits('')).toBe(true);
+    expect(fits('?theme=dark&autoplay=1&origin=https%3A%2F%2Fdocs.example')).toBe(true);
+    expect(fits('?scenario=sandbox&views=sequence,inspector')).toBe(true);
+  });
+  it('fails for another scenario, step, level or views, and for a bad value', () => {
+    for (const q of [
+      '?step=0',
+      '?level=cni',
+      '?views=inspector,sequence',
+      '?scenario=lesson:add-step-by-step',
+      '?step=x',
+      '?theme=blue',
+      '?origin=javascript:x',
+    ])
+      expect(fits(q), q).toBe(false);
   });
 });

@@ -245,6 +245,21 @@ export function parseParams(search: string): { params: EmbedParams; problems: st
   };
 }
 
+/**
+ * Whether embed.html's build-time first screen (src/embed/prerender.tsx: the default sandbox at
+ * its own step and level, the default views, no message) is what these parameters show. The
+ * theme and `autoplay` do not change it (gate.ts applies the theme before the first paint).
+ */
+export function prerenderFits(params: EmbedParams, problems: readonly string[]): boolean {
+  return (
+    problems.length === 0 &&
+    params.scenario === 'sandbox' &&
+    params.step === null &&
+    params.level === null &&
+    params.views.join(',') === DEFAULT_VIEWS.join(',')
+  );
+}
+
 /** The query string of embed.html for these parameters (defaults left out). */
 export function paramsQuery(p: Partial<EmbedParams>): string {
   const q = new URLSearchParams();
