@@ -80,6 +80,15 @@ const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
   inspector: 'The Inspector',
 };
 
+/**
+ * Views that hold what the person did in them: the Actions view (its fields, and what the last
+ * action did) and the Shell (each node's screen). When an action rewrites the trace's future
+ * (after stepping back, or at the landing, whose trace runs ahead of its step), the other views
+ * start afresh on the new trace, but these keep their state: the person's typing, and what
+ * their command printed, are not undone by it.
+ */
+const KEEPS_STATE: ReadonlySet<string> = new Set(['actions', 'shell']);
+
 function Loading() {
   return <p className="muted loading">Loading the simulation…</p>;
 }
@@ -107,7 +116,10 @@ function View(props: {
   if (!session || phase !== 'ready') return waiting;
   const C = props.component;
   return (
-    <ErrorBoundary what={VIEW_NAMES[props.name]} key={`${props.name}-${revision}`}>
+    <ErrorBoundary
+      what={VIEW_NAMES[props.name]}
+      key={KEEPS_STATE.has(props.name) ? props.name : `${props.name}-${revision}`}
+    >
       <Suspense fallback={waiting}>
         <C session={session} step={cursor} onSelectStep={cmd.seek} slot={props.name} />
       </Suspense>
