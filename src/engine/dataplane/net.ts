@@ -159,6 +159,40 @@ export function pingResultOf(r: EchoResult, path: Hop[]): PingResult {
 }
 
 /**
+ * Records packets 2..`to` of a flow, already sent on `next` (a world computed from the current
+ * one), as one `repeat` event: the further echoes of a ping, the SYNs a client sends again.
+ */
+function recordRepeat(
+  sim: Simulation,
+  at: Where,
+  source: string,
+  next: WorldState,
+  r: { flow: number; to: number; delivered: number; text: string; parent?: number },
+): void {
+  sim.apply(
+    packetEvent({
+      node: at.node,
+      source,
+      target: 'kernel',
+      level: 'kernel',
+      summary: r.text,
+      payload: {
+        op: 'repeat',
+        flow: r.flow,
+        from: 2,
+        to: r.to,
+        delivered: r.delivered,
+        text: r.text,
+      },
+      ...(r.parent !== undefined ? { parent: r.parent } : {}),
+    }),
+    (d) => {
+      d.nodes = castDraft(next.nodes);
+    },
+  );
+}
+
+/**
  * Runs `count` echo requests from `at` in the simulation: the first one hop by hop as events,
  * the rest as one `repeat` event. Returns each packet's result.
  */
@@ -184,20 +218,13 @@ export function pingInSim(
     });
     const delivered = rest.filter((r) => r.ok).length;
     const text = `icmp_seq 2-${opts.count}: ${rest.length} more echo requests, ${delivered} replied${delivered === rest.length ? ' (the same way as the first)' : ''}`;
-    sim.apply(
-      packetEvent({
-        node: at.node,
-        source: opts.source,
-        target: 'kernel',
-        level: 'kernel',
-        summary: text,
-        payload: { op: 'repeat', flow: opts.id, from: 2, to: opts.count, delivered, text },
-        ...(opts.parent !== undefined ? { parent: opts.parent } : {}),
-      }),
-      (d) => {
-        d.nodes = castDraft(next.nodes);
-      },
-    );
+    recordRepeat(sim, at, opts.source, next, {
+      flow: opts.id,
+      to: opts.count,
+      delivered,
+      text,
+      ...(opts.parent !== undefined ? { parent: opts.parent } : {}),
+    });
     out.push(...rest);
   }
   return out;
@@ -316,19 +343,12 @@ export function tcpSessionInSim(
   });
   if (count === 0) return r;
   const text = `no answer: the SYN sent again ${count} time${count > 1 ? 's' : ''} (after ${SYN_RETRANSMITS_S.slice(0, count).join(', ')} s)`;
-  sim.apply(
-    packetEvent({
-      node: at.node,
-      source: opts.source,
-      target: 'kernel',
-      level: 'kernel',
-      summary: text,
-      payload: { op: 'repeat', flow: opts.sport, from: 2, to: count + 1, delivered: 0, text },
-    }),
-    (d) => {
-      d.nodes = castDraft(next.nodes);
-    },
-  );
+  recordRepeat(sim, at, opts.source, next, {
+    flow: opts.sport,
+    to: count + 1,
+    delivered: 0,
+    text,
+  });
   return r;
 }
 
