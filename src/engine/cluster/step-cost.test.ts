@@ -7,23 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import '../kernel/iptables/late';
 import type { NodeState } from '../sim/world';
+import { unsharedSlots } from '../state/sharing';
 import { tget } from '../state/table';
 import { Cluster } from './cluster';
-
-/**
- * The slots (an object's header and each of its keys or elements) of the objects of `b` that `a`
- * does not share: what one more trace step keeps in memory.
- */
-function newObjects(a: unknown, b: unknown): number {
-  if (a === b || b === null || typeof b !== 'object') return 0;
-  let n = 1 + Object.keys(b).length;
-  for (const k of Object.keys(b)) {
-    const prev =
-      a !== null && typeof a === 'object' ? (a as Record<string, unknown>)[k] : undefined;
-    n += newObjects(prev, (b as Record<string, unknown>)[k]);
-  }
-  return n;
-}
 
 const SMALL = 4;
 const LARGE = 80;
@@ -56,7 +42,7 @@ function stepCost(pods: number, part: (n: NodeState) => unknown): number {
     for (let i = Math.max(from, 1); i < states.length; i++) {
       const a = states[i - 1]!.nodes['node-1']!;
       const b = states[i]!.nodes['node-1']!;
-      most = Math.max(most, newObjects(part(a), part(b)));
+      most = Math.max(most, unsharedSlots(part(a), part(b)));
     }
   }
   return most;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unsharedSlots } from '../../state/sharing';
 
 import {
   emptyIptables,
@@ -228,21 +229,6 @@ describe('go-iptables helpers', () => {
 });
 
 describe('the cost of a change does not grow with the table (issue 13)', () => {
-  /**
-   * The slots (an object's header and each of its keys or elements) of the objects of `b` that
-   * `a` does not share: what one more trace step keeps in memory.
-   */
-  function newObjects(a: unknown, b: unknown): number {
-    if (a === b || b === null || typeof b !== 'object') return 0;
-    let n = 1 + Object.keys(b).length;
-    for (const k of Object.keys(b)) {
-      const prev =
-        a !== null && typeof a === 'object' ? (a as Record<string, unknown>)[k] : undefined;
-      n += newObjects(prev, (b as Record<string, unknown>)[k]);
-    }
-    return n;
-  }
-
   /** nat with `pods` CNI-style chains, one POSTROUTING jump and two rules each. */
   function natWith(pods: number): IptablesState {
     let s = emptyIptables();
@@ -265,9 +251,9 @@ describe('the cost of a change does not grow with the table (issue 13)', () => {
       const filled = run(created, ['-t', 'nat', '-A', 'CNI-NEW', '-j', 'ACCEPT']);
       const deleted = run(filled, ['-t', 'nat', '-F', 'CNI-NEW'], ['-t', 'nat', '-X', 'CNI-NEW']);
       return [
-        newObjects(before, created),
-        newObjects(created, filled),
-        newObjects(filled, deleted),
+        unsharedSlots(before, created),
+        unsharedSlots(created, filled),
+        unsharedSlots(filled, deleted),
       ];
     };
     const small = cost(20);
