@@ -68,6 +68,19 @@ function leafOf<V>(t: Table<V>, h: number): Leaf<V> | undefined {
   return t.buckets[SLOT[h & 15]!]?.[SLOT[(h >>> 4) & 15]!];
 }
 
+/**
+ * A new leaf. Leaves have no prototype, which puts them in V8's dictionary mode: their keys are
+ * unique names (pods, sandboxes, links), and an ordinary object gets a hidden class per set of
+ * names, so every version of a leaf (and its frozen twin) would make a class of its own: about
+ * a fifth of a 200-pod cluster's heap was hidden classes and their descriptors. A dictionary
+ * object is a hash table that shares its class with every other.
+ */
+function newLeaf<V>(from?: Leaf<V>): Record<string, TableEntry<V>> {
+  const b = Object.create(null) as Record<string, TableEntry<V>>;
+  if (from !== undefined) for (const k in from) b[k] = from[k]!;
+  return b;
+}
+
 function empty(o: object): boolean {
   for (const _ in o) return false;
   return true;
@@ -108,7 +121,7 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
   // Re-read after creating: inside immer, what was assigned is then reached through its draft.
   if (!m.buckets[hi]) m.buckets[hi] = {};
   const mid = m.buckets[hi]!;
-  if (!mid[lo]) mid[lo] = {};
+  if (!mid[lo]) mid[lo] = newLeaf();
   const b = mid[lo]!;
   const slot = '#' + key;
   const old = own(b, slot);
@@ -147,16 +160,15 @@ export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
   const hi = SLOT[h & 15]!;
   const lo = SLOT[(h >>> 4) & 15]!;
   const mid = t.buckets[hi] ?? {};
-  const b = mid[lo] ?? {};
+  const b = mid[lo];
   const slot = '#' + key;
   const old = own(b, slot);
+  const nb = newLeaf(b);
+  nb[slot] = { o: old ? old.o : t.seq, v };
   return {
     size: old ? t.size : t.size + 1,
     seq: old ? t.seq : t.seq + 1,
-    buckets: {
-      ...t.buckets,
-      [hi]: { ...mid, [lo]: { ...b, [slot]: { o: old ? old.o : t.seq, v } } },
-    },
+    buckets: { ...t.buckets, [hi]: { ...mid, [lo]: nb } },
   };
 }
 
@@ -169,7 +181,8 @@ export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
   const mid = t.buckets[hi];
   const b = mid?.[lo];
   if (!own(b, slot)) return t;
-  const { [slot]: _gone, ...rest } = b!;
+  const rest = newLeaf(b);
+  delete rest[slot];
   const nextMid: Record<string, Leaf<V>> = { ...mid, [lo]: rest };
   if (empty(rest)) delete nextMid[lo];
   const buckets: Record<string, Mid<V>> = { ...t.buckets, [hi]: nextMid };
