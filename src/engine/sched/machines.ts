@@ -96,6 +96,42 @@ function transition(
   return [next, scope.actions];
 }
 
+/**
+ * The XState snapshots the latest records were made from, so that an actor's next event does
+ * not rebuild one from its record (resolveState walks the machine's state nodes for the value: a
+ * few percent of a scale-up). Kept only where resolveState would give the same back: an active
+ * snapshot without children or history. Records never change once in the world. Bounded, oldest
+ * out first: every record stays alive in the trace, and a snapshot per record would grow the
+ * memory of every step; an actor's next event usually comes while its record is recent.
+ */
+const SNAPS = new Map<ActorRecord, Snap>();
+const SNAPS_MAX = 2048;
+
+function recordOf(machine: string, snap: Snap): ActorRecord {
+  const rec: ActorRecord = {
+    machine,
+    value: snap.value as ActorRecord['value'],
+    context: snap.context as Record<string, unknown>,
+    status: snap.status,
+  };
+  if (snap.status === 'active' && noKeys(snap.children) && noKeys(snap.historyValue)) {
+    SNAPS.set(rec, snap);
+    if (SNAPS.size > SNAPS_MAX) SNAPS.delete(SNAPS.keys().next().value!);
+  }
+  return rec;
+}
+
+function snapOf(machine: AnyStateMachine, rec: ActorRecord): Snap {
+  const kept = SNAPS.get(rec);
+  if (kept !== undefined && kept.machine === machine) return kept;
+  return machine.resolveState({ value: rec.value as never, context: rec.context }) as Snap;
+}
+
+function noKeys(o: object | undefined): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 export function stateText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
@@ -132,12 +168,7 @@ export class MachineHost {
   start(id: string, kindName: string, input: Record<string, unknown>, summary?: string): void {
     const kind = this.kind(kindName);
     const [snap, actions] = initialTransition(kind.machine, input);
-    const rec: ActorRecord = {
-      machine: kindName,
-      value: snap.value as ActorRecord['value'],
-      context: snap.context as Record<string, unknown>,
-      status: snap.status,
-    };
+    const rec = recordOf(kindName, snap);
     const who = kind.actor(id, rec.context);
     this.sim.apply(
       stateEvent({
@@ -163,21 +194,13 @@ export class MachineHost {
     const rec = this.get(id);
     if (!rec || rec.status !== 'active') return false;
     const kind = this.kind(rec.machine);
-    const snap = kind.machine.resolveState({
-      value: rec.value as never,
-      context: rec.context,
-    });
+    const snap = snapOf(kind.machine, rec);
     const [next, actions] = transition(kind.machine, snap, event as never);
     const changed = next.value !== snap.value || next.context !== snap.context;
     const from = stateText(rec.value);
     const to = stateText(next.value);
     if (changed || actions.length > 0) {
-      const out: ActorRecord = {
-        machine: rec.machine,
-        value: next.value as ActorRecord['value'],
-        context: next.context as Record<string, unknown>,
-        status: next.status,
-      };
+      const out = recordOf(rec.machine, next);
       const who = kind.actor(id, out.context);
       const ev = stateEvent({
         node: who.node,
@@ -252,12 +275,7 @@ export function draftStart(
   input: Record<string, unknown>,
 ): void {
   const [snap] = initialTransition(machine, input);
-  tset(actors, id, {
-    machine: name,
-    value: snap.value as ActorRecord['value'],
-    context: snap.context as Record<string, unknown>,
-    status: snap.status,
-  });
+  tset(actors, id, recordOf(name, snap));
 }
 
 export function draftSend(
@@ -270,16 +288,10 @@ export function draftSend(
   // every object in its context.
   const rec = tget(settled(actors), id);
   if (!rec) return;
-  const snap = machine.resolveState({ value: rec.value as never, context: rec.context });
-  const [next] = transition(machine, snap, event as never);
+  const [next] = transition(machine, snapOf(machine, rec), event as never);
   if (next.status === 'done') {
     tdel(actors, id);
     return;
   }
-  tset(actors, id, {
-    machine: rec.machine,
-    value: next.value as ActorRecord['value'],
-    context: next.context as Record<string, unknown>,
-    status: next.status,
-  });
+  tset(actors, id, recordOf(rec.machine, next));
 }
