@@ -120,12 +120,18 @@ describe('topology model', () => {
       const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
       expect(apart).toBe(true);
     }
-    // Stepping through all 110 pods' events: the cache gives a structure per step quickly.
+    // Stepping through all 110 pods' events, the structure is recomputed only where namespaces
+    // or links came or went (what it costs is npm run bench:ui's step latency, not a test's).
     const cache = new StructureCache();
-    const t1 = performance.now();
-    for (const st of big.sim.states) cache.get(st);
-    const perStep = (performance.now() - t1) / big.sim.states.length;
-    expect(perStep).toBeLessThan(5);
+    let computed = 0;
+    let prev: unknown = null;
+    for (const st of big.sim.states) {
+      const got = cache.get(st);
+      if (got !== prev) computed++;
+      prev = got;
+    }
+    // About two per pod (its namespace, then its veth pair), out of some 6,400 steps.
+    expect(computed).toBeLessThanOrEqual(3 * 110);
   }, 120_000);
 
   it('keeps the layout objects of the cells that did not move when a pod comes', () => {
