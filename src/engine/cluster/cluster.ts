@@ -63,7 +63,7 @@ import type { ClusterHooks, RunResult, ShellSnapshot } from '../shell';
 import { fsKind } from '../fs/kind';
 import { confDirEvents, fsnotifyEventText, reloadsOn } from '../runtime/confwatch';
 import { Simulation, newWorld, type WorldState } from '../sim/world';
-import { tentries, tget, tkeys, tvalues } from '../state/table';
+import { tentries, tget, tkeys, tscan, tvalues } from '../state/table';
 import { envEvent, type TraceEvent } from '../trace/trace';
 import { createPod, emptyApi, markDeleting, podKey } from '../apiserver/apiserver';
 import type { HostPort } from '../state/api';
@@ -360,8 +360,14 @@ export class Cluster implements ClusterHooks {
   // ---------------------------------------------------------------------------------------------
   // kubectl
 
-  private podCount(node: string): number {
-    return tvalues(this.sim.state.api!.pods).filter((p) => p.spec.nodeName === node).length;
+  /** The node with the fewest pods (ties: the first by name), counting all pods once. */
+  private leastLoaded(nodes: string[]): string {
+    const count = new Map(nodes.map((n) => [n, 0]));
+    for (const p of tscan(this.sim.state.api!.pods)) {
+      const c = count.get(p.spec.nodeName);
+      if (c !== undefined) count.set(p.spec.nodeName, c + 1);
+    }
+    return [...nodes].sort((a, b) => count.get(a)! - count.get(b)! || (a < b ? -1 : 1))[0]!;
   }
 
   createPod(o: PodOptions): string {
@@ -369,9 +375,7 @@ export class Cluster implements ClusterHooks {
     const key = podKey(ns, o.name);
     if (tget(this.sim.state.api!.pods, key)) throw new Error(`pods "${o.name}" already exists`);
     const nodes = [...this.nodes.keys()];
-    const node =
-      o.node ??
-      [...nodes].sort((a, b) => this.podCount(a) - this.podCount(b) || (a < b ? -1 : 1))[0]!;
+    const node = o.node ?? this.leastLoaded(nodes);
     if (!this.nodes.has(node)) throw new Error(`no such node: ${node}`);
     const uid = this.sim.random((r) => uuid4(r.hex(16)));
     createPod(this.sim, {
