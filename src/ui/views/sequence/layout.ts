@@ -1,8 +1,8 @@
 /**
  * A sequence diagram laid out without a browser: where each participant's box and lifeline go,
  * and each message's arrow and lines of text, as pure arithmetic on a window of messages
- * (model.ts). SequenceDrawing.tsx draws it as SVG; the lesson handout uses it for its diagrams,
- * which Mermaid drew in one long task each (about 250 ms on a 2-core machine).
+ * (model.ts). SequenceDrawing.tsx draws it as SVG, for the lesson handout and the Sequence view
+ * (both drawn by Mermaid before, in one long task each: about 250 ms on a 2-core machine).
  *
  * Text is set in a monospace font, so that its width is known from its length: no layout pass,
  * no measuring element, the same drawing on every machine. Widths are estimated at CHAR_EM of
