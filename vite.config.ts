@@ -7,8 +7,8 @@ import { build, createServer, defineConfig, type Plugin, type ViteDevServer } fr
 
 /**
  * The built page's Content Security Policy: scripts only from the site itself (no inline
- * scripts, no eval), no plugins, no base or form targets. Styles may be inline: CodeMirror and
- * Mermaid add style elements at run time. Only in the build: the dev server injects an inline
+ * scripts, no eval), no plugins, no base or form targets. Styles may be inline: CodeMirror adds
+ * style elements at run time. Only in the build: the dev server injects an inline
  * preamble for React refresh.
  */
 export const CSP = [

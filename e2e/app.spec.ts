@@ -252,7 +252,8 @@ test('every main view: no serious or critical axe violations, no CSP violation',
         timeout: 15_000,
       });
     }
-    if (v.tab === 'Sequence') await page.waitForTimeout(1500); // Mermaid renders asynchronously
+    if (v.tab === 'Sequence')
+      await expect(page.locator('.seq-host svg text.seq-text').first()).toBeVisible();
     await expectNoSeriousAxeViolations(page, `${v.pane} › ${v.tab}`);
   }
   expect(

@@ -40,7 +40,7 @@ for (const views of ['sequence,inspector', 'topology,steps', 'steps,inspector'])
     const frame = page.frameLocator('#sim');
     await expect(frame.locator('.position strong')).toHaveText('12', { timeout: 15_000 });
     await expect.poll(async () => (await heights(page)).length).toBeGreaterThan(0);
-    // Let the views (Mermaid, the topology) render, then check that the height stopped moving.
+    // Let the views (the sequence, the topology) render, then check that the height stopped moving.
     await page.waitForTimeout(2500);
     const settled = await heights(page);
     await page.waitForTimeout(1500);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp } from './support';
+import { clearSavedState, collectPageErrors, openApp, runUntil } from './support';
 
 /**
  * No user action blocks the main thread for more than 200 ms (issue 17): the longest task the
@@ -270,4 +270,54 @@ test('no action blocks the main thread for long (issue 17: 200 ms)', async ({ pa
   expect(errors).toEqual([]);
   for (const [name, ms] of figures)
     expect(ms, `the longest main-thread task while ${name}`).toBeLessThanOrEqual(limitFor(name));
+});
+
+test('stepping with the Sequence view open blocks nothing for long and fetches no Mermaid', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await observeLongTasks(page);
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(r.url()));
+  await openApp(page);
+  await runUntil(page, 'a pod is Running');
+  const views = page.getByRole('region', { name: 'Views' });
+  await views.getByRole('tab', { name: 'Sequence' }).click();
+  const diagram = views.getByRole('region', { name: 'Sequence diagram' });
+  await expect(diagram.locator('.seq-host svg')).toBeVisible({ timeout: 15_000 });
+  await idle(page);
+  const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+  const position = () => page.locator('.position').first().textContent();
+  const name = 'stepping with the Sequence view open (20 steps forward, Home, End)';
+  await measure(page, name, async () => {
+    for (let i = 0; i < 20; i++) {
+      await forward.click();
+      await idle(page);
+    }
+    // Jumps far away and back: the window moves by hundreds of messages each time.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const before = await position();
+    await page.keyboard.press('Home');
+    await expect.poll(position).not.toBe(before);
+    const atHome = await position();
+    await page.keyboard.press('End');
+    await expect.poll(position).not.toBe(atHome);
+    await idle(page);
+  });
+  // Clicking a message of the diagram jumps to its step.
+  await measure(page, 'jumping to a message of the Sequence view', async () => {
+    const before = await position();
+    await diagram
+      .getByRole('button', { name: /^Step \d+: / })
+      .first()
+      .click();
+    await expect.poll(position).not.toBe(before);
+    await idle(page);
+  });
+  const mine = figures.filter(([n]) => /Sequence view/.test(n));
+  console.log(`long tasks per action (ms): ${mine.map(([n, ms]) => `${n} ${ms}`).join('; ')}`);
+  expect(fetched.filter((u) => /mermaid|sequenceDiagram/i.test(u))).toEqual([]);
+  expect(errors).toEqual([]);
+  for (const [n, ms] of mine)
+    expect(ms, `the longest main-thread task while ${n}`).toBeLessThanOrEqual(limitFor(n));
 });

@@ -61,12 +61,12 @@ test('sequence: at 1280 px every lifeline is readable and the current message is
   const diagram = views(page).getByRole('region', { name: 'Sequence diagram' });
   const scroller = diagram.locator('.seq-scroller');
   const back = page.getByRole('button', { name: 'Step back', exact: true });
-  await expect(diagram.locator('.seq-host svg text.messageText.is-current').first()).toBeVisible({
+  await expect(diagram.locator('.seq-host svg text.seq-text.is-current').first()).toBeVisible({
     timeout: 15_000,
   });
   for (const moves of [0, 7, 6]) {
     for (let i = 0; i < moves; i++) await back.click();
-    const current = diagram.locator('.seq-host svg text.messageText.is-current:not([data-more])');
+    const current = diagram.locator('.seq-host svg text.seq-text.is-current:not([data-more])');
     await expect(current).toHaveCount(1, { timeout: 15_000 });
     // Centred: the current message is in the middle third of the scroller's visible height, and
     // inside the page.
@@ -87,14 +87,27 @@ test('sequence: at 1280 px every lifeline is readable and the current message is
     // The lifelines' headers in view show their whole names, inside their boxes and the pane;
     // those of the current message's two ends among them.
     const s = (await scroller.boundingBox())!;
-    const labels = await diagram.locator('.seq-header svg text').evaluateAll((ts) =>
-      ts
-        .filter((t) => getComputedStyle(t).visibility !== 'hidden')
-        .map((t) => {
-          const r = t.getBoundingClientRect();
-          const b = t.closest('g')!.querySelector('rect')!.getBoundingClientRect();
-          return { text: t.textContent, r: [r.left, r.right, r.top], box: [b.left, b.right] };
-        }),
+    // Each header box: its name's lines (one, or the actor then its node).
+    const labels = await diagram.locator('.seq-header svg g[data-lifeline]').evaluateAll((gs) =>
+      gs.flatMap((g) => {
+        const ts = Array.from(g.querySelectorAll('text')).filter(
+          (t) => getComputedStyle(t).visibility !== 'hidden',
+        );
+        if (ts.length === 0) return [];
+        const rs = ts.map((t) => t.getBoundingClientRect());
+        const b = g.querySelector('rect')!.getBoundingClientRect();
+        return [
+          {
+            text: (g as SVGGElement).dataset['lifeline']!,
+            r: [
+              Math.min(...rs.map((r) => r.left)),
+              Math.max(...rs.map((r) => r.right)),
+              Math.min(...rs.map((r) => r.top)),
+            ],
+            box: [b.left, b.right],
+          },
+        ];
+      }),
     );
     expect(labels.length).toBeGreaterThanOrEqual(2);
     for (const l of labels) {
@@ -125,7 +138,7 @@ test('sequence: at 1280 px every lifeline is readable and the current message is
   const name = (await far.textContent())!.replace(/^‹ | ›$/g, '');
   await far.click();
   await expect(
-    diagram.locator('.seq-header svg text', { hasText: new RegExp(`^${name}$`) }),
+    diagram.locator(`.seq-header svg g[data-lifeline="${name}"] text`).first(),
   ).toBeInViewport();
   expect(errors).toEqual([]);
 });

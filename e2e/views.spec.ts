@@ -35,10 +35,10 @@ test('sequence: the plugins exchange messages, and clicking one selects its step
   await runUntilPodShown(page);
   await page.getByRole('tab', { name: 'Sequence' }).click();
   const diagram = views(page).getByRole('region', { name: 'Sequence diagram' });
-  // The current step's message is highlighted once Mermaid has drawn the window.
-  await expect(diagram.locator('text.messageText.is-current')).toHaveCount(1, {
-    timeout: 15_000,
-  });
+  // The current step's message is highlighted: one button, in bold.
+  const current = diagram.locator('text.seq-text.is-current[role=button]');
+  await expect(current).toHaveCount(1, { timeout: 15_000 });
+  await expect(current).toHaveAttribute('font-weight', '700');
   // At the CNI detail level the window around the pod's Running holds the plugin calls.
   await page.keyboard.press('3');
   const start = await currentStep(page);
@@ -49,7 +49,7 @@ test('sequence: the plugins exchange messages, and clicking one selects its step
   await bridge.first().click();
   await expect.poll(() => currentStep(page)).toBe(step);
   expect(step).toBeLessThan(start);
-  await expect(diagram.locator('text.messageText.is-current')).toHaveAttribute('aria-label', name);
+  await expect(current).toHaveAttribute('aria-label', name);
   // Keyboard: a message is a button.
   await bridge.first().focus();
   await page.keyboard.press('Enter');

@@ -120,7 +120,7 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
     }
   };
 
-  // While the views draw (the landing's engine, then the whole one, Mermaid, the topology) the
+  // While the views draw (the landing's engine, then the whole one, the topology) the
   // height moves in small steps: report at most one every 200 ms, the latest, so the host page's
   // iframe moves a few times instead of with every step.
   let pending: ReturnType<typeof setTimeout> | null = null;

@@ -36,7 +36,7 @@ const JournalView = panel('JournalView');
 const ActionsView = panel('ActionsView');
 const ConfigView = panel('ConfigView');
 const PacketsView = panel('PacketsView');
-// The drawn views: one lazy chunk each, so Mermaid and D3 arrive only with the view that uses them.
+// The drawn views: one lazy chunk each, so D3 arrives only with the view that uses it.
 const SequenceView = lazy(withEngine(() => import('./views/sequence/SequenceView')));
 const TopologyView = lazy(withEngine(() => import('./views/topology/TopologyView')));
 const MachinesView = lazy(withEngine(() => import('./views/machines/MachinesView')));

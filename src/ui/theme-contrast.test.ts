@@ -128,6 +128,75 @@ describe('theme contrast (WCAG AA, 4.5:1)', () => {
     expect([...textColours].filter((c) => !checked.has(c))).toEqual([]);
   });
 
+  // The Sequence view draws with the app's own SVG (views/sequence/SequenceDrawing.tsx), its
+  // colours set in sequence.css: every text on what it is drawn on (4.5:1), every line that
+  // carries meaning (lifelines, arrows, boxes, the focus ring) on its surfaces (3:1, WCAG 1.4.11).
+  describe('the Sequence view', () => {
+    const rules = new Map<string, Record<string, string>>();
+    const source = css('./views/sequence/sequence.css').replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const rule of source.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+      const decls: Record<string, string> = {};
+      for (const d of rule[2]!.matchAll(/([a-z-]+)\s*:\s*([^;]+);/g)) decls[d[1]!] = d[2]!.trim();
+      for (const sel of rule[1]!.split(',')) {
+        const key = sel.trim();
+        rules.set(key, { ...rules.get(key), ...decls });
+      }
+    }
+    /** The theme token a rule gives a property (`var(--x, fallback)`). */
+    const token = (selector: string, prop: string): string => {
+      const v = rules.get(selector)?.[prop] ?? '';
+      const m = /(?:^|\s)var\((--[a-z0-9-]+)/.exec(v);
+      if (!m) throw new Error(`${selector} { ${prop} } is not a theme token: "${v}"`);
+      return m[1]!;
+    };
+    const BG = token('.seq-host .seq-bg', 'fill');
+    const BAND = token('.seq-host .seq-band', 'fill');
+    const BOX = token('.seq-host .seq-box', 'fill');
+    const TEXT: [string, string][] = [
+      [token('.seq-host text.seq-text', 'fill'), BG],
+      [token('.seq-host text.seq-text.is-failed', 'fill'), BG],
+      [token('.seq-host text.seq-text.is-current', 'fill'), BAND],
+      [token('.seq-host text.seq-name', 'fill'), BOX],
+      [token('.seq-header text.seq-name', 'fill'), token('.seq-header .seq-box', 'fill')],
+    ];
+    const LINES: [string, string][] = [
+      [token('.seq-host .seq-lifeline', 'stroke'), BG],
+      // Lifelines run across the current message's band.
+      [token('.seq-host .seq-lifeline', 'stroke'), BAND],
+      [token('.seq-host .seq-box', 'stroke'), BG],
+      [token('.seq-host .seq-msg .seq-line', 'stroke'), BG],
+      [token('.seq-host .seq-msg .seq-head', 'fill'), BG],
+      [token('.seq-host .seq-msg.is-failed .seq-line', 'stroke'), BG],
+      [token('.seq-host .seq-msg.is-current .seq-line', 'stroke'), BAND],
+      [token('.seq-host .seq-msg.is-current .seq-head', 'fill'), BAND],
+      [token('.seq-host [data-seq]:focus-visible', 'outline'), BG],
+    ];
+
+    it('edges the letters of a message with what is under them (the halo)', () => {
+      expect(token('.seq-host text.seq-text', 'stroke')).toBe(BG);
+      expect(token('.seq-host text.seq-text.is-current', 'stroke')).toBe(BAND);
+    });
+
+    for (const [name, theme] of [
+      ['light', LIGHT],
+      ['dark', DARK],
+    ] as const) {
+      it(`texts 4.5:1 and lines 3:1 on what they are drawn on, ${name}`, () => {
+        const low = [
+          ...TEXT.map(([fg, bg]) => ({ fg, bg, min: 4.5 })),
+          ...LINES.map(([fg, bg]) => ({ fg, bg, min: 3 })),
+        ]
+          .map(({ fg, bg, min }) => ({
+            pair: `${fg} on ${bg}`,
+            min,
+            ratio: Math.round(contrast(theme[fg]!, theme[bg]!) * 100) / 100,
+          }))
+          .filter((p) => p.ratio < p.min);
+        expect(low).toEqual([]);
+      });
+    }
+  });
+
   it('the computation is WCAG: black on white is 21:1; the old dark editor string was 2.46:1', () => {
     expect(contrast('#000000', '#ffffff')).toBeCloseTo(21, 5);
     expect(contrast('#aa1111', '#121418')).toBeCloseTo(2.46, 1);

@@ -1,24 +1,18 @@
 /**
  * The sequence diagram: kubelet, containerd, libcni, each plugin, the kernel and the filesystem
- * exchanging the messages of a window of the trace around the current step, drawn by Mermaid.
+ * exchanging the messages of a window of the trace around the current step, drawn as SVG by the
+ * app's own renderer (layout.ts, SequenceDrawing.tsx: monospace text, so the layout is
+ * arithmetic, a few ms for a window; the lesson handout draws with it too). No Mermaid: the
+ * Mermaid source is only an export (share/exports.ts).
  *
- * Mermaid (~190 KiB gzip) is imported only when this view mounts. The diagram is re-rendered only
- * when the window moves (every 20 messages); stepping inside it toggles a CSS class on the
- * current message. Mermaid runs with `securityLevel: 'strict'` and every text is escaped
- * (model.ts), so no trace text becomes markup.
+ * The window moves every 20 messages; stepping inside it re-renders only the two messages that
+ * stop and start being current. Every text from the trace is a React text node, never markup.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Level, SessionView } from '../../../engine';
-import { loadMermaid } from './mermaid';
-import {
-  buildWindow,
-  centredScroll,
-  labelX,
-  SCREEN_TEXT,
-  visibleSeqs,
-  windowFor,
-  type SequenceWindow,
-} from './model';
+import { layoutSequence } from './layout';
+import { SequenceHeader, SequenceSvg } from './SequenceDrawing';
+import { buildWindow, centredScroll, labelX, SCREEN_TEXT, visibleSeqs, windowFor } from './model';
 import './sequence.css';
 
 /** What the view reads of the session (a SessionView has it all). */
@@ -34,81 +28,6 @@ export interface SequenceViewProps {
 
 /** Messages per window. */
 export const WINDOW = 40;
-
-let renderCount = 0;
-
-/** Marks the messages of the rendered SVG with their step and makes them reachable by keyboard. */
-function decorate(host: HTMLElement, win: SequenceWindow): void {
-  const lines = host.querySelectorAll<SVGElement>('[data-et="message"]');
-  const texts = host.querySelectorAll<SVGTextElement>('text.messageText');
-  // Mermaid draws each line of a wrapped message as its own <text>.
-  let t = 0;
-  win.messages.forEach((m, i) => {
-    const seq = String(m.seq);
-    const line = lines[i];
-    const text = texts[t];
-    for (let j = 1; j < m.lines; j++) {
-      const more = texts[t + j];
-      if (!more) continue;
-      more.dataset['seq'] = seq;
-      more.dataset['more'] = '';
-      if (m.failed) more.classList.add('is-failed');
-    }
-    t += m.lines;
-    if (line) {
-      line.dataset['seq'] = seq;
-      if (m.failed) line.classList.add('is-failed');
-    }
-    if (text) {
-      text.dataset['seq'] = seq;
-      text.setAttribute('tabindex', '0');
-      text.setAttribute('role', 'button');
-      // Steps are numbered from 1 on screen, as the app's controls do.
-      text.setAttribute('aria-label', `Step ${m.seq + 1}: ${m.plain}`);
-      if (m.failed) text.classList.add('is-failed');
-      // Full text on hover where the label was clipped.
-      const title = document.createElementNS('http://www.w3.org/2000/svg', 'title');
-      title.textContent = m.plain;
-      text.appendChild(title);
-    }
-  });
-}
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-/**
- * A copy of the participants' boxes that stays at the top of the scroller (CSS sticky) while the
- * messages scroll under it. Decorative: the diagram itself names the participants.
- */
-function stickyHeader(header: HTMLElement, svg: SVGSVGElement | null): void {
-  header.replaceChildren();
-  if (!svg) return;
-  const boxes = svg.querySelectorAll('[data-et="participant"]');
-  if (boxes.length === 0) return;
-  let bottom = 0;
-  for (const r of svg.querySelectorAll<SVGRectElement>('[data-et="participant"] rect')) {
-    bottom = Math.max(
-      bottom,
-      Number(r.getAttribute('y') ?? 0) + Number(r.getAttribute('height') ?? 0),
-    );
-  }
-  const vb = (svg.getAttribute('viewBox') ?? '0 0 0 0').split(/\s+/).map(Number);
-  const [x = 0, y = 0, w = 0] = vb;
-  const h = bottom - y + 4;
-  const copy = document.createElementNS(SVG_NS, 'svg');
-  copy.setAttribute('width', svg.getAttribute('width') ?? String(w));
-  copy.setAttribute('height', String(h));
-  copy.setAttribute('viewBox', `${x} ${y} ${w} ${h}`);
-  copy.setAttribute('aria-hidden', 'true');
-  for (const b of boxes) {
-    const c = b.cloneNode(true) as Element;
-    c.removeAttribute('id');
-    for (const el of c.querySelectorAll('[id]')) el.removeAttribute('id');
-    for (const el of c.querySelectorAll('line')) el.remove();
-    copy.appendChild(c);
-  }
-  header.appendChild(copy);
-}
 
 /**
  * Scrolls `scroller` (only it, not the page) so that the current message (its text lines and its
@@ -145,6 +64,7 @@ function centreInScroller(scroller: HTMLElement, els: Iterable<Element>, header:
 /**
  * Keeps each participant's name readable in the sticky header while the diagram scrolls
  * sideways: a label whose box is cut by the pane's edge moves into the part in view (labelX).
+ * Geometry from the layout (data-x, data-w, data-text on each box's group): no measuring.
  */
 function placeHeaderLabels(
   scroller: HTMLElement,
@@ -154,24 +74,19 @@ function placeHeaderLabels(
   const svg = header.querySelector('svg');
   if (!svg) return;
   const where = new Map<string, 'left' | 'right' | 'in'>();
-  const vb = (svg.getAttribute('viewBox') ?? '0 0 0 0').split(/\s+/).map(Number);
-  const view = { x: (vb[0] ?? 0) + scroller.scrollLeft, w: scroller.clientWidth };
-  for (const g of svg.querySelectorAll(':scope > g')) {
-    const rect = g.querySelector('rect');
-    const text = g.querySelector('text');
-    if (!rect || !text) continue;
-    const box = {
-      x: Number(rect.getAttribute('x') ?? 0),
-      w: Number(rect.getAttribute('width') ?? 0),
-    };
-    const w = text.getComputedTextLength?.() ?? 0;
-    const x = labelX(box, view, Math.min(w + 4, box.w));
-    const name = text.textContent ?? '';
-    where.set(name, x !== null ? 'in' : box.x + box.w / 2 < view.x + view.w / 2 ? 'left' : 'right');
-    text.style.visibility = x === null ? 'hidden' : '';
-    if (x === null) continue;
-    text.setAttribute('x', String(x));
-    for (const ts of text.querySelectorAll('tspan')) ts.setAttribute('x', String(x));
+  const minX = Number((svg.getAttribute('viewBox') ?? '0').split(/\s+/)[0] ?? 0);
+  const view = { x: minX + scroller.scrollLeft, w: scroller.clientWidth };
+  for (const g of svg.querySelectorAll<SVGGElement>('g[data-lifeline]')) {
+    const box = { x: Number(g.dataset['x']), w: Number(g.dataset['w']) };
+    const x = labelX(box, view, Math.min(Number(g.dataset['text']) + 4, box.w));
+    where.set(
+      g.dataset['lifeline'] ?? '',
+      x !== null ? 'in' : box.x + box.w / 2 < view.x + view.w / 2 ? 'left' : 'right',
+    );
+    for (const text of g.querySelectorAll('text')) {
+      text.style.visibility = x === null ? 'hidden' : '';
+      if (x !== null) text.setAttribute('x', String(x));
+    }
   }
   // The list of every lifeline says which are out of view, and on which side.
   for (const li of index?.querySelectorAll<HTMLElement>('[data-lifeline]') ?? []) {
@@ -181,8 +96,8 @@ function placeHeaderLabels(
 
 /** Scrolls sideways so that the lifeline named `label` is in the middle of the pane. */
 function scrollToLifeline(scroller: HTMLElement, header: HTMLElement, label: string): void {
-  for (const g of header.querySelectorAll('svg > g')) {
-    if ((g.querySelector('text')?.textContent ?? '') !== label) continue;
+  for (const g of header.querySelectorAll<SVGGElement>('svg > g[data-lifeline]')) {
+    if (g.dataset['lifeline'] !== label) continue;
     const r = g.querySelector('rect')?.getBoundingClientRect();
     if (!r) return;
     const s = scroller.getBoundingClientRect();
@@ -222,142 +137,42 @@ export default function SequenceView({
     [events, count, level, node],
   );
   const range = windowFor(visible, step, WINDOW);
-  const win = useMemo(
+  const built = useMemo(
     () => buildWindow(events, visible.slice(range.start, range.end), SCREEN_TEXT),
     [events, visible, range.start, range.end],
+  );
+  // The same window, built again after the trace grew elsewhere, is the one drawn already: its
+  // layout and its messages' elements are kept.
+  const [kept, setKept] = useState(built);
+  if (kept.key !== built.key) setKept(built);
+  const win = kept.key === built.key ? kept : built;
+
+  const drawing = useMemo(() => layoutSequence(win, null), [win]);
+  const summary = useMemo(
+    () =>
+      `${win.messages.length} messages between ${win.participants.map((p) => p.label).join(', ')}. Each message is a button that goes to its step.`,
+    [win],
   );
 
   const hostRef = useRef<HTMLDivElement>(null);
   const headerRef = useRef<HTMLDivElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const indexRef = useRef<HTMLOListElement>(null);
-  const [rendered, setRendered] = useState<{ key: string; error: string | null } | null>(null);
-  const baseId = useId().replace(/[^A-Za-z0-9_-]/g, '');
-
-  // The latest window, for the render effect, which runs only when the source text changes (a
-  // new `win` object with the same text, after the trace grew elsewhere, draws nothing).
-  const winRef = useRef(win);
-  useEffect(() => {
-    winRef.current = win;
-  });
-  const source = win.source;
-  // Diagrams drawn before, by source: stepping back and forth over a window's edge does not
-  // run Mermaid again. Per view instance (the SVGs carry ids).
-  const [drawn] = useState(() => new Map<string, string>());
-  useEffect(() => {
-    let cancelled = false;
-    const host = hostRef.current;
-    const win = winRef.current;
-    if (!host) return;
-    if (win.messages.length === 0) {
-      host.replaceChildren();
-      headerRef.current?.replaceChildren();
-      return;
-    }
-    const show = (svg: string) => {
-      // Mermaid's output, sanitised by it (securityLevel strict) from escaped text only.
-      host.innerHTML = svg;
-      decorate(host, win);
-      if (headerRef.current) {
-        stickyHeader(headerRef.current, host.querySelector('svg'));
-        if (scrollerRef.current)
-          placeHeaderLabels(scrollerRef.current, headerRef.current, indexRef.current);
-      }
-      setRendered({ key: win.key, error: null });
-    };
-    const cached = drawn.get(win.source);
-    if (cached !== undefined) {
-      show(cached);
-      return;
-    }
-    const id = `seq-${baseId}-${++renderCount}`;
-    // Draw after the step's frame is painted: Mermaid takes a few hundred ms on a 40-message
-    // window, and the other views should not wait for it.
-    const timer = setTimeout(() => {
-      loadMermaid()
-        .then((m) => m.render(id, win.source))
-        .then(
-          ({ svg }) => {
-            drawn.set(win.source, svg);
-            if (drawn.size > 8) drawn.delete(drawn.keys().next().value!);
-            if (!cancelled) show(svg);
-          },
-          (err: unknown) => {
-            if (cancelled) return;
-            host.replaceChildren();
-            headerRef.current?.replaceChildren();
-            setRendered({
-              key: win.key,
-              error: err instanceof Error ? err.message : String(err),
-            });
-          },
-        );
-    }, 0);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [source, baseId, drawn]);
-
-  // Draw the next window ahead, when the browser is idle, so that stepping (or playing) forward
-  // over a window's edge finds it drawn.
-  const nextSeqs = useMemo(() => {
-    const half = WINDOW / 2;
-    if (range.end >= visible.length) return null;
-    const start = range.start + half;
-    return visible.slice(start, Math.min(visible.length, start + WINDOW));
-  }, [visible, range.start, range.end]);
-  const nextRef = useRef<readonly number[] | null>(null);
-  useEffect(() => {
-    nextRef.current = nextSeqs;
-  });
-  const renderedKey = rendered?.key;
-  useEffect(() => {
-    if (renderedKey !== source) return;
-    const seqs = nextRef.current;
-    if (!seqs || seqs.length === 0) return;
-    const next = buildWindow(events, seqs, SCREEN_TEXT).source;
-    if (drawn.has(next)) return;
-    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 300));
-    const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => {
-      const id = `seq-${baseId}-${++renderCount}`;
-      loadMermaid()
-        .then((m) => m.render(id, next))
-        .then(
-          ({ svg }) => {
-            drawn.set(next, svg);
-            if (drawn.size > 8) drawn.delete(drawn.keys().next().value!);
-          },
-          () => undefined,
-        );
-    });
-    return () => cancelIdle(handle);
-  }, [renderedKey, source, events, drawn, baseId]);
 
   const current = range.current;
-  // Highlight the current message by toggling a class: no re-render.
-  useEffect(() => {
+  // Before the frame is painted: the current message centred, the header's names placed.
+  useLayoutEffect(() => {
     const host = hostRef.current;
     const scroller = scrollerRef.current;
-    if (!host || renderedKey !== win.key) return;
-    for (const el of host.querySelectorAll('.is-current, .is-current-more'))
-      el.classList.remove('is-current', 'is-current-more');
-    if (current === null) return;
-    const els = host.querySelectorAll(`[data-seq="${current}"]`);
-    // One element is the current message; the further lines of its text look the same.
-    for (const el of els)
-      el.classList.add(
-        el instanceof SVGElement && el.dataset['more'] !== undefined
-          ? 'is-current-more'
-          : 'is-current',
-      );
-    if (scroller && els.length > 0) {
-      const header = headerRef.current?.querySelector('svg')?.getBoundingClientRect().height ?? 0;
-      centreInScroller(scroller, els, header);
-      if (headerRef.current) placeHeaderLabels(scroller, headerRef.current, indexRef.current);
+    const header = headerRef.current;
+    if (!host || !scroller || !header) return;
+    const els = current === null ? [] : host.querySelectorAll(`[data-seq="${current}"]`);
+    if (els.length > 0) {
+      const inset = header.querySelector('svg')?.getBoundingClientRect().height ?? 0;
+      centreInScroller(scroller, els, inset);
     }
-  }, [current, renderedKey, win.key]);
+    placeHeaderLabels(scroller, header, indexRef.current);
+  }, [current, drawing]);
 
   const select = (target: EventTarget | null) => {
     const el = target instanceof Element ? target.closest('[data-seq]') : null;
@@ -369,7 +184,6 @@ export default function SequenceView({
   const currentMsg = win.messages.find((m) => m.seq === current);
   const first = win.messages[0]?.seq;
   const last = win.messages[win.messages.length - 1]?.seq;
-  const loading = win.messages.length > 0 && renderedKey !== win.key;
 
   return (
     <section className="seq-view" aria-label="Sequence diagram">
@@ -396,12 +210,6 @@ export default function SequenceView({
           </label>
         )}
       </div>
-      {rendered?.error && renderedKey === win.key && (
-        <p className="seq-error" role="alert">
-          The diagram could not be drawn: {rendered.error}
-        </p>
-      )}
-      {loading && <p className="seq-loading">Drawing the diagram…</p>}
       {win.participants.length > 0 && (
         <ol className="seq-lifelines" aria-label="Lifelines, left to right" ref={indexRef}>
           {win.participants.map((p) => {
@@ -442,8 +250,19 @@ export default function SequenceView({
           }
         }}
       >
-        <div className="seq-header" ref={headerRef} />
-        <div className="seq-host" ref={hostRef} />
+        <div className="seq-header" ref={headerRef}>
+          {win.messages.length > 0 && <SequenceHeader drawing={drawing} />}
+        </div>
+        <div className="seq-host" ref={hostRef}>
+          {win.messages.length > 0 && (
+            <SequenceSvg
+              drawing={drawing}
+              current={current}
+              variant="screen"
+              description={summary}
+            />
+          )}
+        </div>
       </div>
     </section>
   );

@@ -1,8 +1,8 @@
 /**
  * A sequence diagram laid out without a browser: where each participant's box and lifeline go,
  * and each message's arrow and lines of text, as pure arithmetic on a window of messages
- * (model.ts). SequenceDrawing.tsx draws it as SVG; the lesson handout uses it for its diagrams,
- * which Mermaid drew in one long task each (about 250 ms on a 2-core machine).
+ * (model.ts). SequenceDrawing.tsx draws it as SVG, for the lesson handout and the Sequence view
+ * (both drawn by Mermaid before, in one long task each: about 250 ms on a 2-core machine).
  *
  * Text is set in a monospace font, so that its width is known from its length: no layout pass,
  * no measuring element, the same drawing on every machine. Widths are estimated at CHAR_EM of
@@ -39,6 +39,8 @@ const MAX_LABEL = 24;
 
 export interface DrawnParticipant {
   id: string;
+  /** Its name on one line ("containerd (node-1)"). */
+  label: string;
   /** Its name, on one or two lines: the actor, then its node when the window has several. */
   lines: string[];
   /** Centre of its box and lifeline. */
@@ -56,12 +58,16 @@ export interface DrawnText {
 
 export interface DrawnMessage {
   seq: number;
+  /** The message's whole text, unclipped (for its accessible name and tooltip). */
+  plain: string;
   reply: boolean;
   failed: boolean;
   /** The step's own message, set in bold. */
   current: boolean;
   /** A message to the participant itself: a loop right of its lifeline. */
   self: boolean;
+  /** Top of the message's row (its first line of text). */
+  top: number;
   /** The arrow runs from x1 to x2 at height y (for a loop: out at y, back at y + LOOP_H). */
   x1: number;
   x2: number;
@@ -85,6 +91,32 @@ export interface SequenceDrawing {
   /** The text alternative: every message, in order, in full. */
   description: string;
   loop: { w: number; h: number };
+}
+
+/**
+ * The accessible name of a window's diagram ("Sequence of steps 8 to 17") and its text
+ * alternative: every message, in order, in full, the message `current` said to be this step's.
+ */
+export function describeSequence(
+  win: SequenceWindow,
+  current: number | null,
+): { title: string; description: string } {
+  const ps = win.participants;
+  const labels = new Map(ps.map((p) => [p.id, p.label]));
+  const first = win.messages[0];
+  const last = win.messages[win.messages.length - 1];
+  const title =
+    first && last
+      ? `Sequence of steps ${first.seq + 1} to ${last.seq + 1}`
+      : 'Sequence with no messages';
+  const description = [
+    `${win.messages.length} messages between ${ps.map((p) => p.label).join(', ')}.`,
+    ...win.messages.map(
+      (m) =>
+        `Step ${m.seq + 1}${m.seq === current ? ' (this step)' : ''}: ${labels.get(m.from)} to ${labels.get(m.to)}${m.reply ? ', reply' : ''}: ${sentence(m.plain)}`,
+    ),
+  ].join(' ');
+  return { title, description };
 }
 
 /** Width of a line of text, estimated (see CHAR_EM). */
@@ -149,6 +181,7 @@ export function layoutSequence(win: SequenceWindow, current: number | null): Seq
 
   const participants: DrawnParticipant[] = ps.map((p, i) => ({
     id: p.id,
+    label: p.label,
     lines: names[i]!,
     x: xs[i]!,
     boxX: xs[i]! - boxW[i]! / 2,
@@ -169,15 +202,18 @@ export function layoutSequence(win: SequenceWindow, current: number | null): Seq
     const half = widest(m.drawn) / 2;
     minX = Math.min(minX, cx - half);
     maxX = Math.max(maxX, cx + half, self ? x1 + LOOP_W + 2 : x2);
+    const top = y;
     const texts = m.drawn.map((text, k) => ({ text, x: cx, y: y + FONT + k * LINE }));
     const arrowY = y + Math.max(1, m.drawn.length) * LINE + TEXT_TO_ARROW;
     y = arrowY + (self ? LOOP_H : 0) + ROW_GAP;
     return {
       seq: m.seq,
+      plain: m.plain,
       reply: m.reply,
       failed: m.failed,
       current: m.seq === current,
       self,
+      top,
       x1,
       x2,
       y: arrowY,
@@ -187,21 +223,7 @@ export function layoutSequence(win: SequenceWindow, current: number | null): Seq
   minX = Math.floor(minX - PAD);
   maxX = Math.ceil(maxX + PAD);
 
-  const first = win.messages[0];
-  const last = win.messages[win.messages.length - 1];
-  const label = (id: string) => ps[index.get(id)!]!.label;
-  const title =
-    first && last
-      ? `Sequence of steps ${first.seq + 1} to ${last.seq + 1}`
-      : 'Sequence with no messages';
-  const description = [
-    `${win.messages.length} messages between ${ps.map((p) => p.label).join(', ')}.`,
-    ...win.messages.map(
-      (m) =>
-        `Step ${m.seq + 1}${m.seq === current ? ' (this step)' : ''}: ${label(m.from)} to ${label(m.to)}${m.reply ? ', reply' : ''}: ${sentence(m.plain)}`,
-    ),
-  ].join(' ');
-
+  const { title, description } = describeSequence(win, current);
   return {
     minX,
     width: maxX - minX,

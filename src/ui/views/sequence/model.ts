@@ -1,8 +1,9 @@
 /**
  * What the sequence diagram shows, as pure functions of the trace: which events are messages at
- * a detail level, the window of messages around the current step, its participants and the
- * Mermaid source. Every text that came from the simulation (a summary, a plugin's name, an error)
- * goes through `escapeMermaid`, so nothing a user typed can become Mermaid syntax or HTML.
+ * a detail level, the window of messages around the current step, its participants, and its
+ * Mermaid source (the "Sequence (Mermaid)" export; the app draws with its own SVG, layout.ts).
+ * Every text that came from the simulation (a summary, a plugin's name, an error) goes through
+ * `escapeMermaid` in that source, so nothing a user typed can become Mermaid syntax or HTML.
  */
 import type { Level, TraceEvent } from '../../../engine';
 
@@ -126,7 +127,7 @@ export interface Message {
   plain: string;
   reply: boolean;
   failed: boolean;
-  /** Lines the text is drawn on (Mermaid draws each line as its own <text>). */
+  /** Lines the text is drawn on (each its own <text>). */
   lines: number;
   /** The text as drawn, clipped and wrapped: its lines, plain (not escaped). */
   drawn: string[];
@@ -162,8 +163,8 @@ export function escapeMermaid(s: string): string {
   return out;
 }
 
-/** Longer messages are clipped (the full text is in the message's title): Mermaid spaces the
- * participants to fit their longest message, and CNI_ARGS-sized texts made diagrams 4,000 px wide. */
+/** Longer messages are clipped (the full text is in the message's title): the participants are
+ * spaced to fit their longest message, and CNI_ARGS-sized texts made diagrams 4,000 px wide. */
 export const MAX_TEXT = 64;
 
 export function clip(s: string, max = MAX_TEXT): string {
@@ -195,7 +196,8 @@ export function wrapText(s: string, width: number): string[] {
 /**
  * The participants and messages of the events `seqs`, and the diagram's Mermaid source. For a
  * printed page, narrower than the screen: `maxText` clips the messages shorter and `wrap` breaks
- * them into lines of that many characters (Mermaid's own wrapping breaks escaped characters).
+ * them into lines of that many characters (in the Mermaid source too: Mermaid's own wrapping
+ * breaks escaped characters).
  */
 export function buildWindow(
   events: readonly TraceEvent[],
@@ -280,7 +282,7 @@ export function buildWindow(
 
 /**
  * How the Sequence view sets its messages: wrapped in short lines, so that the participants sit
- * close together (Mermaid spaces them to fit their longest message line) and a window's nine or
+ * close together (they are spaced to fit their longest message line) and a window's nine or
  * so lifelines fit a pane at 1280 px.
  */
 export const SCREEN_TEXT = { maxText: 72, wrap: 22 } as const;
