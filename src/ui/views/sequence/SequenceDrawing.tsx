@@ -47,17 +47,15 @@ const MONO =
 export const messageName = (m: { seq: number; plain: string; reply: boolean }) =>
   `Step ${m.seq + 1}: ${m.plain || `${m.reply ? 'a reply' : 'a message'} without text`}`;
 
-function Arrow({
-  m,
-  current,
-  loop,
-  screen,
-}: {
+/** A message as drawn, whether it is the current one, the size of a loop, and where it is drawn. */
+interface MessageProps {
   m: DrawnMessage;
   current: boolean;
   loop: { w: number; h: number };
   screen: boolean;
-}) {
+}
+
+function Arrow({ m, current, loop, screen }: MessageProps) {
   const width = current ? 3 : 1.25;
   const dash = m.reply ? '5 3' : undefined;
   const cls = `seq-msg${current ? ' is-current' : ''}${m.failed ? ' is-failed' : ''}`;
@@ -104,17 +102,7 @@ function Arrow({
 }
 
 /** One message: its lines of text and its arrow. Re-rendered only when it becomes or stops being current. */
-const Message = memo(function Message({
-  m,
-  current,
-  loop,
-  screen,
-}: {
-  m: DrawnMessage;
-  current: boolean;
-  loop: { w: number; h: number };
-  screen: boolean;
-}) {
+const Message = memo(function Message({ m, current, loop, screen }: MessageProps) {
   const cls = `seq-text${current ? ' is-current' : ''}${screen && m.failed ? ' is-failed' : ''}`;
   return (
     <g>

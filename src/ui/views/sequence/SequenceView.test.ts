@@ -5,28 +5,11 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../../engine/trace/trace';
+import { ev } from './events.fixture';
 import { layoutSequence } from './layout';
 import { buildWindow, SCREEN_TEXT } from './model';
 import { SequenceHeader, SequenceSvg } from './SequenceDrawing';
 import SequenceView from './SequenceView';
-
-const ev = (
-  seq: number,
-  source: string,
-  target: string,
-  summary: string,
-  more: Partial<TraceEvent> = {},
-): TraceEvent =>
-  ({
-    seq,
-    kind: 'exec',
-    level: 'cni',
-    source,
-    target,
-    node: 'node-1',
-    summary,
-    ...more,
-  }) as TraceEvent;
 
 const events: TraceEvent[] = [
   ev(0, 'containerd', 'libcni', 'AddNetworkList containerd-net'),

@@ -5,6 +5,7 @@ import { loadCourse } from '../../../engine/course/content';
 import { lessonHandout } from '../../../engine/course/handout';
 import type { TraceEvent } from '../../../engine/trace/trace';
 import { stepDiagram } from '../../course/handout/diagram';
+import { ev } from './events.fixture';
 import { FONT, LINE, layoutSequence, textWidth, type SequenceDrawing } from './layout';
 import { buildWindow, visibleSeqs, type SequenceWindow } from './model';
 import { SequenceDrawing as Drawing } from './SequenceDrawing';
@@ -86,24 +87,6 @@ describe('a sequence diagram laid out without a browser', () => {
     // Ten lifelines at most: the widest diagram stays printable (scaled by at most about 2).
     expect(widest).toBeLessThan(1600);
   });
-
-  const ev = (
-    seq: number,
-    source: string,
-    target: string,
-    summary: string,
-    more: Partial<TraceEvent> = {},
-  ): TraceEvent =>
-    ({
-      seq,
-      kind: 'exec',
-      level: 'cni',
-      source,
-      target,
-      node: 'node-1',
-      summary,
-      ...more,
-    }) as TraceEvent;
 
   const events: TraceEvent[] = [
     ev(0, 'containerd', 'libcni', 'AddNetworkList containerd-net'),
