@@ -57,11 +57,13 @@ function hashOf(key: string): number {
 }
 
 /**
- * Inside a leaf every key is stored behind a '#', so that no key ("__proto__", "valueOf") can
- * meet a property of Object.prototype.
+ * Inside a leaf every key is stored behind a '#', so that no key ("__proto__", "valueOf") is
+ * special to an object. A leaf has no prototype (newLeaf), so what it does not hold reads as
+ * undefined: no own-property check is needed (through an immer draft, a plain read is also the
+ * cheaper trap).
  */
 function own<V>(b: Leaf<V> | undefined, slot: string): TableEntry<V> | undefined {
-  return b !== undefined && Object.prototype.hasOwnProperty.call(b, slot) ? b[slot] : undefined;
+  return b?.[slot];
 }
 
 function leafOf<V>(t: Table<V>, h: number): Leaf<V> | undefined {
