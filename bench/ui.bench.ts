@@ -40,6 +40,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
 const CLICKS = Number(process.env['BENCH_CLICKS'] ?? 60);
 const REOPENS = Number(process.env['BENCH_REOPENS'] ?? 7);
+// The app's port, the blank page's next to it (BENCH_PORT: two benches on one machine).
+const PORT = Number(process.env['BENCH_PORT'] ?? 4301);
 
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -256,7 +258,7 @@ async function reopening(browser: Browser): Promise<void> {
       const page = await ctx.newPage();
       if (how === 'a reload')
         await page.addInitScript(([v]) => localStorage.setItem('cnisim.sandbox.v1', v!), [text]);
-      await page.goto(`http://127.0.0.1:4301/${how === 'a reload' ? '' : `#/s/${link}`}`);
+      await page.goto(`http://127.0.0.1:${PORT}/${how === 'a reload' ? '' : `#/s/${link}`}`);
       await page.waitForFunction(
         (want) => {
           const b = Array.from(document.querySelectorAll('button')).find((x) =>
@@ -305,16 +307,16 @@ async function main(): Promise<void> {
     readdirSync(join(appDist, 'assets')).map((f) => [f, gz(join(appDist, 'assets', f))]),
   );
 
-  const app = await serve(ROOT, appDist, 4301);
-  const blank = await serve(blankRoot, blankDist, 4302);
+  const app = await serve(ROOT, appDist, PORT);
+  const blank = await serve(blankRoot, blankDist, PORT + 1);
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS],
     headless: true,
   });
   const pages = {
-    app: 'http://127.0.0.1:4301/',
-    embed: 'http://127.0.0.1:4301/embed.html',
+    app: `http://127.0.0.1:${PORT}/`,
+    embed: `http://127.0.0.1:${PORT}/embed.html`,
   } as const;
   try {
     const figures = { app: emptyFigures(), embed: emptyFigures() };
@@ -330,7 +332,7 @@ async function main(): Promise<void> {
         const ctx = await browser.newContext({ serviceWorkers: 'block' });
         const page = await ctx.newPage();
         if (which === 'blank') {
-          const l = await load(page, 'http://127.0.0.1:4302/', false);
+          const l = await load(page, `http://127.0.0.1:${PORT + 1}/`, false);
           if (run > 0) blankFcp.push(l.fcp);
         } else {
           await page.addInitScript(INTERACTIVE_PROBE);
@@ -422,7 +424,7 @@ async function main(): Promise<void> {
       ['cnisim.sandbox.v1', savedWithPods(109)] as const,
     );
     const t0 = Date.now();
-    await page.goto('http://127.0.0.1:4301/');
+    await page.goto(`http://127.0.0.1:${PORT}/`);
     await page
       .getByRole('button', { name: 'Step forward', exact: true })
       .waitFor({ state: 'visible' });
