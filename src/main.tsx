@@ -1,15 +1,15 @@
-// First: starts fetching the landing's engine before React is evaluated.
-import { landingEngine } from './ui/landing-fetch';
+import { fetchLanding, onLanding } from './ui/landing-fetch';
 import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { loadEngine } from './engine';
 import { App } from './ui/App';
 import { framedByForeignPage } from './ui/framing';
 import { startLanding } from './ui/landing';
 import { failedToLoad, start } from './ui/app/boot';
-import { openPreview } from './ui/app/preview';
+import { goLive, openPreview } from './ui/app/preview';
+import { get, hydrateFrom } from './ui/app/state';
 import './ui/app.css';
 import { registerServiceWorker } from './offline/register';
 
@@ -39,6 +39,20 @@ function Framed() {
   );
 }
 
+/** Whether #root holds the build's first screen (src/prerender.tsx), not an empty page (the dev server). */
+function prerendered(root: HTMLElement): boolean {
+  return root.querySelector(':scope > header.site-header') !== null;
+}
+
+/**
+ * A first render that did not match the prerendered screen: React has rendered the page anew
+ * (as without hydration). Marked, so that e2e/hydration.spec.ts finds it, and reported.
+ */
+function hydrationFailed(error: unknown): void {
+  performance.mark('cnisim:hydration-mismatch');
+  console.error('cnisim: the first screen did not hydrate:', error);
+}
+
 if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
 } else {
@@ -47,26 +61,47 @@ if (framedByForeignPage(window)) {
   // landing, the sandbox is made by the landing's smaller engine, and the whole engine follows.
   // On the landing, the panels' chunk follows the landing's engine rather than competing with it.
   const panels = () => void import('./ui/panels').catch(() => undefined);
-  // Until then, the landing steps through its precomputed trace (ui/app/preview.ts).
-  if (landingEngine) openPreview(landingTrace);
-  const engine = landingEngine
-    ? landingEngine.then((landing) => {
-        startLanding(landing);
-        panels();
-        return loadEngine();
-      })
-    : (panels(), loadEngine());
-
-  // The first screen is rendered now, in this task, so that the browser paints it before the
-  // engine's code (arriving meanwhile) is evaluated: a concurrent render would yield to it.
-  const root = createRoot(container);
-  flushSync(() =>
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
+  // Until the engine, the landing steps through its precomputed trace (ui/app/preview.ts).
+  // index.html's first screen (src/prerender.tsx) is that landing, in the system theme, its
+  // trace not yet live: the first render reads that state (`hydrateFrom`), matches the page's
+  // nodes and hydrates them; React then renders the current state.
+  const hydrates = onLanding && prerendered(container);
+  if (onLanding) {
+    openPreview(landingTrace, { live: false });
+    if (hydrates) hydrateFrom({ ...get(), theme: 'system' });
+    goLive();
+  }
+  // Elsewhere, the whole engine is fetched at once.
+  const whole = onLanding ? null : (panels(), loadEngine());
+  const app = (
+    <StrictMode>
+      <App />
+    </StrictMode>
   );
+  if (hydrates) {
+    // The landing: React takes over the prerendered nodes rather than making and laying out a
+    // second copy of the page. The header, the controls and the timeline synchronously, in this
+    // task, and "Step forward" is live at its end; the panes and the dialogs (`HydratesLater`,
+    // App.tsx) in the next tasks, or at once when they are used.
+    flushSync(() => {
+      hydrateRoot(container, app, { onRecoverableError: hydrationFailed });
+    });
+  } else {
+    // Anything else (a saved sandbox, a link, a course route, a chosen theme) differs from the
+    // prerendered landing: it is replaced, in this task, so that the browser paints the
+    // page's own first screen before the engine's code (arriving meanwhile) is evaluated.
+    const root = createRoot(container);
+    flushSync(() => root.render(app));
+  }
+  // On the landing, its engine after the first render: its chunks (parsed on another thread)
+  // would compete with the first paint and the render for the processor.
+  const engine =
+    whole ??
+    fetchLanding()!.then((landing) => {
+      startLanding(landing);
+      panels();
+      return loadEngine();
+    });
   engine.then(start, failedToLoad);
   registerServiceWorker();
 }

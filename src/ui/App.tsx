@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { LEVELS } from '../engine';
 import { Controls } from './components/Controls';
 import { ErrorBoundary } from './components/ErrorBoundary';
@@ -88,6 +88,16 @@ const VIEW_NAMES: Record<LeftTab | RightTab | 'inspector', string> = {
  * their command printed, are not undone by it.
  */
 const KEEPS_STATE: ReadonlySet<string> = new Set(['actions', 'shell']);
+
+/**
+ * A part of the first screen that React hydrates after the rest (main.tsx hydrates index.html's
+ * prerendered landing): the header, the controls and the timeline are live first, then these
+ * in the next tasks (or at once, when one is clicked or its props change). Without hydration, a
+ * plain boundary: nothing in it suspends but the views, which have their own.
+ */
+function HydratesLater({ children }: { children: ReactNode }) {
+  return <Suspense fallback={null}>{children}</Suspense>;
+}
 
 function Loading() {
   return <p className="muted loading">Loading the simulation…</p>;
@@ -245,43 +255,51 @@ export function App() {
       <Controls />
       <Timeline />
       <Narration />
-      <main className={rightTab === 'shell' ? 'workbench workbench-shell' : 'workbench'}>
-        <section className="pane pane-views" aria-label="Views">
-          <Tabs label="Views" tabs={LEFT_TABS} selected={leftTab} onSelect={(k) => ui.leftTab(k)}>
-            <View name={leftTab} component={left[leftTab]} />
-          </Tabs>
-        </section>
-        {sideSteps ? (
-          <section className="pane pane-side-steps" aria-labelledby="side-steps-heading">
-            <h2 id="side-steps-heading" className="pane-title">
-              Steps
-            </h2>
-            <div className="tabpanel side-steps-body">
-              <View name="trace" component={TraceView} />
-            </div>
+      <HydratesLater>
+        <main className={rightTab === 'shell' ? 'workbench workbench-shell' : 'workbench'}>
+          <section className="pane pane-views" aria-label="Views">
+            <Tabs label="Views" tabs={LEFT_TABS} selected={leftTab} onSelect={(k) => ui.leftTab(k)}>
+              <View name={leftTab} component={left[leftTab]} />
+            </Tabs>
           </section>
-        ) : (
-          // Focusable: when the course panel takes height, the inspector scrolls (keyboard too).
-          <section className="pane pane-inspector" aria-labelledby="inspector-heading" tabIndex={0}>
-            <h2 id="inspector-heading" className="pane-title">
-              Inspector
-            </h2>
-            <View name="inspector" component={Inspector} />
+          {sideSteps ? (
+            <section className="pane pane-side-steps" aria-labelledby="side-steps-heading">
+              <h2 id="side-steps-heading" className="pane-title">
+                Steps
+              </h2>
+              <div className="tabpanel side-steps-body">
+                <View name="trace" component={TraceView} />
+              </div>
+            </section>
+          ) : (
+            // Focusable: when the course panel takes height, the inspector scrolls (keyboard too).
+            <section
+              className="pane pane-inspector"
+              aria-labelledby="inspector-heading"
+              tabIndex={0}
+            >
+              <h2 id="inspector-heading" className="pane-title">
+                Inspector
+              </h2>
+              <View name="inspector" component={Inspector} />
+            </section>
+          )}
+          <section className="pane pane-cluster" aria-label="Cluster">
+            <Tabs
+              label="Cluster"
+              tabs={RIGHT_TABS}
+              selected={rightTab}
+              onSelect={(k) => ui.rightTab(k)}
+            >
+              <View name={rightTab} component={right[rightTab]} />
+            </Tabs>
           </section>
-        )}
-        <section className="pane pane-cluster" aria-label="Cluster">
-          <Tabs
-            label="Cluster"
-            tabs={RIGHT_TABS}
-            selected={rightTab}
-            onSelect={(k) => ui.rightTab(k)}
-          >
-            <View name={rightTab} component={right[rightTab]} />
-          </Tabs>
-        </section>
-      </main>
-      <ShortcutsDialog />
-      <ShareDialog />
+        </main>
+      </HydratesLater>
+      <HydratesLater>
+        <ShortcutsDialog />
+        <ShareDialog />
+      </HydratesLater>
     </>
   );
 }

@@ -1,7 +1,7 @@
 /**
- * Starts fetching the landing's engine as soon as the page's script runs: main.tsx imports this
- * module first, and it imports nothing heavy, so the request goes out before React is evaluated
- * and the first render made (the first screen is already painted from index.html).
+ * Whether the page opens on the landing, and the landing's engine: main.tsx fetches it right
+ * after its first render (which hydrates the first screen painted from index.html), so that its
+ * chunks, parsed on another thread, do not compete with that render and the first paint.
  */
 import { loadLanding, type LandingEngine } from '../engine';
 import { framedByForeignPage } from './framing';
@@ -20,6 +20,10 @@ export function opensOnLanding(): boolean {
   }
 }
 
+/** Whether the page opens on the landing (decided once, before the first render). */
+export const onLanding: boolean = typeof window !== 'undefined' && opensOnLanding();
+
 /** The landing's engine, on its way (null: the page opens on something else). */
-export const landingEngine: Promise<LandingEngine> | null =
-  typeof window !== 'undefined' && opensOnLanding() ? loadLanding() : null;
+export function fetchLanding(): Promise<LandingEngine> | null {
+  return onLanding ? loadLanding() : null;
+}

@@ -54,6 +54,16 @@ export function openPreview(
   }));
 }
 
+/**
+ * The landing's preview, opened as the build painted it (`live: false`, so that the first
+ * render matches index.html and hydrates it: main.tsx), becomes live: its controls step
+ * through it.
+ */
+export function goLive(): void {
+  const p = get().preview;
+  if (p !== null && !p.live) update({ preview: { ...p, live: true } });
+}
+
 /** A step forward asked for past the precomputed trace: taken when a session takes over. */
 let pendingForward = false;
 

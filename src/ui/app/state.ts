@@ -160,7 +160,32 @@ export function update(change: Partial<AppState> | ((st: AppState) => Partial<Ap
  */
 export function useApp<T>(selector: (st: AppState) => T, equal?: (a: T, b: T) => boolean): T {
   const read = useMemo(() => cachedRead(selector, equal), [selector, equal]);
-  return useSyncExternalStore(subscribe, read, read);
+  const first = useMemo(() => hydrationRead(selector, read), [selector, read]);
+  return useSyncExternalStore(subscribe, read, first);
+}
+
+/**
+ * The state index.html's first screen was rendered from (src/prerender.tsx), while React
+ * hydrates it (main.tsx, `hydrateFrom`): the hydrating render reads this state, so that it
+ * matches the page's nodes however the state has moved on (a step taken before a pane was
+ * hydrated, the theme the user chose, the controls gone live), and React renders the current
+ * state right after (useSyncExternalStore's server snapshot).
+ */
+let hydrationState: AppState | null = null;
+
+export function hydrateFrom(st: AppState): void {
+  hydrationState = st;
+}
+
+/** `selector` over the hydration state (the current state when nothing hydrates), the same value each time. */
+function hydrationRead<T>(selector: (st: AppState) => T, read: () => T): () => T {
+  let last: { st: AppState; value: T } | null = null;
+  return () => {
+    const st = hydrationState;
+    if (st === null) return read();
+    if (last?.st !== st) last = { st, value: selector(st) };
+    return last.value;
+  };
 }
 
 /**
