@@ -25,18 +25,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function diff(
   before: unknown,
   after: unknown,
-  opts: { depth: number; skip?: readonly string[]; max?: number },
+  opts: {
+    depth: number;
+    skip?: readonly string[];
+    max?: number;
+    /** Below a key of this name, changes are reported down to `depth` keys instead. */
+    deeper?: { key: string; depth: number };
+  },
 ): Change[] {
   const out: Change[] = [];
   const max = opts.max ?? 40;
+  const limit = (path: string[]) =>
+    opts.deeper && path.includes(opts.deeper.key) ? opts.deeper.depth : opts.depth;
   const walk = (a: unknown, b: unknown, path: string[]) => {
     if (a === b || out.length >= max) return;
+    const depth = limit(path);
     // A table (engine/state/table.ts) reads as the record it stands for.
-    if (isTable(a) && isTable(b) && path.length < opts.depth) {
+    if (isTable(a) && isTable(b) && path.length < depth) {
       for (const k of tchangedKeys(a, b)) walk(tget(a, k), tget(b, k), [...path, k]);
       return;
     }
-    if (isObject(a) && isObject(b) && path.length < opts.depth) {
+    if (isObject(a) && isObject(b) && path.length < depth) {
       for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
         if (path.length === 0 && opts.skip?.includes(k)) continue;
         walk(a[k], b[k], [...path, k]);

@@ -54,24 +54,26 @@ function nodePart(
   return node ? state.nodes[node]?.[part] : undefined;
 }
 
+/**
+ * How a kernel change is shown: down to a link, an address list, a route list (`netns.<id>.links.3`),
+ * and in iptables down to a chain's rules (`netns.<id>.iptables.ipv4.nat.chains.POSTROUTING.rules`:
+ * the rules added and removed), not the whole table: a pod's rule in a 500-pod cluster would
+ * otherwise print every rule of the table twice, before and after.
+ */
+const KERNEL = { depth: 4, skip: ['now'], deeper: { key: 'iptables', depth: 8 } } as const;
+
 /** What the event changed in the world, by kind (null: the kind shows no changes). */
 function changesOf(e: TraceEvent, before: WorldState, after: WorldState): Change[] | null {
   switch (e.kind) {
     case 'kernel':
-      return diff(nodePart(before, e.node, 'kernel'), nodePart(after, e.node, 'kernel'), {
-        depth: 4,
-        skip: ['now'],
-      });
+      return diff(nodePart(before, e.node, 'kernel'), nodePart(after, e.node, 'kernel'), KERNEL);
     case 'state':
       return diff(before.actors, after.actors, { depth: 1 });
     case 'api':
       return diff(before.api, after.api, { depth: 2, skip: ['eventIds', 'correlator'] });
     case 'env':
       return [
-        ...diff(nodePart(before, e.node, 'kernel'), nodePart(after, e.node, 'kernel'), {
-          depth: 4,
-          skip: ['now'],
-        }),
+        ...diff(nodePart(before, e.node, 'kernel'), nodePart(after, e.node, 'kernel'), KERNEL),
         ...diff(nodePart(before, e.node, 'fs'), nodePart(after, e.node, 'fs'), {
           depth: 3,
         }).map((c) => ({ ...c, path: `fs.${c.path}` })),
