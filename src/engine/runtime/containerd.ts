@@ -142,6 +142,31 @@ export function newContainerdState(settings: ContainerdSettings, pid: number): C
   return { up: false, pid, cni: { networks: [], error: null }, sandboxes: emptyTable(), settings };
 }
 
+/** The name index holds `name` for sandbox `id`. */
+export function holdName(c: Draft<ContainerdState>, name: string, id: string): void {
+  if (!c.names) c.names = emptyTable();
+  tset(c.names, name, id);
+}
+
+/** The name index lets go of `name` if sandbox `id` holds it. */
+export function dropName(c: Draft<ContainerdState>, name: string, id: string): void {
+  if (c.names && tget(c.names, name) === id) tdel(c.names, name);
+}
+
+/**
+ * A new network namespace bind-mounted at `path` (containerd's `unshare --net; mount --bind`,
+ * CRI-O's pinns): the kernel's namespace and mount, and the nsfs file on the node.
+ */
+export function mountNewNetns(k: KernelState, n: Draft<NodeState>, path: string): void {
+  K.mountNetns(k, path, K.createNetns(k));
+  n.fs = freezeFresh(
+    vfs.writeFile(vfs.mkdirAll(settled(n.fs), vfs.dirname(path)), path, '', {
+      mode: 0o444,
+      nsfs: true,
+    }),
+  ) as never;
+}
+
 export class Containerd {
   /** In-flight CRI requests (they die with the daemon). */
   protected readonly inflight = new Set<Task>();
@@ -184,8 +209,16 @@ export class Containerd {
 
   protected releaseName(name: string, id: string): void {
     if (tget(this.state.names, name) !== id) return;
+    this.quietly((c) => dropName(c, name, id));
+  }
+
+  /** Recovered sandboxes hold their names again: the name index rebuilt from the store. */
+  protected indexNames(nameOf: (pod: SandboxRec['pod']) => string): void {
+    const names = tableOf(
+      tvalues(this.state.sandboxes).map((sb) => [nameOf(sb.pod), sb.id] as const),
+    );
     this.quietly((c) => {
-      tdel(c.names!, name);
+      c.names = names;
     });
   }
 
@@ -423,12 +456,7 @@ export class Containerd {
       );
     }
     // Recovered sandboxes hold their names again (restart.go: sandboxNameIndex.Reserve).
-    const names = tableOf(
-      tvalues(this.state.sandboxes).map((sb) => [sandboxName(sb.pod), sb.id] as const),
-    );
-    this.quietly((c) => {
-      c.names = names;
-    });
+    this.indexNames(sandboxName);
     // Recovered sandboxes: a pause process that is gone (after a reboot) makes one NOTREADY.
     for (const sb of tvalues(this.state.sandboxes)) {
       if (sb.state === 'SANDBOX_READY' && !sb.pauseRunning) {
@@ -747,10 +775,7 @@ export class Containerd {
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       return { ok: false, error: { code: 'Unknown', desc } };
     }
-    this.quietly((c) => {
-      if (!c.names) c.names = emptyTable();
-      tset(c.names, name, id);
-    });
+    this.quietly((c) => holdName(c, name, id));
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
     this.sandboxCreated(id, cfg, netns, reqSeq);
     const pending = this.pendingSandbox(id, cfg, netns);
@@ -760,14 +785,7 @@ export class Containerd {
       `unshare --net; mount --bind /proc/self/ns/net ${netns}`,
       { op: 'netns.add', path: netns },
       (k, n) => {
-        const nsId = K.createNetns(k);
-        K.mountNetns(k, netns, nsId);
-        n.fs = freezeFresh(
-          vfs.writeFile(vfs.mkdirAll(settled(n.fs), vfs.dirname(netns)), netns, '', {
-            mode: 0o444,
-            nsfs: true,
-          }),
-        ) as never;
+        mountNewNetns(k, n, netns);
         const c = n.containerd!;
         if (rel.savesBeforeSetup) {
           if (c.saved) c.saved[id] = pending;
@@ -991,7 +1009,7 @@ export class Containerd {
     }
     this.change(`containerd: sandbox ${id.slice(0, 13)} removed`, (c) => {
       tdel(c.sandboxes, id);
-      if (c.names && tget(c.names, sandboxName(sb.pod)) === id) tdel(c.names, sandboxName(sb.pod));
+      dropName(c, sandboxName(sb.pod), id);
     });
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'REMOVED' });
     this.log('info', `RemovePodSandbox ${q(id)} returns successfully`);

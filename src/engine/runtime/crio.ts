@@ -18,28 +18,16 @@
 import type { Draft } from 'immer';
 import * as vfs from '../fs/vfs';
 import { q } from '../gofmt';
-import * as K from '../kernel/kernel';
 import { linkSetUp } from '../kernel/links';
 import { holdNetns } from '../kernel/netns';
 import { base64Decode } from '../base64';
-import { freezeFresh } from '../state/freeze';
-import {
-  emptyTable,
-  tableOf,
-  tdel,
-  tentries,
-  tget,
-  tset,
-  tvalues,
-  type Table,
-} from '../state/table';
+import { tdel, tentries, tget, tset, tvalues, type Table } from '../state/table';
 import { resultsDir } from '../libcni/cache';
 import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
 import type { NetworkConfigList } from '../libcni/conf';
 import { ipString } from '../net/ip';
 import { crioLine, writeLog } from '../node/journal';
 import { type Gen, TICK } from '../os/sys';
-import { settled } from '../sim/world';
 import { Ctx, type Task } from '../sched/scheduler';
 import type {
   CniNetwork,
@@ -55,6 +43,9 @@ import {
   Containerd,
   type CriResult,
   DEFAULT_CONTAINERD_SETTINGS,
+  dropName,
+  holdName,
+  mountNewNetns,
   containerdActorId,
   newContainerdState,
   sandboxActorId,
@@ -557,12 +548,7 @@ export class Crio extends Containerd {
     this.startDaemonActor();
     this.log('info', `Starting CRI-O, version: ${rel.version}, git: ${rel.gitCommit}(clean)`);
     // Sandboxes restored from storage hold their names again.
-    const names = tableOf(
-      tvalues(this.state.sandboxes).map((sb) => [crioSandboxName(sb.pod), sb.id] as const),
-    );
-    this.quietly((c) => {
-      c.names = names;
-    });
+    this.indexNames(crioSandboxName);
     for (const sb of tvalues(this.state.sandboxes)) {
       if (sb.state === 'SANDBOX_READY' && !sb.pauseRunning) {
         this.setSandbox(sb.id, { state: 'SANDBOX_NOTREADY' }, 'PAUSE_DIED');
@@ -883,8 +869,7 @@ export class Crio extends Containerd {
       };
     }
     this.quietly((c) => {
-      if (!c.names) c.names = emptyTable();
-      tset(c.names, name, id);
+      holdName(c, name, id);
       c.crio!.resources[name] = { id, done: false };
     });
     const uuid = uuid4(uuidHex);
@@ -895,14 +880,7 @@ export class Crio extends Containerd {
       `pinns -d /var/run -f ${uuid} --ipc --net --uts`,
       { op: 'netns.add', path: netns },
       (k, n) => {
-        const nsId = K.createNetns(k);
-        K.mountNetns(k, netns, nsId);
-        n.fs = freezeFresh(
-          vfs.writeFile(vfs.mkdirAll(settled(n.fs), vfs.dirname(netns)), netns, '', {
-            mode: 0o444,
-            nsfs: true,
-          }),
-        ) as never;
+        mountNewNetns(k, n, netns);
       },
       reqSeq,
     );
@@ -921,7 +899,7 @@ export class Crio extends Containerd {
       yield* this.removeNetns(netns, reqSeq);
       this.log('info', `runSandbox: releasing pod sandbox name: ${name}`, f);
       this.quietly((c) => {
-        if (c.names && tget(c.names, name) === id) tdel(c.names, name);
+        dropName(c, name, id);
         delete c.crio!.resources[name];
         c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== id);
       });
@@ -1151,8 +1129,7 @@ export class Crio extends Containerd {
       return { ok: false, error: { code: 'Unknown', desc: `stop pod network: ${err}` } };
     this.change(`crio: sandbox ${id.slice(0, 13)} removed`, (c) => {
       tdel(c.sandboxes, id);
-      const n = crioSandboxName(sb.pod);
-      if (c.names && tget(c.names, n) === id) tdel(c.names, n);
+      dropName(c, crioSandboxName(sb.pod), id);
       c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== id);
     });
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'REMOVED' });
