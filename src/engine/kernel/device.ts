@@ -3,6 +3,7 @@
  * veth's peer. Every other part of the kernel builds on these.
  */
 import type { IP } from '../net/ip';
+import { fnv1a } from '../state/hash';
 import { tget } from '../state/table';
 import { KernelError } from './errors';
 import type { AddrScope, KernelState, Link, LinkKind, Netns } from './types';
@@ -70,12 +71,7 @@ export function linksOf(ns: Netns): Link[] {
 
 /** The chunk of `Netns.names` that holds `name`: the low 4 bits of its FNV-1a hash. */
 export function nameChunk(name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    h ^= name.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h & 15;
+  return fnv1a(name) & 15;
 }
 
 /** The ifindex of the link called `name`. */

@@ -12,6 +12,7 @@
 import { isErrorEvent } from './conditions';
 import { STATUS_POLL_LINE } from '../kubelet/kubelet';
 import { COMBINED_PREFIX } from '../apiserver/apiserver';
+import { fnv1a } from '../state/hash';
 import type { TraceEvent } from '../trace/trace';
 
 /** Identical rounds in a row (the failure seen one time more) before a run is said to repeat. */
@@ -74,14 +75,6 @@ export function eventShape(e: TraceEvent): string {
   return s;
 }
 
-function hashOf(s: string, h = 0x811c9dc5): number {
-  for (let j = 0; j < s.length; j++) {
-    h ^= s.charCodeAt(j);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
 interface Track {
   /** Hash of the events since the failure was last seen. */
   acc: number;
@@ -134,10 +127,10 @@ export class RepeatWatch {
     // without failures normalises nothing.
     if (!error && this.tracks.size === 0) return null;
     const shape = eventShape(e);
-    const h = hashOf(shape);
+    const h = fnv1a(shape);
     const worker = e.kind === 'state' && e.source === 'kubelet' ? POD_WORKER.exec(e.summary) : null;
     for (const t of this.tracks.values()) {
-      t.acc = hashOf(String(h), Math.imul(t.acc, 31) >>> 0);
+      t.acc = fnv1a(String(h), Math.imul(t.acc, 31) >>> 0);
       t.count++;
       if (worker) t.pods.add(worker[1] === 'default' ? worker[2]! : `${worker[1]}/${worker[2]}`);
       if (error && saysMore(e, t.said)) t.said = e;
@@ -162,7 +155,7 @@ export class RepeatWatch {
       return null;
     }
     t.times++;
-    const round = hashOf(String(t.count), t.acc);
+    const round = fnv1a(String(t.count), t.acc);
     t.same = round === t.prev ? t.same + 1 : 1;
     if (t.same === 1) t.since = t.lastTime;
     t.lastTime = e.time;

@@ -21,6 +21,8 @@
  * `withEntry` / `withoutEntry` to derive a new table from a frozen one.
  */
 
+import { fnv1a } from './hash';
+
 export interface TableEntry<V> {
   /** Insertion number: iteration order. */
   readonly o: number;
@@ -45,16 +47,6 @@ export interface Table<V> {
 
 /** Index slot names, by 4 bits of the hash. */
 const SLOT = 'abcdefghijklmnop'.split('');
-
-/** FNV-1a of the key: the low 4 bits choose the top index slot, the next 4 the leaf. */
-function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 /**
  * Inside a leaf every key is stored behind a '#', so that no key ("__proto__", "valueOf") is
@@ -101,11 +93,11 @@ export function tableOf<V>(entries: Iterable<readonly [string, V]>): Table<V> {
 
 /** The value at `key`; undefined if there is none (or no table: `tget(api?.pods, key)`). */
 export function tget<V>(t: Table<V> | undefined, key: string): V | undefined {
-  return t ? own(leafOf(t, hashOf(key)), '#' + key)?.v : undefined;
+  return t ? own(leafOf(t, fnv1a(key)), '#' + key)?.v : undefined;
 }
 
 export function thas(t: Table<unknown>, key: string): boolean {
-  return own(leafOf(t, hashOf(key)), '#' + key) !== undefined;
+  return own(leafOf(t, fnv1a(key)), '#' + key) !== undefined;
 }
 
 type Mut<V> = {
@@ -117,7 +109,7 @@ type Mut<V> = {
 /** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
 export function tset<V>(t: Table<V>, key: string, v: V): void {
   const m = t as Mut<V>;
-  const h = hashOf(key);
+  const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
   const lo = SLOT[(h >>> 4) & 15]!;
   // Re-read after creating: inside immer, what was assigned is then reached through its draft.
@@ -139,7 +131,7 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
 /** Deletes `key` (in place); true if it was there. */
 export function tdel(t: Table<unknown>, key: string): boolean {
   const m = t as Mut<unknown>;
-  const h = hashOf(key);
+  const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
   const lo = SLOT[(h >>> 4) & 15]!;
   const slot = '#' + key;
@@ -158,7 +150,7 @@ export function tdel(t: Table<unknown>, key: string): boolean {
 
 /** A new table with `key` set; `t` is unchanged. */
 export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
-  const h = hashOf(key);
+  const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
   const lo = SLOT[(h >>> 4) & 15]!;
   const mid = t.buckets[hi] ?? {};
@@ -176,7 +168,7 @@ export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
 
 /** A new table without `key`; `t` itself if it has no such key. */
 export function withoutEntry<V>(t: Table<V>, key: string): Table<V> {
-  const h = hashOf(key);
+  const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
   const lo = SLOT[(h >>> 4) & 15]!;
   const slot = '#' + key;
