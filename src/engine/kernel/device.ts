@@ -74,6 +74,16 @@ export function nameChunk(name: string): number {
   return fnv1a(name) & 15;
 }
 
+/**
+ * A new chunk: no prototype, so that a link may be called `__proto__` or `constructor` (legal
+ * Linux names) and be a key like any other.
+ */
+export function nameChunkOf(
+  entries: Readonly<Record<string, number>> = {},
+): Record<string, number> {
+  return Object.assign(Object.create(null) as Record<string, number>, entries);
+}
+
 /** The ifindex of the link called `name`. */
 export function ifindexByName(ns: Netns, name: string): number | undefined {
   const c = ns.names[nameChunk(name)];
@@ -84,7 +94,7 @@ export function ifindexByName(ns: Netns, name: string): number | undefined {
 export function setLinkName(ns: Netns, name: string, ifindex: number): void {
   const h = nameChunk(name);
   // Re-read after creating: inside immer, what was assigned is then reached through its draft.
-  if (!ns.names[h]) ns.names[h] = {};
+  if (!ns.names[h]) ns.names[h] = nameChunkOf();
   ns.names[h]![name] = ifindex;
 }
 

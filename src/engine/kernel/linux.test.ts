@@ -10,6 +10,7 @@ import * as K from './kernel';
 import { routeJson, routesInDumpOrder } from './view';
 import type { KernelState, Link } from './types';
 import { tget } from '../state/table';
+import { produce } from 'immer';
 
 let macs = 0;
 const rnd: K.RandomSource = {
@@ -658,5 +659,38 @@ describe('replace, change, append and prepend', () => {
     );
     expect(route(k, ns, 'fd00:8::1/64 dev br0')).toBeUndefined();
     expect(show(k, ns, 6)).toContain('fd00:8::/64 dev br0 metric 1024');
+  });
+});
+
+describe("link names that are also Object.prototype's", () => {
+  // ip link add __proto__ type dummy; ip link set __proto__ name constructor; ip link del constructor
+  // Linux takes any name of up to 15 bytes without '/', ':' or whitespace.
+  const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+  it('are added, found, renamed and deleted like any other name', () => {
+    const { k, ns } = setup();
+    for (const name of NAMES) {
+      const i = K.linkAdd(k, ns, { kind: 'dummy', name }, rnd);
+      expect(link(k, ns, name).ifindex).toBe(i);
+    }
+    const renamed = link(k, ns, '__proto__').ifindex;
+    K.linkSetName(k, ns, renamed, 'eth9');
+    expect(K.linkByName(tget(k.netns, ns)!, '__proto__')).toBeUndefined();
+    expect(link(k, ns, 'eth9').ifindex).toBe(renamed);
+    K.linkSetName(k, ns, renamed, '__proto__');
+    for (const name of NAMES) K.linkDel(k, ns, link(k, ns, name).ifindex);
+    for (const name of NAMES) expect(K.linkByName(tget(k.netns, ns)!, name)).toBeUndefined();
+    expect(K.linkByName(tget(k.netns, ns)!, 'lo')?.ifindex).toBe(1);
+  });
+
+  it('are indexed the same when the change is made on an immer draft', () => {
+    const { k, ns } = setup();
+    const next = produce(k, (d) => {
+      for (const name of NAMES) K.linkAdd(d, ns, { kind: 'dummy', name }, rnd);
+    });
+    for (const name of NAMES) expect(link(next, ns, name).name).toBe(name);
+    const gone = produce(next, (d) => K.linkDel(d, ns, link(d, ns, '__proto__').ifindex));
+    expect(K.linkByName(tget(gone.netns, ns)!, '__proto__')).toBeUndefined();
+    expect(link(gone, ns, 'constructor').name).toBe('constructor');
   });
 });

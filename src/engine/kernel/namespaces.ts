@@ -4,7 +4,7 @@
  */
 import { emptyTable, tdel, tentries, tget, thas, tset } from '../state/table';
 import { KernelError } from './errors';
-import { nameChunk, newLink, linksOf, ZERO_MAC, type Touched } from './device';
+import { nameChunk, nameChunkOf, newLink, linksOf, ZERO_MAC, type Touched } from './device';
 import { emptyIptables } from './iptables/provider';
 import { deleteLinkRaw } from './links';
 import { linkwatch } from './linkwatch';
@@ -33,7 +33,7 @@ export function createNetns(k: KernelState): string {
     id,
     inode,
     links: { 1: lo },
-    names: { [nameChunk('lo')]: { lo: 1 } },
+    names: { [nameChunk('lo')]: nameChunkOf({ lo: 1 }) },
     nextIfindex: 2,
     routes: [],
     sysctl: {},
