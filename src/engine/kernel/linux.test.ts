@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIP } from '../net/ip';
 import * as K from './kernel';
-import { routeJson, routesInDumpOrder } from './view';
+import { linkFlags, routeJson, routesInDumpOrder } from './view';
 import type { KernelState, Link } from './types';
 import { tget } from '../state/table';
 import { produce } from 'immer';
@@ -75,6 +75,25 @@ describe('new devices', () => {
     expect(['lo', 'br1', 'v0', 'v1', 'i0'].map((n) => link(k, ns, n).txqlen)).toEqual([
       1000, 1000, 1000, 1000, 32,
     ]);
+  });
+
+  it('dummy and ifb: BROADCAST,NOARP without MULTICAST; a dummy has no queue (noqueue)', () => {
+    // drivers/net/dummy.c dummy_setup and ifb.c ifb_setup: flags |= IFF_NOARP, &= ~IFF_MULTICAST;
+    // dummy also sets IFF_NO_QUEUE. ip link add d0 type dummy; ip link set d0 up; ip link show d0:
+    //   d0: <BROADCAST,NOARP,UP,LOWER_UP> mtu 1500 qdisc noqueue state UNKNOWN ... qlen 1000
+    const { k, ns } = setup();
+    K.linkAdd(k, ns, { kind: 'dummy', name: 'd0' }, rnd);
+    K.linkAdd(k, ns, { kind: 'ifb', name: 'i0' }, rnd);
+    K.linkAdd(k, ns, { kind: 'bridge', name: 'br0' }, rnd);
+    const netns = tget(k.netns, ns)!;
+    const flags = (n: string) => linkFlags(k, netns, link(k, ns, n));
+    expect(flags('d0')).toEqual(['BROADCAST', 'NOARP']);
+    expect(flags('i0')).toEqual(['BROADCAST', 'NOARP']);
+    expect(flags('br0')).toEqual(['BROADCAST', 'MULTICAST']);
+    for (const n of ['d0', 'i0']) K.linkSetUp(k, ns, link(k, ns, n).ifindex);
+    expect(flags('d0')).toEqual(['BROADCAST', 'NOARP', 'UP', 'LOWER_UP']);
+    expect(link(k, ns, 'd0').tc?.root?.kind).toBe('noqueue');
+    expect(link(k, ns, 'i0').tc?.root?.kind).toBe('pfifo_fast');
   });
 });
 

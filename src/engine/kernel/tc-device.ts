@@ -7,12 +7,13 @@ import { linksOf } from './device';
 import { netdevChain } from './notifier';
 import type { Link, Qdisc } from './types';
 
-/** IFF_NO_QUEUE (veth, bridge, vxlan set it in their setup): the default qdisc is noqueue. */
+/** IFF_NO_QUEUE (veth, bridge, vxlan, dummy set it in their setup): the default qdisc is noqueue. */
 function noQueue(l: Link): boolean {
   return (
     l.kind === 'veth' ||
     l.kind === 'bridge' ||
     l.kind === 'vxlan' ||
+    l.kind === 'dummy' ||
     l.kind === 'loopback' ||
     l.txqlen === 0
   );

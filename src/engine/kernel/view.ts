@@ -14,7 +14,8 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
   const lowerUp = l.adminUp && carrierOf(k, ns, l);
   if (l.adminUp && !running) out.push('NO-CARRIER');
   if (l.kind === 'loopback') out.push('LOOPBACK');
-  else if (l.kind === 'ifb') out.push('BROADCAST', 'NOARP');
+  // dummy_setup and ifb_setup set IFF_NOARP and clear IFF_MULTICAST.
+  else if (l.kind === 'ifb' || l.kind === 'dummy') out.push('BROADCAST', 'NOARP');
   else out.push('BROADCAST', 'MULTICAST');
   if (l.allmulti) out.push('ALLMULTI');
   if (l.sysctl['__promisc_user'] === '1') out.push('PROMISC');
