@@ -21,6 +21,7 @@
  * `withEntry` / `withoutEntry` to derive a new table from a frozen one.
  */
 
+import { draftStateOf, latest } from './draft';
 import { fnv1a } from './hash';
 
 export interface TableEntry<V> {
@@ -163,29 +164,9 @@ export function tdel(t: Table<unknown>, key: string): boolean {
  * frozen value, not a draft, so never change a value of such a table in place (PodObj-like
  * records that are changed through `tget` must use `tset`).
  *
- * It reads immer's draft state (the Symbol.for('immer-state') property every draft answers:
- * `base_`, the value it drafts, and `copy_`, its copy once drafted or changed); when that is not
- * there, or when a part of the path is already drafted, it falls back to `tset`.
+ * It reads immer's draft state (draft.ts); when that is not there, or when a part of the path is
+ * already drafted, it falls back to `tset`.
  */
-const DRAFT_STATE = Symbol.for('immer-state');
-
-interface DraftState {
-  base_: unknown;
-  copy_: unknown;
-}
-
-function draftStateOf(x: unknown): DraftState | undefined {
-  if (typeof x !== 'object' || x === null) return undefined;
-  const st = (x as Record<symbol, unknown>)[DRAFT_STATE] as DraftState | undefined;
-  return st !== undefined && typeof st === 'object' && 'base_' in st ? st : undefined;
-}
-
-/** What a draft holds now without going through its proxy (x itself when it is no draft). */
-function latestOf<T>(x: T): T {
-  const st = draftStateOf(x);
-  return st === undefined ? x : (((st.copy_ ?? st.base_) as T | null) ?? x);
-}
-
 /**
  * The table's size, seq and index as plain data, when `t` is a draft whose index is not drafted
  * (no proxy on it): what `tput` and `tdrop` can derive from. undefined: use tset / tdel.
@@ -281,10 +262,10 @@ export function tdrop(t: Table<unknown>, key: string): boolean {
 export function tpeek<V>(t: Table<V> | undefined, key: string): V | undefined {
   if (t === undefined) return undefined;
   const h = fnv1a(key);
-  const tab = latestOf(t);
-  const mid = latestOf(latestOf(tab.buckets)[SLOT[h & 15]!]);
-  const leaf = latestOf(mid?.[SLOT[(h >>> 4) & 15]!]);
-  const e = latestOf(leaf?.['#' + key]);
+  const tab = latest(t);
+  const mid = latest(latest(tab.buckets)[SLOT[h & 15]!]);
+  const leaf = latest(mid?.[SLOT[(h >>> 4) & 15]!]);
+  const e = latest(leaf?.['#' + key]);
   return e?.v;
 }
 
