@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Immer, isDraft, produce } from 'immer';
 import { describe, expect, it } from 'vitest';
 import { fcParams } from '../properties/config';
+import { latest } from './draft';
 import {
   emptyTable,
   tableOf,
@@ -14,6 +15,7 @@ import {
   thas,
   tpeek,
   tput,
+  tscanPeek,
   tset,
   withEntry,
   withoutEntry,
@@ -199,5 +201,35 @@ describe('table', () => {
     });
     expect(tget(next.t, 'b')).toEqual({ inner: { n: 3 } });
     expect(isDraft((tget(next.t, 'b') as { inner: object }).inner)).toBe(false);
+  });
+
+  it('tscanPeek lists what a draft holds now, without making proxies', () => {
+    const base = tableOf(Array.from({ length: 600 }, (_, i) => [`m-${i}`, `ns-${i % 7}`] as const));
+    const im = new Immer({ autoFreeze: false });
+    im.produce({ t: base }, (d) => {
+      const t = d.t as Table<string>;
+      tset(t, 'm-3', 'ns-x');
+      tdel(t, 'm-4');
+      tput(t, 'new', 'ns-y');
+      // Counted without proxies too, or the count itself would make them.
+      const drafts = () => {
+        const index = latest(latest(t).buckets);
+        let n = 0;
+        for (const hi in index) {
+          if (isDraft(index[hi])) n++;
+          const mid = latest(index[hi]!);
+          for (const lo in mid) if (isDraft(mid[lo])) n++;
+        }
+        return n;
+      };
+      const before = drafts();
+      const seen = new Map(tscanPeek(t));
+      expect(drafts()).toBe(before);
+      const want = new Map(tentries(base));
+      want.set('m-3', 'ns-x');
+      want.delete('m-4');
+      want.set('new', 'ns-y');
+      expect(seen).toEqual(want);
+    });
   });
 });

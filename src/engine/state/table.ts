@@ -269,6 +269,22 @@ export function tpeek<V>(t: Table<V> | undefined, key: string): V | undefined {
   return e?.v;
 }
 
+/**
+ * [key, value] pairs in no particular order, read as `tpeek` reads (a draft's current values,
+ * no proxy made; a value that is itself a draft comes as one): for loops that only read a table
+ * inside a change (which namespaces are still mounted). Never write to what it gives.
+ */
+export function* tscanPeek<V>(t: Table<V>): Generator<readonly [string, V]> {
+  const index = latest(latest(t).buckets);
+  for (const hi in index) {
+    const mid = latest(index[hi]!);
+    for (const lo in mid) {
+      const leaf = latest(mid[lo]!);
+      for (const slot in leaf) yield [slot.slice(1), latest(leaf[slot]!).v] as const;
+    }
+  }
+}
+
 /** A new table with `key` set; `t` is unchanged. */
 export function withEntry<V>(t: Table<V>, key: string, v: V): Table<V> {
   const h = fnv1a(key);
