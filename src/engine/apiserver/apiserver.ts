@@ -4,7 +4,17 @@
  */
 import type { Simulation } from '../sim/world';
 import { age } from '../trace/time';
-import { emptyTable, tdel, tget, tkeys, tset, tvalues, type Table } from '../state/table';
+import {
+  emptyTable,
+  tdel,
+  tget,
+  tkeys,
+  tpeek,
+  tput,
+  tset,
+  tvalues,
+  type Table,
+} from '../state/table';
 import { apiEvent, type ApiPayload } from '../trace/trace';
 import type { ApiState, Condition, K8sEvent, NodeObj, PodObj, PodSpec } from '../state/api';
 
@@ -205,9 +215,9 @@ export function recordEvent(sim: Simulation, e: NewEvent, node: string | null = 
       buckets: emptyTable(),
       counts: emptyTable(),
     });
-    tset(m.similar, similarKey, { messages, last: now });
-    tset(m.counts, key, count);
-    tset(m.buckets, objectKey, { tokens: send ? tokens - 1 : tokens, last: now });
+    tput(m.similar, similarKey, { messages, last: now });
+    tput(m.counts, key, count);
+    tput(m.buckets, objectKey, { tokens: send ? tokens - 1 : tokens, last: now });
   };
   if (!send) {
     sim.apply(
@@ -235,14 +245,14 @@ export function recordEvent(sim: Simulation, e: NewEvent, node: string | null = 
     (d) => {
       const api = d.api as ApiState;
       remember(api);
-      const id = tget(api.eventIds, key);
-      const same = id === undefined ? undefined : tget(api.events, id);
+      const id = tpeek(api.eventIds, key);
+      const same = id === undefined ? undefined : tpeek(api.events, id);
       if (id !== undefined && same) {
-        tset(api.events, id, { ...same, message: ev.message, count, lastTime: now });
+        tput(api.events, id, { ...same, message: ev.message, count, lastTime: now });
       } else {
         const next = String(api.events.seq);
-        tset(api.events, next, { ...ev, count, firstTime: now, lastTime: now });
-        tset(api.eventIds, key, next);
+        tput(api.events, next, { ...ev, count, firstTime: now, lastTime: now });
+        tput(api.eventIds, key, next);
       }
     },
   );

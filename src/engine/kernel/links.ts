@@ -4,6 +4,7 @@
  * namespaces, deleting. What the rest of the kernel does about it (routes, addresses, qdiscs)
  * runs from the netdev notifier chain.
  */
+import { latest } from '../state/draft';
 import { KernelError } from './errors';
 import {
   allocIfindex,
@@ -239,8 +240,10 @@ export function linkSetMaster(
 function recalcBridgeMtu(ns: Netns, br: Link): void {
   if (!br.bridge || br.sysctl['__mtu_user'] === '1') return;
   let min = 0;
-  for (const i of br.bridge.ports) {
-    const p = ns.links[i];
+  // Only reads, through no draft: a bridge has a port per pod (state/draft.ts).
+  const links = latest(latest(ns).links);
+  for (const i of latest(latest(br.bridge).ports)) {
+    const p = latest(links[i]);
     if (p && (min === 0 || p.mtu < min)) min = p.mtu;
   }
   br.mtu = min || 1500;
@@ -251,8 +254,9 @@ function recalcBridgeMac(ns: Netns, br: Link): void {
   recalcBridgeMtu(ns, br);
   if (!br.bridge || br.macAssign === 'set') return;
   let lowest: string | null = null;
-  for (const i of br.bridge.ports) {
-    const p = ns.links[i];
+  const links = latest(latest(ns).links);
+  for (const i of latest(latest(br.bridge).ports)) {
+    const p = latest(links[i]);
     if (p && (lowest === null || p.mac < lowest)) lowest = p.mac;
   }
   br.mac = lowest ?? ZERO_MAC;

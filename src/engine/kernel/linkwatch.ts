@@ -3,6 +3,7 @@
  * link does to its own state and its neighbours', announced as NETDEV_CHANGE so that addrconf
  * configures a device that came up.
  */
+import { latest } from '../state/draft';
 import { tget } from '../state/table';
 import type { Touched } from './device';
 import { netdevChain } from './notifier';
@@ -17,10 +18,13 @@ export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
       // A bridge has carrier from birth; once it had ports, only while a port forwards.
       if (!l.bridge?.hadPorts) return true;
       if (!l.adminUp) return false;
-      return l.bridge.ports.some((i) => {
-        const p = ns.links[i];
-        return !!p && p.adminUp && portCarrier(p);
-      });
+      // Only reads, through no draft: a bridge has a port per pod (state/draft.ts).
+      const links = latest(latest(ns).links);
+      for (const i of latest(latest(l.bridge).ports)) {
+        const p = latest(links[i]);
+        if (p && p.adminUp && portCarrier(p)) return true;
+      }
+      return false;
     }
     default:
       return true;

@@ -2,7 +2,7 @@
  * Network namespaces: the kernel's initial state, creating a namespace (with its loopback
  * device), bind mounts by path, and destroying one (its devices go; a veth takes its peer along).
  */
-import { emptyTable, tdel, tentries, tget, thas, tset } from '../state/table';
+import { emptyTable, tdel, tget, thas, tscanPeek, tset } from '../state/table';
 import { KernelError } from './errors';
 import { nameChunk, nameChunkOf, newLink, linksOf, ZERO_MAC, type Touched } from './device';
 import { emptyIptables } from './iptables/provider';
@@ -67,7 +67,9 @@ export function destroyNetns(k: KernelState, id: string): void {
     }
     deleteLinkRaw(k, ns, l);
   }
-  for (const [p, nid] of tentries(k.mounts)) if (nid === id) tdel(k.mounts, p);
+  const paths: string[] = [];
+  for (const [p, nid] of tscanPeek(k.mounts)) if (nid === id) paths.push(p);
+  for (const p of paths) tdel(k.mounts, p);
   tdel(k.netns, id);
   k.lwPending = k.lwPending.filter((x) => !x.startsWith(`${id}/`));
   linkwatch(k, touched);

@@ -6,7 +6,7 @@
 import * as vfs from '../fs/vfs';
 import { destroyNetns } from './namespaces';
 import type { KernelState } from './types';
-import { tdel, tentries, tget, tscan } from '../state/table';
+import { tdel, tentries, tget, tscanPeek } from '../state/table';
 
 /**
  * The id of the namespace bind-mounted at `path`, whichever name the path gives the mount point
@@ -22,7 +22,8 @@ export function mountAt(k: KernelState, fs: vfs.FsState, path: string): string |
 }
 
 function mounted(k: KernelState, id: string): boolean {
-  for (const nid of tscan(k.mounts)) if (nid === id) return true;
+  // Only reads, through no draft (state/table.ts tscanPeek): one mount per pod.
+  for (const [, nid] of tscanPeek(k.mounts)) if (nid === id) return true;
   return false;
 }
 

@@ -11,7 +11,7 @@ import { type Simulation, type WorldState, newNodeState } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import { ipString, parseIP } from '../net/ip';
 import { iptablesModule } from '../kernel/iptables/provider';
-import { tget, tvalues } from '../state/table';
+import { tget, tscanPeek, type Table } from '../state/table';
 
 export const NETNS_DIR = '/var/run/netns';
 
@@ -110,12 +110,18 @@ export function netnsCreate(n: NetnsDraft, path: string): string {
  * What `ip netns del` does, on a draft node: unmounts `path` and removes the file. The namespace
  * is destroyed (its veths take their peers with them) unless another mount still holds it.
  */
+/** Whether a mount still refers to namespace `id` (read without the draft's proxies). */
+function stillMounted(mounts: Table<string>, id: string): boolean {
+  for (const [, nid] of tscanPeek(mounts)) if (nid === id) return true;
+  return false;
+}
+
 export function netnsRemove(n: NetnsDraft, path: string): void {
   const k = n.kernel;
   const id = tget(k.mounts, path);
   if (id) {
     K.unmountNetns(k, path);
-    if (id !== k.root && !tvalues(k.mounts).includes(id)) K.destroyNetns(k, id);
+    if (id !== k.root && !stillMounted(k.mounts, id)) K.destroyNetns(k, id);
   }
   n.fs = vfs.remove(n.fs, path);
 }

@@ -16,7 +16,7 @@ import { stateEvent } from '../trace/trace';
 import type { Level } from '../trace/trace';
 import type { Scheduler } from './scheduler';
 import { freezeFresh } from '../state/freeze';
-import { tdel, tget, tset, withEntry, type Table } from '../state/table';
+import { tdrop, tget, tpeek, tput, withEntry, type Table } from '../state/table';
 
 export interface MachineEvent {
   type: string;
@@ -180,7 +180,7 @@ export class MachineHost {
         payload: { actor: id, machine: kindName, to: rec.value },
       }),
       (d) => {
-        tset(d.actors as Table<ActorRecord>, id, rec);
+        tput(d.actors as Table<ActorRecord>, id, rec);
       },
     );
     this.run(id, kindName, actions as ExecAction[], rec.context);
@@ -220,8 +220,8 @@ export class MachineHost {
         this.sim.apply(ev, (d) => {
           // An actor that reached a final state is gone (a removed sandbox, a deleted pod's
           // worker): the event records where it ended, the world no longer holds it.
-          if (out.status === 'done') tdel(d.actors as Table<ActorRecord>, id);
-          else tset(d.actors as Table<ActorRecord>, id, out);
+          if (out.status === 'done') tdrop(d.actors as Table<ActorRecord>, id);
+          else tput(d.actors as Table<ActorRecord>, id, out);
         });
       } else {
         // A context-only change (a counter, a remembered id): no event of its own.
@@ -275,7 +275,7 @@ export function draftStart(
   input: Record<string, unknown>,
 ): void {
   const [snap] = initialTransition(machine, input);
-  tset(actors, id, recordOf(name, snap));
+  tput(actors, id, recordOf(name, snap));
 }
 
 export function draftSend(
@@ -286,12 +286,13 @@ export function draftSend(
 ): void {
   // Read outside the draft: going through it would make a proxy of the record, its value and
   // every object in its context.
-  const rec = tget(settled(actors), id);
+  const peeked = tpeek(actors, id);
+  const rec = peeked === undefined ? undefined : settled(peeked);
   if (!rec) return;
   const [next] = transition(machine, snapOf(machine, rec), event as never);
   if (next.status === 'done') {
-    tdel(actors, id);
+    tdrop(actors, id);
     return;
   }
-  tset(actors, id, recordOf(rec.machine, next));
+  tput(actors, id, recordOf(rec.machine, next));
 }

@@ -21,6 +21,7 @@
  * `withEntry` / `withoutEntry` to derive a new table from a frozen one.
  */
 
+import { draftStateOf, latest } from './draft';
 import { fnv1a } from './hash';
 
 export interface TableEntry<V> {
@@ -108,6 +109,10 @@ type Mut<V> = {
 
 /** Sets `key` (in place: a draft or a table being built). An existing key keeps its place. */
 export function tset<V>(t: Table<V>, key: string, v: V): void {
+  if (putInto(t)) {
+    tput(t, key, v);
+    return;
+  }
   const m = t as Mut<V>;
   const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
@@ -130,6 +135,7 @@ export function tset<V>(t: Table<V>, key: string, v: V): void {
 
 /** Deletes `key` (in place); true if it was there. */
 export function tdel(t: Table<unknown>, key: string): boolean {
+  if (putInto(t)) return tdrop(t, key);
   const m = t as Mut<unknown>;
   const h = fnv1a(key);
   const hi = SLOT[h & 15]!;
@@ -146,6 +152,137 @@ export function tdel(t: Table<unknown>, key: string): boolean {
     if (empty(mid)) delete m.buckets[hi];
   }
   return true;
+}
+
+/*
+ * Setting into a draft without drafting the path. `tset` on an immer draft reads its way down
+ * through the draft (index, index, leaf, entry): each read makes a proxy and a copy, and each
+ * proxy is one more thing to finalize and freeze at the end of the change. For a table whose
+ * values are only ever replaced whole, `tput` instead derives the new index path from the
+ * table's current plain parts, freezes the few new objects, and assigns them to the draft: three
+ * writes to one draft. What was put is plain frozen data from then on: reading it back gives the
+ * frozen value, not a draft, so never change a value of such a table in place (PodObj-like
+ * records that are changed through `tget` must use `tset`).
+ *
+ * It reads immer's draft state (draft.ts); when that is not there, or when a part of the path is
+ * already drafted, it falls back to `tset`.
+ */
+/**
+ * The table's size, seq and index as plain data, when `t` is a draft whose index is not drafted
+ * (no proxy on it): what `tput` and `tdrop` can derive from. undefined: use tset / tdel.
+ */
+function plainParts<V>(t: Table<V>): Table<V> | undefined {
+  const st = draftStateOf(t);
+  if (st === undefined) return undefined;
+  const src = (st.copy_ ?? st.base_) as Table<V>;
+  if (draftStateOf(src.buckets) !== undefined) return undefined;
+  return src;
+}
+
+/**
+ * True when `tput` already replaced this draft's index in the current change: it is frozen plain
+ * data, so `tset` and `tdel` must go on deriving, as `tput` and `tdrop` do.
+ */
+function putInto(t: Table<unknown>): boolean {
+  const st = draftStateOf(t);
+  if (st === undefined || st.copy_ === null || st.copy_ === undefined) return false;
+  const b = (st.copy_ as Table<unknown>).buckets;
+  return b !== (st.base_ as Table<unknown>).buckets && draftStateOf(b) === undefined;
+}
+
+/**
+ * Freezes `v` as freezeFresh does, unless a draft hangs somewhere in its new (unfrozen) parts:
+ * then it changes nothing and answers false (such a value must go through the draft, which
+ * finalizes the drafts inside it).
+ */
+function freezePlain(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return true;
+  const fresh: object[] = [];
+  const todo: object[] = [v];
+  while (todo.length > 0) {
+    const o = todo.pop()!;
+    if (draftStateOf(o) !== undefined) return false;
+    fresh.push(o);
+    for (const k in o) {
+      const c = (o as Record<string, unknown>)[k];
+      if (typeof c === 'object' && c !== null && !Object.isFrozen(c)) todo.push(c);
+    }
+  }
+  for (const o of fresh) Object.freeze(o);
+  return true;
+}
+
+/** `tset` for a table whose values are replaced whole, never changed in place (see above). */
+export function tput<V>(t: Table<V>, key: string, v: V): void {
+  const src = plainParts(t);
+  if (src === undefined || !freezePlain(v)) {
+    tset(t, key, v);
+    return;
+  }
+  const h = fnv1a(key);
+  const hi = SLOT[h & 15]!;
+  const lo = SLOT[(h >>> 4) & 15]!;
+  const mid = src.buckets[hi];
+  const b = mid?.[lo];
+  const slot = '#' + key;
+  const old = own(b, slot);
+  const nb = newLeaf(b);
+  nb[slot] = Object.freeze({ o: old ? old.o : src.seq, v });
+  const nmid = Object.freeze({ ...mid, [lo]: Object.freeze(nb) });
+  const m = t as Mut<V>;
+  m.buckets = Object.freeze({ ...src.buckets, [hi]: nmid }) as Mut<V>['buckets'];
+  if (!old) {
+    m.seq = src.seq + 1;
+    m.size = src.size + 1;
+  }
+}
+
+/** `tdel` for a table `tput` writes to (see above); true if `key` was there. */
+export function tdrop(t: Table<unknown>, key: string): boolean {
+  const src = plainParts(t);
+  if (src === undefined) return tdel(t, key);
+  const next = withoutEntry(src, key);
+  if (next === src) return false;
+  const m = t as Mut<unknown>;
+  // withoutEntry made new index nodes for the path (or dropped them): freeze those.
+  const h = fnv1a(key);
+  const hi = SLOT[h & 15]!;
+  const mid = next.buckets[hi];
+  if (mid !== undefined) {
+    const leaf = mid[SLOT[(h >>> 4) & 15]!];
+    if (leaf !== undefined) Object.freeze(leaf);
+    Object.freeze(mid);
+  }
+  m.buckets = Object.freeze(next.buckets) as Mut<unknown>['buckets'];
+  m.size = next.size;
+  return true;
+}
+
+/** `tget` that reads a draft's current values without making proxies (a value that is itself a draft is returned as one). */
+export function tpeek<V>(t: Table<V> | undefined, key: string): V | undefined {
+  if (t === undefined) return undefined;
+  const h = fnv1a(key);
+  const tab = latest(t);
+  const mid = latest(latest(tab.buckets)[SLOT[h & 15]!]);
+  const leaf = latest(mid?.[SLOT[(h >>> 4) & 15]!]);
+  const e = latest(leaf?.['#' + key]);
+  return e?.v;
+}
+
+/**
+ * [key, value] pairs in no particular order, read as `tpeek` reads (a draft's current values,
+ * no proxy made; a value that is itself a draft comes as one): for loops that only read a table
+ * inside a change (which namespaces are still mounted). Never write to what it gives.
+ */
+export function* tscanPeek<V>(t: Table<V>): Generator<readonly [string, V]> {
+  const index = latest(latest(t).buckets);
+  for (const hi in index) {
+    const mid = latest(index[hi]!);
+    for (const lo in mid) {
+      const leaf = latest(mid[lo]!);
+      for (const slot in leaf) yield [slot.slice(1), latest(leaf[slot]!).v] as const;
+    }
+  }
 }
 
 /** A new table with `key` set; `t` is unchanged. */
