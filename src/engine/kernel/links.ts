@@ -5,6 +5,7 @@
  * runs from the netdev notifier chain.
  */
 import { latest } from '../state/draft';
+import { utf8Length } from '../utf8';
 import { KernelError } from './errors';
 import {
   allocIfindex,
@@ -18,6 +19,7 @@ import {
   unlinkLink,
   unsetLinkName,
   validIfName,
+  IFNAMSIZ_MAX,
   ZERO_MAC,
   type RandomSource,
   type Touched,
@@ -53,9 +55,21 @@ export type LinkSpec =
       mac?: string;
     };
 
+/**
+ * The netlink policy of IFLA_IFNAME (NLA_STRING, len IFNAMSIZ-1) refuses a longer name with
+ * ERANGE while the message is parsed, before dev_valid_name's EINVAL (a veth peer's nested
+ * IFLA_IFNAME is parsed with the same policy in veth_newlink). iproute2 refuses such names
+ * itself, so only netlink callers (the plugins) see this.
+ */
+function ifNameAttrCheck(name: string): void {
+  if (name.length > IFNAMSIZ_MAX || utf8Length(name) > IFNAMSIZ_MAX)
+    throw new KernelError('ERANGE');
+}
+
 /** RTM_NEWLINK with NLM_F_CREATE|NLM_F_EXCL. Returns the new link's ifindex. */
 export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: RandomSource): number {
   const ns = nsById(k, nsId);
+  ifNameAttrCheck(spec.name);
   if (!validIfName(spec.name)) throw new KernelError('EINVAL');
   const mtu = spec.mtu && spec.mtu > 0 ? spec.mtu : 1500;
   // veth_validate (the link type's ops->validate) refuses a bad IFLA_MTU before
@@ -67,6 +81,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
   const touched: Touched = [];
   if (spec.kind === 'veth') {
     const peerNs = nsById(k, spec.peerNs ?? nsId);
+    ifNameAttrCheck(spec.peerName);
     if (!validIfName(spec.peerName)) throw new KernelError('EINVAL');
     if (linkByName(peerNs, spec.peerName)) throw new KernelError('EEXIST');
     if (peerNs === ns && spec.peerName === spec.name) throw new KernelError('EEXIST');
@@ -331,6 +346,7 @@ export function linkSetAllmulti(k: KernelState, nsId: string, ifindex: number, o
  * lo checked on 6.18), so there is no EBUSY any more.
  */
 export function linkSetName(k: KernelState, nsId: string, ifindex: number, name: string): void {
+  ifNameAttrCheck(name);
   const { ns, l } = getLink(k, nsId, ifindex);
   if (!validIfName(name)) throw new KernelError('EINVAL');
   if (l.name === name) return;

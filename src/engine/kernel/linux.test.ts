@@ -121,6 +121,24 @@ describe('renaming a device', () => {
     expect(failure(() => K.linkSetName(k, ns, v0, 'v1')).errno).toBe('EEXIST');
     expect(failure(() => K.linkSetName(k, ns, v0, 'a/b')).errno).toBe('EINVAL');
   });
+
+  it('refuses a name longer than 15 bytes with ERANGE (IFLA_IFNAME policy), before EINVAL', () => {
+    const { k, ns } = setup();
+    const long = 'averyverylongbr0'; // 16 bytes: recorded as "numerical result out of range"
+    expect(failure(() => K.linkAdd(k, ns, { kind: 'bridge', name: long }, rnd)).errno).toBe(
+      'ERANGE',
+    );
+    expect(
+      failure(() => K.linkAdd(k, ns, { kind: 'bridge', name: 'a/verylongname/x' }, rnd)).errno,
+    ).toBe('ERANGE');
+    expect(
+      failure(() => K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: long }, rnd)).errno,
+    ).toBe('ERANGE');
+    const v0 = K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+    expect(failure(() => K.linkSetName(k, ns, v0, long)).errno).toBe('ERANGE');
+    expect(failure(() => K.linkSetName(k, ns, v0, 'ééééééééé')).errno).toBe('ERANGE'); // 18 bytes
+    expect(K.linkAdd(k, ns, { kind: 'bridge', name: 'averyverylongbr' }, rnd)).toBeGreaterThan(0);
+  });
 });
 
 /** The IPv4 addresses of a device as `ip -4 addr` lists them ("secondary" marked). */

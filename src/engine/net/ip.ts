@@ -18,6 +18,11 @@ export interface IP {
 export interface IPNet {
   readonly ip: IP;
   readonly prefix: number;
+  /**
+   * The mask bytes in hex when Go holds a non-canonical mask for this prefix, which only `%v` of
+   * the struct shows (net.IPMask(net.IPv4zero) is 16 bytes, 00000000000000000000ffff00000000).
+   */
+  readonly goMaskHex?: string;
 }
 
 const V4_MAX = (1n << 32n) - 1n;
@@ -255,13 +260,13 @@ export function maskHex(v: Family, prefix: number): string {
  */
 export function goIPNetValue(n: IPNet | null): string {
   if (!n) return '{<nil> <nil>}';
-  return `{${ipString(n.ip)} ${maskHex(n.ip.v, n.prefix)}}`;
+  return `{${ipString(n.ip)} ${n.goMaskHex ?? maskHex(n.ip.v, n.prefix)}}`;
 }
 
 /** `%+v` of a net.IPNet value, e.g. "{IP:10.22.0.0 Mask:ffffff00}" ("{IP:<nil> Mask:<nil>}"). */
 export function goIPNetValuePlus(n: IPNet | null): string {
   if (!n) return '{IP:<nil> Mask:<nil>}';
-  return `{IP:${ipString(n.ip)} Mask:${maskHex(n.ip.v, n.prefix)}}`;
+  return `{IP:${ipString(n.ip)} Mask:${n.goMaskHex ?? maskHex(n.ip.v, n.prefix)}}`;
 }
 
 export function isGlobalUnicast(ip: IP): boolean {

@@ -117,7 +117,13 @@ function calcGateways(result: Result100, n: BridgeConf): { v4: GwInfo; v6: GwInf
   const v6: GwInfo = { gws: [], family: 6, defaultRouteFound: false };
   for (const ipc of result.ips ?? []) {
     const gws = ipc.address.ip.v === 4 ? v4 : v6;
-    const defaultNet: IPNet = { ip: { v: gws.family, n: 0n }, prefix: 0 };
+    // defaultNet.IP = net.IPv4zero / net.IPv6zero (16 bytes both), Mask = net.IPMask(defaultNet.IP):
+    // for IPv4 the mask bytes are ::ffff:0.0.0.0, which `%v` prints in a failed route add.
+    const defaultNet: IPNet = {
+      ip: { v: gws.family, n: 0n },
+      prefix: 0,
+      ...(gws.family === 4 ? { goMaskHex: '00000000000000000000ffff00000000' } : {}),
+    };
     ipc.interface = 2;
     if (ipc.gateway === null && n.isGateway) ipc.gateway = nextIP(networkOf(ipc.address));
     if (n.isDefaultGateway && !gws.defaultRouteFound) {

@@ -53,9 +53,9 @@ export function* setupVeth(
     peerName = randomVethName(p);
     try {
       if (contMac) {
-        // net.ParseMAC
+        // net.ParseMAC in makeVethPair; makeVeth wraps every error but EEXIST.
         if (!/^[0-9a-fA-F]{2}([:-][0-9a-fA-F]{2}){5}$/.test(contMac))
-          throw new GoError(`address ${contMac}: invalid MAC address`);
+          throw new GoError(`failed to make veth pair: address ${contMac}: invalid MAC address`);
       }
       yield* nl.linkAddVeth(
         sys,

@@ -28,6 +28,7 @@ export function getNS(sys: Sys, path: string): NetnsId {
     throw new NSPathNotExistErr(`failed to Statfs ${q(path)}: no such file or directory`);
   }
   const real = vfs.resolvePath(sys.fs, path);
-  const magic = real.startsWith('/run/') || real.startsWith('/tmp/') ? TMPFS_MAGIC : EXT4_MAGIC;
+  // Debian bookworm mounts only /run (and so /var/run) as tmpfs; /tmp is on the root ext4.
+  const magic = real.startsWith('/run/') ? TMPFS_MAGIC : EXT4_MAGIC;
   throw new NSPathNotNSErr(`unknown FS magic on ${q(path)}: ${magic}`);
 }

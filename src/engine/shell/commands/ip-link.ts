@@ -371,14 +371,21 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
           rnd,
         );
       } else {
+        // rtnl_create_link stores IFLA_MTU in dev->mtu without ndo_change_mtu, so a bridge's
+        // MTU given at creation is not "set by the user": br_mtu_auto_adjust still follows ports.
         const spec: K.LinkSpec =
           kind === 'bridge'
-            ? { kind: 'bridge', name, ...(vlanFiltering !== undefined ? { vlanFiltering } : {}) }
+            ? {
+                kind: 'bridge',
+                name,
+                ...(vlanFiltering !== undefined ? { vlanFiltering } : {}),
+                ...(req.mtu ? { mtu: req.mtu } : {}),
+              }
             : { kind: kind as 'dummy' | 'ifb', name };
         idx = K.linkAdd(kd, nsId, spec, rnd);
         if (mac) K.linkSetMac(kd, nsId, idx, mac);
       }
-      if (req.mtu) K.linkSetMtu(kd, nsId, idx, req.mtu);
+      if (req.mtu && kind !== 'bridge') K.linkSetMtu(kd, nsId, idx, req.mtu);
       if (req.txqlen !== null) K.linkSetTxqlen(kd, nsId, idx, req.txqlen);
       if (req.promisc !== null) K.linkSetPromisc(kd, nsId, idx, req.promisc);
       if (req.allmulti !== null) K.linkSetAllmulti(kd, nsId, idx, req.allmulti);
