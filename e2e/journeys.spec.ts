@@ -60,3 +60,39 @@ test('a plugin removed from /opt/cni/bin comes back with Actions → Install plu
   await expect(binary('portmap')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a run past a prediction does not complete the lesson before the learner has seen it', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/add-step-by-step');
+  const lesson = page.getByRole('region', { name: 'ADD, step by step' });
+  await expect(lesson).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Actions', exact: true }).click();
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await cluster.getByRole('textbox', { name: 'Pod name' }).fill('web-0');
+  await cluster.getByRole('button', { name: 'Create pod' }).click();
+  await settled(page);
+  // The run reaches web-0 Running, then the lesson holds the cursor before bridge's ADD for a
+  // prediction: no goal is met at the step shown, so the lesson is not done yet.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const prediction = lesson.getByRole('form', { name: 'Prediction' });
+  await expect(prediction).toBeVisible({ timeout: 30_000 });
+  await settled(page);
+  await expect(lesson.getByRole('list', { name: 'Goals' }).getByText('(met)')).toHaveCount(0);
+  await expect(lesson.getByText('8 min · done')).toHaveCount(0);
+  const progress = () =>
+    page.evaluate(() => JSON.parse(localStorage.getItem('cnisim.course.v1') ?? '{}'));
+  expect((await progress()).lessons?.['add-step-by-step']?.done ?? false).toBe(false);
+
+  // Answered, the run goes on to the end: now the lesson is done.
+  await prediction.getByRole('radio').first().check();
+  await prediction.getByRole('button').click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(lesson.getByText('Every goal is met: lesson complete.')).toBeVisible({
+    timeout: 30_000,
+  });
+  expect((await progress()).lessons['add-step-by-step'].done).toBe(true);
+  expect(errors).toEqual([]);
+});
