@@ -96,3 +96,30 @@ test('a run past a prediction does not complete the lesson before the learner ha
   expect((await progress()).lessons['add-step-by-step'].done).toBe(true);
   expect(errors).toEqual([]);
 });
+
+test('after a fault that lets new pods run, an idle run does not tell to create a pod there', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await page.getByRole('tab', { name: 'Actions', exact: true }).click();
+  await cluster
+    .getByRole('combobox', { name: 'Fault', exact: true })
+    .selectOption({ label: 'ip_forward off on a node' });
+  await cluster.getByRole('button', { name: 'Inject fault' }).click();
+  await settled(page);
+  // "Create pod" offers the fault's node; the pod runs there: ip_forward shows in traffic.
+  await cluster.getByRole('textbox', { name: 'Pod name' }).fill('web-1');
+  await expect(cluster.getByRole('combobox', { name: 'Node for the pod' })).toHaveValue('node-1');
+  await cluster.getByRole('button', { name: 'Create pod' }).click();
+  await settled(page);
+  await page.getByRole('combobox', { name: 'Run until' }).selectOption({ label: 'next error' });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const idle = page.getByRole('status').filter({ hasText: 'did not come: the cluster is idle' });
+  await expect(idle).toBeVisible({ timeout: 30_000 });
+  await expect(idle).toContainText('Act on it to go on.');
+  await expect(idle).not.toContainText('create one there');
+  expect(errors).toEqual([]);
+});
