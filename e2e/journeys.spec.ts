@@ -123,3 +123,20 @@ test('after a fault that lets new pods run, an idle run does not tell to create 
   await expect(idle).not.toContainText('create one there');
   expect(errors).toEqual([]);
 });
+
+test('a quiz question that asks for every answer says so once', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/pod-ip-origin');
+  const lesson = page.getByRole('region', { name: 'Where the pod IP comes from' });
+  await expect(lesson).toBeVisible({ timeout: 30_000 });
+  const group = lesson.getByRole('group', { name: /^Which addresses of 10\.244\.1\.0\/24/ });
+  await expect(group).toBeVisible();
+  const legend = (await group.locator('legend').textContent()) ?? '';
+  expect(legend.match(/select all that apply/gi)).toHaveLength(1);
+  await expect(group.getByRole('checkbox')).toHaveCount(4);
+  // A question with one answer says nothing of the kind, and offers radio buttons.
+  const single = lesson.getByRole('group', { name: /^How does the address host-local chose/ });
+  await expect(single.locator('legend')).not.toContainText('select all');
+  await expect(single.getByRole('radio')).toHaveCount(4);
+  expect(errors).toEqual([]);
+});
