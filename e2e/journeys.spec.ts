@@ -140,3 +140,30 @@ test('a quiz question that asks for every answer says so once', async ({ page })
   await expect(single.getByRole('radio')).toHaveCount(4);
   expect(errors).toEqual([]);
 });
+
+test('a damaged link cannot be kept over my own sandbox', async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+  const saved = () =>
+    page.evaluate(() => JSON.parse(localStorage.getItem('cnisim.sandbox.v1') ?? 'null')?.cursor);
+  for (let i = 0; i < 3; i++) await forward.click();
+  await expect.poll(saved).not.toBeUndefined();
+  const mine = await saved();
+
+  // A link cut short when pasted: the default sandbox is open instead.
+  await page.goto('./#/s/AY2QsXKDMBBE_-VqmYCNA6FNmnSZtBkXsnSAJoAcSeCC0b9nZUKfTrO3-7R3K3n23');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'This link cannot be opened' }),
+  ).toBeVisible();
+  const banner = page.getByRole('region', { name: 'Shared sandbox' });
+  await expect(banner).toContainText('could not be opened');
+  await expect(banner).not.toContainText('You opened a shared sandbox');
+  // Nothing was opened to keep: "Keep this as my sandbox" would replace mine with the default.
+  await expect(banner.getByRole('button', { name: 'Keep this as my sandbox' })).toHaveCount(0);
+  expect(await saved()).toBe(mine);
+  await banner.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect(banner).toBeHidden();
+  expect(await saved()).toBe(mine);
+  expect(errors).toEqual([]);
+});
