@@ -169,17 +169,15 @@ test('a damaged link cannot be kept over my own sandbox', async ({ page }) => {
 });
 
 test("an embed's warning goes by itself, as the app's do; its errors stay", async ({ page }) => {
-  test.setTimeout(60_000);
-  // A docs page with a typo in a parameter: the embed says so, then gets out of the way.
-  await page.goto('./embed.html?views=steps,inspectr');
+  test.setTimeout(90_000);
+  // A docs page with a typo in a parameter and a lesson that is not in the build: the embed says
+  // both; the warning then gets out of the way, the error stays (the embed shows something else).
+  await page.goto('./embed.html?scenario=lesson:no-such-lesson&views=steps,inspectr');
   const warning = page.getByRole('alert').filter({ hasText: 'Embed parameter' });
+  const error = page.getByRole('alert').filter({ hasText: 'The default sandbox is shown instead' });
   await expect(warning).toBeVisible({ timeout: 15_000 });
+  await expect(error).toBeVisible();
   await expect(page.locator('.position strong')).toHaveText('16');
   await expect(warning).toBeHidden({ timeout: 30_000 });
-  // An error (a lesson that is not in the build) stays: the embed shows something else.
-  await page.goto('./embed.html?scenario=lesson:no-such-lesson');
-  const error = page.getByRole('alert').filter({ hasText: 'The default sandbox is shown instead' });
-  await expect(error).toBeVisible({ timeout: 15_000 });
-  await page.waitForTimeout(21_000);
   await expect(error).toBeVisible();
 });
