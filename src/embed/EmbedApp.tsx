@@ -9,7 +9,8 @@ import { ErrorBoundary } from '../ui/components/ErrorBoundary';
 import { isLandingView, LandingPane } from '../ui/LandingPane';
 import type { PanelProps } from '../ui/panels/types';
 import { routeHash } from '../ui/route';
-import { cmd, useApp } from '../ui/store';
+import { lifetime } from '../ui/components/noticeLife';
+import { cmd, dismissNotice, useApp, type Notice } from '../ui/store';
 import { withEngine } from '../ui/views/withEngine';
 import { parseScenario, type EmbedView } from './protocol';
 import { useEmbed } from './state';
@@ -112,6 +113,24 @@ function useKeys(): void {
   }, []);
 }
 
+/**
+ * A warning over the embed (a parameter or a message it could not carry out): it goes by itself
+ * after a while, as the app's notices do (noticeLife.ts); an error stays.
+ */
+function EmbedNotice({ n }: { n: Notice }) {
+  const ms = lifetime(n);
+  useEffect(() => {
+    if (ms === null) return;
+    const t = setTimeout(() => dismissNotice(n.id), ms);
+    return () => clearTimeout(t);
+  }, [n.id, ms]);
+  return (
+    <p role="alert" className={`notice notice-${n.kind}`}>
+      {n.text}
+    </p>
+  );
+}
+
 export function EmbedApp() {
   useKeys();
   const ready = useApp((s) => s.phase === 'ready');
@@ -164,9 +183,7 @@ export function EmbedApp() {
       {notices
         .filter((n) => n.kind !== 'info')
         .map((n) => (
-          <p key={n.id} role="alert" className={`notice notice-${n.kind}`}>
-            {n.text}
-          </p>
+          <EmbedNotice key={n.id} n={n} />
         ))}
       {lesson && (
         <ErrorBoundary what="The lesson">

@@ -7,7 +7,7 @@ import { FAULTS as CATALOGUE } from '../engine/faults';
 import { newSandbox } from '../engine/session';
 import { loadFaults } from '../engine';
 import { tget } from '../engine/state/table';
-import { faultNodeOf, lastFaultNode, uiFaults } from './faults';
+import { faultFailsNewPods, faultNodeOf, lastFaultNode, uiFaults } from './faults';
 
 await loadFaults();
 const FAULTS = uiFaults();
@@ -95,5 +95,35 @@ describe('the Actions view faults', () => {
     expect(faultNodeOf(s, s.cursor, cache as Exclude<typeof cache, string>)).toBe('node-1');
     s.perform(cache as Exclude<typeof cache, string>);
     expect(lastFaultNode(s, s.cursor)).toBe('node-2');
+  });
+
+  it('know which faults make a new pod on their node fail, and which let it run', () => {
+    const failing = FAULTS.filter((f) => f.nodeScoped && f.failsNewPods).map((f) => f.id);
+    expect(failing).toEqual([
+      'cni-version-unsupported',
+      'old-plugin-in-chain',
+      'plugin-missing',
+      'ipam-exhausted',
+      'silent-ip-leak',
+      'add-fails-midway',
+      'plugin-hangs',
+      'bad-output',
+      'conflist-malformed',
+      'conflist-missing',
+    ]);
+    // A new pod runs on a node after these: their symptoms are elsewhere.
+    for (const id of [
+      'stale-attachment',
+      'stale-reservation',
+      'containerd-restart',
+      'kubelet-restart',
+      'node-reboot',
+      'ip-forward-off',
+      'br-netfilter-unloaded',
+      'forward-policy-drop',
+    ])
+      expect(FAULTS.find((f) => f.id === id)?.failsNewPods, id).toBe(false);
+    expect(faultFailsNewPods('plugin-missing')).toBe(true);
+    expect(faultFailsNewPods('node-reboot')).toBe(false);
   });
 });

@@ -22,6 +22,12 @@ export interface UiFault {
   /** Whether the fault is made on a node the person chooses (not on a pod's node). */
   nodeScoped: boolean;
   /**
+   * Whether a pod created afterwards on the fault's node fails to start (its symptoms name new
+   * pods, a FailedCreatePodSandBox or a NetworkNotReady): a restart, a reboot, a stale
+   * reservation or a network fault lets new pods run, and shows elsewhere.
+   */
+  failsNewPods: boolean;
+  /**
    * The action that injects it at `step` (on `node` when given and the fault is node-scoped),
    * or a reason why it cannot be injected there.
    */
@@ -92,6 +98,9 @@ function toUi(f: FaultDef): UiFault {
     title: f.title,
     explanation,
     nodeScoped: !f.params['pod'] && !!f.params['node'],
+    failsNewPods: f.symptoms.some((x) =>
+      /\bnew pods stay\b|FailedCreatePodSandBox|NetworkNotReady/.test(x.text),
+    ),
     action(session, step, node) {
       const view = { spec: session.spec, state: session.stateAt(step) };
       let reason: string | null = null;
@@ -106,6 +115,15 @@ function toUi(f: FaultDef): UiFault {
 }
 
 let faults: readonly UiFault[] | null = null;
+
+/** Whether new pods on its node show fault `id` by failing (false when it is not loaded). */
+export function faultFailsNewPods(id: string): boolean {
+  try {
+    return uiFaults().find((f) => f.id === id)?.failsNewPods ?? false;
+  } catch {
+    return false;
+  }
+}
 
 /** The catalogue's faults for the Actions view; the catalogue is loaded first (`loadFaults()`). */
 export function uiFaults(): readonly UiFault[] {

@@ -170,6 +170,40 @@ describe('goal explanations on wrong states', () => {
     );
   });
 
+  it('counts put the plural on the noun, not on what qualifies it', () => {
+    const r = solvedAddLesson();
+    const f = check(r, {
+      ...base,
+      type: 'files',
+      node: 'node-1',
+      path: '/var/lib/cni/networks/containerd-net/10.244.1.*',
+      count: 2,
+    });
+    expect(f.explanation).toBe(
+      'expected exactly 2 files matching /var/lib/cni/networks/containerd-net/10.244.1.* on node-1; found 1 file: 10.244.1.2',
+    );
+    const l = check(r, {
+      ...base,
+      type: 'link',
+      node: 'node-1',
+      netns: 'host',
+      kind: 'veth',
+      name: 'veth*',
+      master: 'cni0',
+      count: 2,
+    });
+    expect(l.explanation).toMatch(
+      /^expected exactly 2 veths named veth\* with master cni0 in the host namespace/,
+    );
+    const t = check(r, {
+      ...base,
+      type: 'trace',
+      match: { kind: 'exec', target: 'bridge', node: 'node-1' },
+      count: 3,
+    });
+    expect(t.explanation).toMatch(/^expected exactly 3 bridge runs on node-1; there is 1/);
+  });
+
   it('node and sandboxes: name the state found', () => {
     const r = solvedAddLesson();
     const n = check(r, { ...base, type: 'node', node: 'node-1', networkReady: false });

@@ -21,7 +21,7 @@ import { parsePodPattern, podsMatching } from '../scenario/condition';
 import type { WorldState } from '../sim/world';
 import type { TraceEvent } from '../trace/trace';
 import { walkPacket } from '../dataplane/api';
-import { describeMatcher, matches } from './match';
+import { describeMatcher, matcherNoun, matches } from './match';
 import type { Goal } from './schema';
 import { tget, tvalues } from '../state/table';
 
@@ -83,16 +83,20 @@ function countOk(n: number, c: Counted): boolean {
   return (c.min === undefined || n >= c.min) && (c.max === undefined || n <= c.max);
 }
 
-/** "no file", "exactly 2 files", "at least one file", "between 1 and 3 files". */
-function countText(c: Counted, noun: string): string {
+/**
+ * "no file", "exactly 2 files", "at least one file", "between 1 and 3 files"; `after` qualifies
+ * the noun and stays as it is ("exactly 2 files matching /a/*", not "file matching /a/*s").
+ */
+function countText(c: Counted, noun: string, after = ''): string {
   if (c.count !== undefined)
-    return c.count === 0 ? `no ${noun}` : `exactly ${plural(c.count, noun)}`;
-  if (c.min === undefined && c.max === undefined) return `a ${noun}`;
-  if (c.max === 0) return `no ${noun}`;
+    return c.count === 0 ? `no ${noun}${after}` : `exactly ${plural(c.count, noun)}${after}`;
+  if (c.min === undefined && c.max === undefined) return `a ${noun}${after}`;
+  if (c.max === 0) return `no ${noun}${after}`;
   if (c.min !== undefined && c.max !== undefined)
-    return `between ${c.min} and ${plural(c.max, noun)}`;
-  if (c.min !== undefined) return c.min === 1 ? `a ${noun}` : `at least ${plural(c.min, noun)}`;
-  return `at most ${plural(c.max!, noun)}`;
+    return `between ${c.min} and ${plural(c.max, noun)}${after}`;
+  if (c.min !== undefined)
+    return c.min === 1 ? `a ${noun}${after}` : `at least ${plural(c.min, noun)}${after}`;
+  return `at most ${plural(c.max!, noun)}${after}`;
 }
 
 function listText(items: string[], max = 3): string {
@@ -287,8 +291,8 @@ const checkPodGone: Check<'pod-gone'> = (g, ctx) => {
 };
 
 const checkFiles: Check<'files'> = (g, ctx) => {
-  const noun = g.path.includes('*') ? `file matching ${g.path}` : `file ${g.path}`;
-  const expected = `${countText(g, noun)} on ${g.node}${g.contains !== undefined ? ` containing "${g.contains}"` : ''}`;
+  const after = g.path.includes('*') ? ` matching ${g.path}` : ` ${g.path}`;
+  const expected = `${countText(g, 'file', after)} on ${g.node}${g.contains !== undefined ? ` containing "${g.contains}"` : ''}`;
   const files = filesMatching(ctx.state, g.node, g.path);
   if (files === null) return { expected, found: `there is no node ${g.node}` };
   const fs = ctx.state.nodes[g.node]!.fs;
@@ -311,7 +315,7 @@ const checkLink: Check<'link'> = (g, ctx) => {
   const what = [g.kind ?? 'link', g.name.includes('*') ? `named ${g.name}` : g.name];
   if (g.master) what.push(`with master ${g.master}`);
   if (g.up !== undefined) what.push(g.up ? 'up' : 'down');
-  const expected = `${countText(g, what.join(' '))} in ${look.label}${g.netns === 'host' ? '' : ` on ${g.node}`}`;
+  const expected = `${countText(g, what[0]!, ` ${what.slice(1).join(' ')}`)} in ${look.label}${g.netns === 'host' ? '' : ` on ${g.node}`}`;
   if (!look.ns) return { expected, found: look.missing ?? 'the namespace is gone' };
   const ns = look.ns;
   const re = globRe(g.name);
@@ -420,7 +424,7 @@ const checkTrace: Check<'trace'> = (g, ctx) => {
   const what = describeMatcher(g.match);
   const expected = g.last
     ? `the latest ${what} to be ${describeMatcher(g.last)}`
-    : `${countText(g, what.replace(/^(an?|the) /, ''))}`;
+    : countText(g, matcherNoun(g.match).noun, matcherNoun(g.match).after);
   const hits: number[] = [];
   for (let i = from(ctx, g.since); i <= ctx.step && i < ctx.events.length; i++)
     if (matches(g.match, ctx.events[i]!, ctx.events)) hits.push(i);

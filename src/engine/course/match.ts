@@ -155,6 +155,19 @@ export function findEvents(
 
 /** A matcher as a person reads it: `exec of bridge (ADD)`, `Kubernetes event FailedKillPod`. */
 export function describeMatcher(m: EventMatcher): string {
+  return matcherParts(m).join(' ');
+}
+
+/**
+ * A matcher's description as its noun phrase (`bridge ADD run`) and what qualifies it
+ * (` on node-1 that failed`), for counting it: "exactly 2 bridge ADD runs on node-1".
+ */
+export function matcherNoun(m: EventMatcher): { noun: string; after: string } {
+  const [noun, ...rest] = matcherParts(m);
+  return { noun: noun!, after: rest.map((p) => ` ${p}`).join('') };
+}
+
+function matcherParts(m: EventMatcher): string[] {
   const parts: string[] = [];
   const kinds = m.kind === undefined ? [] : Array.isArray(m.kind) ? m.kind : [m.kind];
   if (m.reason) parts.push(`Kubernetes event ${m.reason}`);
@@ -184,5 +197,5 @@ export function describeMatcher(m: EventMatcher): string {
   if (m.failed === true) parts.push('that failed');
   if (m.failed === false) parts.push('that succeeded');
   if (m.within) parts.push(`during ${describeMatcher(m.within)}`);
-  return parts.join(' ');
+  return parts;
 }

@@ -50,6 +50,19 @@ describe('a run that only repeats the same failure', () => {
     expect(s.cursor).toBeGreaterThan(at);
   });
 
+  it('stops when two pods retry the same failure, their retries interleaved differently each time', () => {
+    const s = broken('plugin-missing', { node: 'node-1', plugin: 'bridge' });
+    s.perform({ do: 'createPod', name: 'web-2', node: 'node-1' });
+    const from = s.cursor;
+    expect(s.runUntil({ kind: 'pod-running' })).toBeNull();
+    const end = s.lastRun!;
+    expect(end.kind).toBe('repeating');
+    if (end.kind !== 'repeating') return;
+    expect(s.cursor - from).toBeLessThan(1_000);
+    expect(end.repetition).toMatchObject({ node: 'node-1', pods: ['web-1', 'web-2'] });
+    expect(end.repetition.failure).toContain('failed to find plugin "bridge"');
+  });
+
   it("stops when the node's network is not ready (a broken conflist): the kubelet retries forever", () => {
     const s = newSandbox();
     s.runUntil({ kind: 'pod-running' });

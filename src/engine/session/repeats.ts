@@ -67,12 +67,25 @@ function sentForm(e: TraceEvent): { target: string; summary: string } {
   return { target: 'apiserver', summary: `${ev.type} ${ev.reason} ${ev.object}: ${message}` };
 }
 
-/** What an event says, without what differs on every retry by itself. */
-export function eventShape(e: TraceEvent): string {
+/**
+ * What an event says, without what differs on every retry by itself; `pods` (the names of the
+ * pods being retried) are said as one: two pods retrying the same failure interleave their
+ * retries differently from one round to the next, and each round is then one pod's retry.
+ */
+export function eventShape(e: TraceEvent, pods?: RegExp | null): string {
   const { target, summary } = sentForm(e);
   let s = `${e.kind}|${e.node ?? ''}|${e.source}|${target}|${summary}`;
   for (const [re, to] of NORMALISE) s = s.replace(re, to);
-  return s;
+  return pods ? s.replace(pods, 'P') : s;
+}
+
+/** A pattern of these pod names, each whole (not web-1 inside web-12). */
+function namesRe(names: Iterable<string>): RegExp {
+  const alt = [...names]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
+  return new RegExp(`(?<![\\w.-])(?:${alt})(?![\\w.-])`, 'g');
 }
 
 interface Track {
@@ -116,19 +129,26 @@ const POD_WORKER = /^pod\/[^/]+\/([^/]+)\/([^:]+):/;
 
 export class RepeatWatch {
   private readonly tracks = new Map<string, Track>();
+  /** Pods whose kubelet pod worker has been seen, and a pattern of their names. */
+  private readonly podNames = new Set<string>();
+  private podsRe: RegExp | null = null;
 
   /** Feeds event `e` (step `i`); returns the repetition once it is one. */
   feed(e: TraceEvent, i: number): Repetition | null {
     // The kubelet's status poll lines come every 5 s whatever the pods do: a round of a retry
     // (10 - 15 s) holds two or three of them, so they are no part of it.
     if (e.kind === 'log' && e.source === 'kubelet' && STATUS_POLL_LINE.test(e.summary)) return null;
+    const worker = e.kind === 'state' && e.source === 'kubelet' ? POD_WORKER.exec(e.summary) : null;
+    if (worker && !this.podNames.has(worker[2]!)) {
+      this.podNames.add(worker[2]!);
+      this.podsRe = namesRe(this.podNames);
+    }
     const error = isFailure(e);
     // Only a failure starts a track, and only tracks need the shape of other events: a run
     // without failures normalises nothing.
     if (!error && this.tracks.size === 0) return null;
-    const shape = eventShape(e);
+    const shape = eventShape(e, this.podsRe);
     const h = fnv1a(shape);
-    const worker = e.kind === 'state' && e.source === 'kubelet' ? POD_WORKER.exec(e.summary) : null;
     for (const t of this.tracks.values()) {
       t.acc = fnv1a(String(h), Math.imul(t.acc, 31) >>> 0);
       t.count++;
@@ -166,7 +186,8 @@ export class RepeatWatch {
     t.count = 0;
     const said = t.said ?? e;
     if (t.same < REPEATS || e.time - t.since < MIN_SPAN_US) {
-      t.pods.clear();
+      // The pods of the identical rounds so far (two pods take turns, a round each).
+      if (t.same === 1) t.pods.clear();
       t.said = null;
       return null;
     }

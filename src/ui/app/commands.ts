@@ -4,6 +4,7 @@
  * never write the store themselves (./state.ts).
  */
 import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
+import { faultFailsNewPods } from '../faults';
 import { Cancelled, jobRunning, quietly, runJob } from './jobs';
 import { notify } from './notices';
 import { previewCmd } from './preview';
@@ -76,12 +77,16 @@ export const cmd = {
       runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
         const end = s.lastRun;
         if (found !== null || !end) return;
-        // A node-scoped fault (injected with its node) shows only in that node's new pods.
+        // A node-scoped fault (injected with its node) that makes new pods fail shows only in
+        // that node's new pods. Others (a restart, a reboot, a stale reservation, a network
+        // fault) let them run: creating one there would not bring the error.
         let faultNode: string | null = null;
         for (const a of s.actions)
           if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
             faultNode =
-              typeof a.action.params?.['node'] === 'string' ? (a.output?.faultNode ?? null) : null;
+              typeof a.action.params?.['node'] === 'string' && faultFailsNewPods(a.action.fault)
+                ? (a.output?.faultNode ?? null)
+                : null;
         const text = get().engine?.runEndText(end, label, faultNode);
         if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
       }) ?? null,

@@ -268,15 +268,19 @@ function LessonView({ open }: { open: OpenLesson }) {
   const metIds = results.filter((r) => r.met).map((r) => r.id);
   const allMet = engine.allGoalsMet(results);
   const metKey = metIds.join(',');
+  const cursor = useApp((s) => s.cursor);
 
   useEffect(() => {
     if (!metKey && !allMet) return;
+    // Goals count at the step the learner sees: a run past a prediction renders its end once,
+    // and the prediction (a layout effect) has already brought the cursor back before it.
+    if (get().cursor !== cursor) return;
     updateLesson(lesson.id, (p) => ({
       ...p,
       goals: [...new Set([...p.goals, ...metKey.split(',').filter(Boolean)])],
       done: p.done || allMet,
     }));
-  }, [lesson.id, metKey, allMet]);
+  }, [lesson.id, metKey, allMet, cursor]);
 
   // Hints are the attempt machine's (src/engine/course/attempt.ts): which goal, which grade.
   const hintGoals = lesson.goals.map((g) => ({
@@ -475,7 +479,7 @@ function Question(props: {
       <fieldset>
         <legend>
           {q.question}
-          {multi ? ' (select all that apply)' : ''}
+          {multi && !/select all that apply/i.test(q.question) ? ' (select all that apply)' : ''}
         </legend>
         {shown.map((c) => (
           <label key={c.id} className="choice">

@@ -89,6 +89,8 @@ export function ActionsView({ session, step }: PanelProps) {
   const [target, setTarget] = useState('');
   const [opNode, setOpNode] = useState(nodes[0]!);
   const [build, setBuild] = useState('v1.1.1');
+  // '' installs the whole package; a name, that plugin alone (a missing one comes back too).
+  const [installWhat, setInstallWhat] = useState('');
   const FAULTS = uiFaults();
   const [faultId, setFaultId] = useState(FAULTS[0]?.id ?? '');
   const [faultNodePick, setFaultNodePick] = useState('');
@@ -121,6 +123,11 @@ export function ActionsView({ session, step }: PanelProps) {
       .map(([name]) => name)
       .sort();
   };
+
+  // What installing the plugins package writes: every binary it ships, and any other plugin the
+  // node has (a bundle's calico, flannel), so that a plugin removed from /opt/cni/bin comes back.
+  const packagePlugins = (node: string): string[] =>
+    [...new Set([...loadEngine.now().REFERENCE_PACKAGE, ...installed(node)])].sort();
 
   return (
     <div className="actions">
@@ -270,13 +277,21 @@ export function ActionsView({ session, step }: PanelProps) {
           className="row-form"
           onSubmit={submit(() => {
             void (async () => {
-              for (const plugin of installed(opNode)) {
+              for (const plugin of installWhat ? [installWhat] : packagePlugins(opNode)) {
                 const r = await run({ do: 'installPlugin', node: opNode, plugin, build });
                 if (!r) return;
               }
             })();
           })}
         >
+          <Field label="Plugins to install">
+            <select value={installWhat} onChange={(e) => setInstallWhat(e.target.value)}>
+              <option value="">every plugin of the package</option>
+              {packagePlugins(opNode).map((p) => (
+                <option key={p}>{p}</option>
+              ))}
+            </select>
+          </Field>
           <Field label="Plugin build">
             <select value={build} onChange={(e) => setBuild(e.target.value)}>
               {Object.keys(loadEngine.now().BUILDS).map((b) => (

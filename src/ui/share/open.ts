@@ -26,6 +26,17 @@ function isRight(v: string | undefined): v is RightTab {
   return (RIGHT as readonly string[]).includes(v ?? '');
 }
 
+/**
+ * The default sandboxes opened in place of a link (or a trace) that could not be opened: there
+ * is nothing of the link's to keep as the user's own.
+ */
+const notOpened = new WeakSet<Session>();
+
+/** Whether `session` is the default sandbox shown because a link could not be opened. */
+export function linkNotOpened(session: Session | null): boolean {
+  return session !== null && notOpened.has(session);
+}
+
 /** Opens a link's sandbox in place of the current session (the default one if it is bad). */
 export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
@@ -34,6 +45,9 @@ export async function openLink(payload: string): Promise<void> {
   const { decodeLink } = await importLink();
   const r = decodeLink(payload);
   if (!r.ok) {
+    const fallback = engine.newSandbox();
+    notOpened.add(fallback);
+    update({ session: fallback });
     notify(
       'error',
       `${r.error} The default sandbox is open instead; your own sandbox is kept ("Back to my sandbox").`,
@@ -75,7 +89,9 @@ export async function openShared(
       'error',
       `This sandbox could not be replayed (${(e as Error).message}). The default sandbox is open instead.`,
     );
-    update({ session: engine.newSandbox() });
+    const fallback = engine.newSandbox();
+    notOpened.add(fallback);
+    update({ session: fallback });
     publish();
     return null;
   }
