@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { draftStateOf, latest } from './draft';
 
 describe('latest', () => {
-  const base = Object.freeze({
+  const base: { readonly links: Readonly<Record<number, { mtu: number }>> } = Object.freeze({
     links: Object.freeze({ 1: Object.freeze({ mtu: 1500 }), 2: Object.freeze({ mtu: 9000 }) }),
   });
 
