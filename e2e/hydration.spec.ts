@@ -77,25 +77,6 @@ test('the landing hydrates the prerendered first screen: its nodes are kept, and
   expect(errors).toEqual([]);
 });
 
-test('the browser paints the prerendered landing before React hydrates it', async ({ page }) => {
-  const errors = collectPageErrors(page);
-  await openLanding(page);
-  // main.tsx marks the start of hydration; the first contentful paint came before it.
-  const order = await page.evaluate(() => {
-    const hydrate = performance.getEntriesByName('cnisim:hydrate')[0] as
-      PerformanceMark | undefined;
-    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
-    return {
-      why: hydrate?.detail,
-      paintFirst: !!hydrate && !!fcp && fcp.startTime <= hydrate.startTime,
-    };
-  });
-  expect(order).toEqual({ why: 'painted', paintFirst: true });
-  await settled(page);
-  expect(await mismatches(page)).toBe(0);
-  expect(errors).toEqual([]);
-});
-
 test('a step taken before the panes are hydrated shows in them', async ({ page }) => {
   const errors = collectPageErrors(page);
   await markPrerendered(page);

@@ -53,35 +53,6 @@ function hydrationFailed(error: unknown): void {
   console.error('cnisim: the first screen did not hydrate:', error);
 }
 
-/**
- * Runs `fn` once the browser has shown the page as it stands (its first contentful paint): work
- * started earlier delays that paint, or takes the processor from its raster. At once in a tab
- * that is not shown (it paints nothing until it is), and after a second at the latest.
- */
-function afterFirstPaint(fn: () => void): void {
-  let done = false;
-  let observer: PerformanceObserver | null = null;
-  const once = (why: string) => {
-    if (done) return;
-    done = true;
-    observer?.disconnect();
-    document.removeEventListener('visibilitychange', hidden);
-    performance.mark('cnisim:hydrate', { detail: why });
-    fn();
-  };
-  const hidden = () => {
-    if (document.visibilityState !== 'visible') once('hidden');
-  };
-  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return once('no paint timing');
-  if (document.visibilityState !== 'visible') return once('hidden');
-  document.addEventListener('visibilitychange', hidden);
-  observer = new PerformanceObserver((list) => {
-    if (list.getEntriesByName('first-contentful-paint').length > 0) once('painted');
-  });
-  observer.observe({ type: 'paint', buffered: true });
-  setTimeout(() => once('timeout'), 1000);
-}
-
 if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
 } else {
@@ -107,36 +78,30 @@ if (framedByForeignPage(window)) {
       <App />
     </StrictMode>
   );
-  const render = () => {
-    if (hydrates) {
-      // The landing: React takes over the prerendered nodes rather than making and laying out a
-      // second copy of the page. The header, the controls and the timeline synchronously, in this
-      // task, and "Step forward" is live at its end; the panes and the dialogs (`HydratesLater`,
-      // App.tsx) in the next tasks, or at once when they are used.
-      flushSync(() => {
-        hydrateRoot(container, app, { onRecoverableError: hydrationFailed });
-      });
-    } else {
-      // Anything else (a saved sandbox, a link, a course route, a chosen theme) differs from the
-      // prerendered landing: it is replaced, in this task, so that the browser paints the
-      // page's own first screen before the engine's code (arriving meanwhile) is evaluated.
-      const root = createRoot(container);
-      flushSync(() => root.render(app));
-    }
-    // On the landing, its engine after the first render: its chunks (parsed on another thread)
-    // would compete with the first paint and the render for the processor.
-    const engine =
-      whole ??
-      fetchLanding()!.then((landing) => {
-        startLanding(landing);
-        panels();
-        return loadEngine();
-      });
-    engine.then(start, failedToLoad);
-  };
-  // The prerendered landing is painted as it is, before React hydrates it: the browser would
-  // otherwise lay out and paint the first frame only after that render.
-  if (hydrates) afterFirstPaint(render);
-  else render();
+  if (hydrates) {
+    // The landing: React takes over the prerendered nodes rather than making and laying out a
+    // second copy of the page. The header, the controls and the timeline synchronously, in this
+    // task, and "Step forward" is live at its end; the panes and the dialogs (`HydratesLater`,
+    // App.tsx) in the next tasks, or at once when they are used.
+    flushSync(() => {
+      hydrateRoot(container, app, { onRecoverableError: hydrationFailed });
+    });
+  } else {
+    // Anything else (a saved sandbox, a link, a course route, a chosen theme) differs from the
+    // prerendered landing: it is replaced, in this task, so that the browser paints the
+    // page's own first screen before the engine's code (arriving meanwhile) is evaluated.
+    const root = createRoot(container);
+    flushSync(() => root.render(app));
+  }
+  // On the landing, its engine after the first render: its chunks (parsed on another thread)
+  // would compete with the first paint and the render for the processor.
+  const engine =
+    whole ??
+    fetchLanding()!.then((landing) => {
+      startLanding(landing);
+      panels();
+      return loadEngine();
+    });
+  engine.then(start, failedToLoad);
   registerServiceWorker();
 }
