@@ -328,12 +328,20 @@ test('a fault injected through the API has its real consequence; an unknown one 
   await page.evaluate("drive({ type: 'inject', fault: 'no-such-fault' })");
   await expect
     .poll(async () => (await lastOf(page, 'error'))?.message)
-    .toBe('fault no-such-fault: unknown fault "no-such-fault"');
+    .toMatch(
+      /^fault no-such-fault: unknown fault "no-such-fault" \(one of cache-corrupted, .*plugin-missing/,
+    );
+  await page.evaluate(
+    "drive({ type: 'inject', fault: 'no-such-fault', params: { node: 'node-1' } })",
+  );
+  await expect
+    .poll(async () => (await lastOf(page, 'error'))?.message)
+    .toMatch(/^fault no-such-fault: unknown fault "no-such-fault" \(one of /);
   await page.evaluate("drive({ type: 'inject', fault: 'cache-corrupted' })");
   await expect
     .poll(async () => (await lastOf(page, 'error'))?.message)
     .toMatch(/^fault cache-corrupted: No pod is Running at this step/);
-  await expect(frame.getByRole('alert').filter({ hasText: 'no-such-fault' })).toBeVisible();
+  await expect(frame.getByRole('alert').filter({ hasText: 'no-such-fault' }).first()).toBeVisible();
   await expect(frame.locator('.position strong')).toHaveText('16');
 
   // plugin-missing: bridge removed from node-1's /opt/cni/bin, at the current step.

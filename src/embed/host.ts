@@ -55,16 +55,15 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
         return;
       }
       case 'inject': {
-        let action: Parameters<typeof cmd.perform>[0] | string = {
-          do: 'injectFault',
-          fault: m.fault,
-          ...(m.params ? { params: m.params } : {}),
-        };
-        if (!m.params) {
-          const [{ uiFaults }] = await Promise.all([import('../ui/faults'), loadFaults()]);
-          const f = uiFaults().find((x) => x.id === m.fault);
-          action = f ? f.action(session, session.cursor) : `unknown fault "${m.fault}"`;
-        }
+        const [{ uiFaults }] = await Promise.all([import('../ui/faults'), loadFaults()]);
+        const all = uiFaults();
+        const f = all.find((x) => x.id === m.fault);
+        // docs/embedding.md: an unknown id is refused with the ids there are.
+        const action: Parameters<typeof cmd.perform>[0] | string = !f
+          ? `unknown fault "${m.fault}" (one of ${all.map((x) => x.id).join(', ')})`
+          : m.params
+            ? { do: 'injectFault', fault: m.fault, params: m.params }
+            : f.action(session, session.cursor);
         if (typeof action === 'string') {
           notify('warning', `Fault ${m.fault}: ${action}`);
           post({ type: 'error', message: `fault ${m.fault}: ${action}` });
