@@ -17,7 +17,10 @@ export function notify(
     ...(download ? { download } : {}),
     ...(about ? { about: { session: about, revision: about.revision } } : {}),
   };
-  update((st) => ({ notices: [...st.notices.slice(-3), n] }));
+  // The same message again (Play pressed at the end, twice) replaces the one shown, which then
+  // lasts from now: notices never stack copies of themselves.
+  const same = (o: Notice) => o.kind === kind && o.text === text && !o.download && !download;
+  update((st) => ({ notices: [...st.notices.filter((o) => !same(o)).slice(-3), n] }));
 }
 
 /** Notices about a trace that is no longer the session's (see Notice.about). */
