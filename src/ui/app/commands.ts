@@ -6,7 +6,7 @@
 import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
 import { faultFailsNewPods } from '../faults';
 import { Cancelled, jobRunning, quietly, runJob } from './jobs';
-import { notify } from './notices';
+import { notify, notifyRunEnd } from './notices';
 import { previewCmd } from './preview';
 import {
   get,
@@ -28,7 +28,8 @@ export const cmd = {
     quietly(
       runJob('Computing the next step', s.stepForwardJob())?.then((moved) => {
         if (!moved && get().playing) pause();
-        if (!moved) notify('info', 'Nothing is left to happen: act on the cluster to go on.');
+        if (!moved)
+          notifyRunEnd('info', 'Nothing is left to happen: act on the cluster to go on.', s);
       }) ?? null,
     );
   },
@@ -88,7 +89,7 @@ export const cmd = {
                 ? (a.output?.faultNode ?? null)
                 : null;
         const text = get().engine?.runEndText(end, label, faultNode);
-        if (text) notify(end.kind === 'repeating' ? 'warning' : 'info', text);
+        if (text) notifyRunEnd(end.kind === 'repeating' ? 'warning' : 'info', text, s);
       }) ?? null,
     );
   },

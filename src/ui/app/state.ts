@@ -29,9 +29,10 @@ export interface Notice {
   download?: { label: string; name: string; text: string };
   /**
    * The trace the notice is about (a restored sandbox that replays differently): it goes away
-   * once that trace is gone, when another session opens or an action rewrites it.
+   * once that trace is gone, when another session opens or an action rewrites it. With
+   * `actions`, also once another action is taken (how a run ended says nothing after a fix).
    */
-  about?: { session: Session; revision: number };
+  about?: { session: Session; revision: number; actions?: number };
 }
 
 export interface Busy {
