@@ -64,6 +64,12 @@ describe('validateLesson', () => {
     ).toEqual([`quiz[0].choices: "${right}" is an answer but has a whyNot`]);
   });
 
+  it('refuses a question that says "select all that apply" (the app adds it)', () => {
+    expect(errors(variant((l) => (l.quiz[0].question += ' Select all that apply.')))).toEqual([
+      'quiz[0].question: says "select all that apply", which the app adds itself',
+    ]);
+  });
+
   it('refuses duplicate goal ids and a solution action the scenario format does not know', () => {
     expect(errors(variant((l) => (l.goals[1].id = l.goals[0].id)))).toEqual([
       'goals: duplicate goal id "running"',

@@ -43,6 +43,9 @@ function quizErrors(q: QuizQuestion, at: string): string[] {
       out.push(
         `${at}.choices: "${c.id}" is marked as the simplification "${c.myth}" but is an answer`,
       );
+  // The app says it after every question with more than one answer.
+  if (/select all that apply/i.test(q.question))
+    out.push(`${at}.question: says "select all that apply", which the app adds itself`);
   for (const c of q.choices) {
     const right = q.answer.includes(c.id);
     if (!right && !c.whyNot) out.push(`${at}.choices: wrong choice "${c.id}" has no whyNot`);

@@ -479,7 +479,7 @@ function Question(props: {
       <fieldset>
         <legend>
           {q.question}
-          {multi && !/select all that apply/i.test(q.question) ? ' (select all that apply)' : ''}
+          {multi ? ' (select all that apply)' : ''}
         </legend>
         {shown.map((c) => (
           <label key={c.id} className="choice">
