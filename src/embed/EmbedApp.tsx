@@ -9,8 +9,8 @@ import { ErrorBoundary } from '../ui/components/ErrorBoundary';
 import { isLandingView, LandingPane } from '../ui/LandingPane';
 import type { PanelProps } from '../ui/panels/types';
 import { routeHash } from '../ui/route';
-import { lifetime } from '../ui/components/noticeLife';
-import { cmd, dismissNotice, useApp, type Notice } from '../ui/store';
+import { useNoticeExpiry } from '../ui/components/Notices';
+import { cmd, useApp, type Notice } from '../ui/store';
 import { withEngine } from '../ui/views/withEngine';
 import { parseScenario, type EmbedView } from './protocol';
 import { useEmbed } from './state';
@@ -118,12 +118,7 @@ function useKeys(): void {
  * after a while, as the app's notices do (noticeLife.ts); an error stays.
  */
 function EmbedNotice({ n }: { n: Notice }) {
-  const ms = lifetime(n);
-  useEffect(() => {
-    if (ms === null) return;
-    const t = setTimeout(() => dismissNotice(n.id), ms);
-    return () => clearTimeout(t);
-  }, [n.id, ms]);
+  useNoticeExpiry(n);
   return (
     <p role="alert" className={`notice notice-${n.kind}`}>
       {n.text}

@@ -14,8 +14,8 @@ function save(file: NonNullable<Notice['download']>): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** One notice; it dismisses itself after its lifetime unless `held` (see noticeLife.ts). */
-function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
+/** Dismisses notice `n` after its lifetime unless `held` (see noticeLife.ts); errors stay. */
+export function useNoticeExpiry(n: Notice, held = false): void {
   const ms = lifetime(n);
   useEffect(() => {
     if (ms === null || held) return;
@@ -23,6 +23,11 @@ function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
     const t = setTimeout(() => dismissNotice(n.id), ms);
     return () => clearTimeout(t);
   }, [n.id, ms, held]);
+}
+
+/** One notice; it dismisses itself after its lifetime unless `held`. */
+function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
+  useNoticeExpiry(n, held);
   return (
     <li className={`notice notice-${n.kind}`} role={n.kind === 'info' ? 'status' : 'alert'}>
       <span>{n.text}</span>
