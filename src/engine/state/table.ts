@@ -219,22 +219,7 @@ export function tput<V>(t: Table<V>, key: string, v: V): void {
     tset(t, key, v);
     return;
   }
-  const h = fnv1a(key);
-  const hi = SLOT[h & 15]!;
-  const lo = SLOT[(h >>> 4) & 15]!;
-  const mid = src.buckets[hi];
-  const b = mid?.[lo];
-  const slot = '#' + key;
-  const old = own(b, slot);
-  const nb = newLeaf(b);
-  nb[slot] = Object.freeze({ o: old ? old.o : src.seq, v });
-  const nmid = Object.freeze({ ...mid, [lo]: Object.freeze(nb) });
-  const m = t as Mut<V>;
-  m.buckets = Object.freeze({ ...src.buckets, [hi]: nmid }) as Mut<V>['buckets'];
-  if (!old) {
-    m.seq = src.seq + 1;
-    m.size = src.size + 1;
-  }
+  adopt(t, withEntry(src, key, v), key);
 }
 
 /** `tdel` for a table `tput` writes to (see above); true if `key` was there. */
@@ -243,19 +228,30 @@ export function tdrop(t: Table<unknown>, key: string): boolean {
   if (src === undefined) return tdel(t, key);
   const next = withoutEntry(src, key);
   if (next === src) return false;
-  const m = t as Mut<unknown>;
-  // withoutEntry made new index nodes for the path (or dropped them): freeze those.
+  adopt(t, next, key);
+  return true;
+}
+
+/**
+ * Makes the draft `t` hold `next`, derived from its plain parts by withEntry or withoutEntry:
+ * the new nodes on `key`'s path (index, index, leaf, entry) are frozen, then assigned.
+ */
+function adopt<V>(t: Table<V>, next: Table<V>, key: string): void {
   const h = fnv1a(key);
-  const hi = SLOT[h & 15]!;
-  const mid = next.buckets[hi];
+  const mid = next.buckets[SLOT[h & 15]!];
   if (mid !== undefined) {
     const leaf = mid[SLOT[(h >>> 4) & 15]!];
-    if (leaf !== undefined) Object.freeze(leaf);
+    if (leaf !== undefined) {
+      const e = leaf['#' + key];
+      if (e !== undefined) Object.freeze(e);
+      Object.freeze(leaf);
+    }
     Object.freeze(mid);
   }
-  m.buckets = Object.freeze(next.buckets) as Mut<unknown>['buckets'];
+  const m = t as Mut<V>;
+  m.buckets = Object.freeze(next.buckets) as Mut<V>['buckets'];
   m.size = next.size;
-  return true;
+  m.seq = next.seq;
 }
 
 /** `tget` that reads a draft's current values without making proxies (a value that is itself a draft is returned as one). */
