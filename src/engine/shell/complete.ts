@@ -48,7 +48,8 @@ function candidatesFor(node: NodeState, cwd: string, before: string[], word: str
   const prev = before.at(-1);
   if (before.length === 0) {
     if (word.includes('/')) return paths(node, cwd, word);
-    commandNames ??= [...new Set(defaultCommands().names())];
+    // `((` is what `(( expr ))` runs, not a name anyone types.
+    commandNames ??= [...new Set(defaultCommands().names())].filter((c) => c !== '((');
     return commandNames.filter((c) => c.startsWith(word));
   }
   const cmd = before[0]!.split('/').at(-1)!;

@@ -2,11 +2,13 @@
  * Word expansion as bash does it, in its order: tilde, parameter and command substitution, field
  * splitting of unquoted expansion results (default IFS: space, tab, newline), pathname expansion
  * (*, ?, [...] against the node's filesystem; a pattern without matches stays as it is) and quote
- * removal. Not done: brace expansion, arithmetic, IFS other than the default.
+ * removal; arithmetic expansion `$((...))` (arith.ts) is done with parameter expansion. Not done:
+ * brace expansion, IFS other than the default.
  */
 import * as vfs from '../fs/vfs';
 import type { CommandList, Word, WordPart } from './parse';
 import { ShellSyntaxError } from './parse';
+import { arith } from './arith';
 
 export interface ExpandEnv {
   /** A variable or special parameter ($?, $$, $#, $0, ...); undefined when unset. */
@@ -75,10 +77,12 @@ function paramValue(p: Extract<WordPart, { t: 'param' }>, env: ExpandEnv): strin
     case '?':
       if (unset) {
         const a = arg();
-        throw new ShellSyntaxError(
+        const e = new ShellSyntaxError(
           `${p.name}: ${a || (colon ? 'parameter null or not set' : 'parameter not set')}`,
           1,
         );
+        e.scriptExit = 127;
+        throw e;
       }
       return v!;
   }
@@ -109,6 +113,12 @@ function build(words: readonly Word[], env: ExpandEnv, split: boolean): Seg[][] 
             if (p.name === '@') break;
           }
           const v = paramValue(p, env);
+          if (p.q || !split) fb.add(v, false);
+          else fb.addSplit(v);
+          break;
+        }
+        case 'arith': {
+          const v = arith(expandWordNoSplit(p.expr, env), env);
           if (p.q || !split) fb.add(v, false);
           else fb.addSplit(v);
           break;

@@ -45,7 +45,6 @@ const NAMESPACES = ['cnisim-sh-t', 'cnisim-sh-u'];
 
 /** Where the shell knowingly differs from the real tools, and why. */
 const KNOWN_DIFFERENCES: Record<string, string> = {
-  'echo $(( 1 + 2 ))': 'arithmetic expansion is not supported',
   'x=(a b)': 'arrays are not supported',
   'f() { echo; }': 'shell functions are not supported',
   'echo {a,b}': 'brace expansion is not supported',

@@ -20,6 +20,14 @@ export interface Frame {
   tx: Tx | null;
 }
 
+/**
+ * Thrown after an expansion error in an interactive shell (a bad substitution, `${x?}`,
+ * arithmetic): bash abandons the rest of the line, and a subshell exits.
+ */
+export class LineAbort {
+  constructor(readonly code: number) {}
+}
+
 /** Thrown by `exit` to unwind to the shell's top. */
 export class ExitSignal {
   constructor(readonly code: number) {}

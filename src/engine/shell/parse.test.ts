@@ -20,6 +20,8 @@ function show(list: CommandList): string {
             return `$${p.length ? '#' : ''}{${p.name}${p.op ?? ''}${p.arg ? show1(p.arg) : ''}}${p.q ? 'q' : ''}`;
           case 'cmdsub':
             return `$(${show(p.list)})${p.q ? 'q' : ''}`;
+          case 'arith':
+            return `$((${show1(p.expr)}))${p.q ? 'q' : ''}`;
           case 'tilde':
             return `~${p.user}`;
         }
@@ -179,7 +181,10 @@ describe("parser: bash's syntax errors", () => {
     ['f() { echo; }', 'cnisim: shell functions are not supported'],
     ['cat << EOF', 'cnisim: here-documents (<<) are not supported'],
     ['case x in esac', "cnisim: `case' is not supported"],
-    ['echo $((1+2))', 'cnisim: arithmetic expansion $((...)) is not supported'],
+    [
+      'for ((i = 0; i < 3; i++)); do echo $i; done',
+      "cnisim: arithmetic `for ((...))' is not supported",
+    ],
   ];
   for (const [src, want] of table) it(src, () => expect(syntaxError(src)).toBe(want));
 

@@ -13,7 +13,7 @@
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
  * Not supported (a clear error, exit status 2): here-documents (<<), case, select, [[ ]],
- *   (( )) and $(( )) arithmetic, functions, arrays, coprocesses, brace expansion ({a,b} is a word).
+ *   arithmetic `for ((;;))`, functions, arrays, coprocesses, brace expansion ({a,b} is a word).
  */
 
 export type WordPart =
@@ -30,6 +30,8 @@ export type WordPart =
       bad?: boolean;
     }
   | { t: 'cmdsub'; list: CommandList; q: boolean; raw: string }
+  /** $(( expr )): the expression's text, expanded as in double quotes, then evaluated. */
+  | { t: 'arith'; expr: Word; q: boolean; raw: string }
   | { t: 'tilde'; user: string };
 
 export type ParamOp = ':-' | '-' | ':=' | '=' | ':+' | '+' | ':?' | '?';
@@ -125,6 +127,8 @@ export class ShellSyntaxError extends Error {
   pos = -1;
   /** "unexpected end of file" (bash then does not echo the line). */
   eof = false;
+  /** The status a script exits with after this error, when not `exitCode` (`${x?}`: 127). */
+  scriptExit: number | undefined;
   constructor(message: string, exitCode = 2) {
     super(message);
     this.exitCode = exitCode;
@@ -449,8 +453,15 @@ class Parser {
     const start = this.pos;
     const n = s[this.pos + 1];
     if (n === '(') {
-      if (s[this.pos + 2] === '(')
-        throw new ShellSyntaxError('cnisim: arithmetic expansion $((...)) is not supported');
+      if (s[this.pos + 2] === '(') {
+        const end = this.arithEnd(this.pos + 3);
+        if (end >= 0) {
+          const expr = new Parser(s.slice(this.pos + 3, end), 0, true).readArith();
+          this.pos = end + 2;
+          return { t: 'arith', expr, q, raw: s.slice(start, this.pos) };
+        }
+        // `$((a); (b))`: a command substitution that starts with a subshell.
+      }
       const sub = new Parser(s, this.pos + 2, true);
       const list = sub.parseList(new Set(), true);
       const t = sub.peek();
@@ -483,6 +494,57 @@ class Parser {
     }
     this.pos++;
     return null;
+  }
+
+  /**
+   * Where the `))` of an arithmetic expansion starts, its parentheses balanced (quotes skipped);
+   * -1 when a `)` closes first (then it is a command substitution, as bash decides).
+   */
+  private arithEnd(from: number): number {
+    const s = this.src;
+    let depth = 0;
+    for (let i = from; i < s.length; i++) {
+      const c = s[i]!;
+      if (c === '\\') i++;
+      else if (c === "'" || c === '"') {
+        const e = s.indexOf(c, i + 1);
+        if (e < 0) break;
+        i = e;
+      } else if (c === '(') depth++;
+      else if (c === ')') {
+        if (depth > 0) depth--;
+        else return s[i + 1] === ')' ? i : -1;
+      }
+    }
+    throw new ShellSyntaxError("unexpected EOF while looking for matching `)'");
+  }
+
+  /** The text of `$((...))`: expanded as in double quotes (quotes removed), then evaluated. */
+  readArith(): Word {
+    const s = this.src;
+    const parts: WordPart[] = [];
+    const lit = (v: string) => {
+      const last = parts[parts.length - 1];
+      if (last && last.t === 'lit') last.v += v;
+      else parts.push({ t: 'lit', v, q: true });
+    };
+    while (this.pos < s.length) {
+      const c = s[this.pos]!;
+      if (c === '$') {
+        const p = this.readDollar(true);
+        if (p) parts.push(p);
+        else lit('$');
+      } else if (c === '`') parts.push(this.readBackquote(true));
+      else if (c === '"') this.pos++;
+      else if (c === '\\' && this.pos + 1 < s.length) {
+        lit(s[this.pos + 1]!);
+        this.pos += 2;
+      } else {
+        lit(c);
+        this.pos++;
+      }
+    }
+    return { parts, raw: s };
   }
 
   private matchBrace(from: number): number {
@@ -656,9 +718,11 @@ class Parser {
     if (t.k === 'eof') this.fail(t);
     if (t.k === 'op') {
       if (t.op === '(') {
-        const next = this.src[t.end];
-        if (next === '(')
-          throw new ShellSyntaxError('cnisim: arithmetic commands ((...)) are not supported');
+        if (this.src[t.end] === '(') {
+          const end = this.arithEnd(t.end + 1);
+          if (end >= 0) return this.parseArithCommand(t.start, t.end + 1, end);
+          // `((a); (b))`: a subshell in a subshell, as bash reads it.
+        }
         this.next();
         const body = this.parseList(new Set(), true);
         const close = this.peek();
@@ -700,6 +764,25 @@ class Parser {
       }
     }
     return this.parseSimple();
+  }
+
+  /**
+   * `(( expr ))`: the `((` builtin with the expression as one word (expanded as in double
+   * quotes), which is `let "expr"` but for the name in its errors.
+   */
+  private parseArithCommand(start: number, from: number, end: number): SimpleCommand {
+    const expr = new Parser(this.src.slice(from, end), 0, true).readArith();
+    this.tok = null;
+    this.pos = end + 2;
+    const cmd: SimpleCommand = {
+      kind: 'simple',
+      assigns: [],
+      words: [{ parts: [{ t: 'lit', v: '((', q: true }], raw: '((' }, expr],
+      redirects: [],
+      text: '',
+      line: this.lineAt(start),
+    };
+    return this.withRedirects(cmd, start);
   }
 
   private withRedirects<T extends Command>(cmd: T, start: number): T {
@@ -795,6 +878,8 @@ class Parser {
   private parseFor(): ForCommand {
     const start = this.next().start;
     const nameTok = this.peek();
+    if (nameTok.k === 'op' && nameTok.op === '(' && this.src[nameTok.end] === '(')
+      throw new ShellSyntaxError("cnisim: arithmetic `for ((...))' is not supported");
     if (nameTok.k !== 'word') this.fail(nameTok);
     this.next();
     const name = nameTok.word.raw;

@@ -20,7 +20,7 @@ export interface RedirectHost {
   prefix(): string;
   expandEnv(io: IO, frame: Frame): ExpandEnv;
   /** Prints an expansion error and sets `$?`. */
-  expansionFailed(e: unknown, io: IO): number;
+  expansionFailed(e: unknown, io: IO): never;
   newTx(summary: string, source: string): Tx;
 }
 

@@ -30,7 +30,7 @@ import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';
 import * as D from './dispatch';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
-import { ExitSignal, type Frame, type IO, type Sink } from './io';
+import { ExitSignal, LineAbort, type Frame, type IO, type Sink } from './io';
 import {
   ScriptReader,
   ShellSyntaxError,
@@ -287,7 +287,12 @@ export class Shell implements ShellState, D.DispatchHost {
         return;
       }
       if (!list) return;
-      this.execList(list, io, frame);
+      try {
+        this.execList(list, io, frame);
+      } catch (e) {
+        if (!(e instanceof LineAbort)) throw e;
+        this.lastStatus = e.code;
+      }
     }
   }
 
@@ -425,7 +430,7 @@ export class Shell implements ShellState, D.DispatchHost {
     try {
       return fn();
     } catch (e) {
-      if (e instanceof ExitSignal) return e.code;
+      if (e instanceof ExitSignal || e instanceof LineAbort) return e.code;
       throw e;
     } finally {
       this.vars = vars;
@@ -496,13 +501,16 @@ export class Shell implements ShellState, D.DispatchHost {
     return 1;
   }
 
-  expansionFailed(e: unknown, io: IO): number {
-    if (e instanceof ShellSyntaxError) {
-      io.err(`${this.prefix()}${e.message}\n`);
-      this.lastStatus = e.exitCode;
-      return e.exitCode;
-    }
-    throw e;
+  /**
+   * An expansion failed: bash prints why and gives up the rest of its input, a script exiting
+   * (with 127 for an unset `${x?}`), an interactive shell going on with the next line.
+   */
+  expansionFailed(e: unknown, io: IO): never {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    io.err(`${this.prefix()}${e.message}\n`);
+    this.lastStatus = e.exitCode;
+    if (this.scriptMode) throw new ExitSignal(e.scriptExit ?? e.exitCode);
+    throw new LineAbort(e.exitCode);
   }
 
   expandEnv(io: IO, frame: Frame): ExpandEnv {

@@ -1,8 +1,9 @@
 /**
- * Shell builtins and small programs: true false : cd pwd export unset exit history sleep env
+ * Shell builtins and small programs: true false : cd pwd export let (( unset exit history sleep env
  * bash/sh, kill and wait (for the shell's background jobs, shell.ts execBackground), timeout.
  */
 import * as vfs from '../../fs/vfs';
+import { letCommand } from '../arith';
 import { isName } from '../parse';
 import type { CommandContext, CommandSpec, Job } from '../types';
 
@@ -73,6 +74,16 @@ function exportCmd(ctx: CommandContext): number {
     else ctx.shell.exportVar(name);
   }
   return status;
+}
+
+/** `let` and `(( ))`: shell arithmetic on the shell's variables (../arith.ts). */
+function arithCmd(ctx: CommandContext): number {
+  const pfx = ctx.shell.errorPrefix();
+  const vars = {
+    getVar: (n: string) => ctx.shell.getVar(n),
+    setVar: (n: string, v: string) => ctx.shell.setVar(n, v),
+  };
+  return letCommand(ctx.argv[0]!, ctx.argv.slice(1), vars, (l) => ctx.err(`${pfx}${l}\n`));
 }
 
 function unset(ctx: CommandContext): number {
@@ -373,6 +384,9 @@ export const BUILTIN_COMMANDS: CommandSpec[] = [
     },
   },
   { name: 'export', dir: null, builtin: true, run: exportCmd },
+  { name: 'let', dir: null, builtin: true, run: arithCmd },
+  // What `(( expr ))` runs (parse.ts): no one can type this name as a command word.
+  { name: '((', dir: null, builtin: true, run: arithCmd },
   { name: 'unset', dir: null, builtin: true, run: unset },
   { name: 'exit', dir: null, builtin: true, run: exit },
   { name: 'history', dir: null, builtin: true, run: history },

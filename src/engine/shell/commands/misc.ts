@@ -58,6 +58,7 @@ const GROUPS: Array<[string, string[]]> = [
       'cd',
       'pwd',
       'export',
+      'let',
       'unset',
       'env',
       'sleep',
@@ -76,7 +77,7 @@ const GROUPS: Array<[string, string[]]> = [
 function help(ctx: CommandContext): number {
   let out =
     'cnisim node shell: a bash subset on the simulated node (pipes, redirections,\n' +
-    '&&, ||, $?, variables, quoting, if/for/while). docs/shell.md lists the options\n' +
+    '&&, ||, $?, variables, quoting, $((...)), if/for/while). docs/shell.md lists the options\n' +
     'of each command and what is not modelled.\n';
   for (const [title, names] of GROUPS) {
     out += `\n${title}:\n`;

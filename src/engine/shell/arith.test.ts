@@ -1,0 +1,65 @@
+/**
+ * Arithmetic expansion against bash 5.2: golden/arith-outputs.jsonl holds what `bash -c` printed
+ * for hand-picked lines (every operator, constant form and error message, and how an expansion
+ * error ends a script but only a subshell inside it) and for 300 expressions generated from a
+ * fixed seed (tools/record/shell/record-arith.py).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { addNode } from '../node/setup';
+import { Simulation, newWorld } from '../sim/world';
+import { Shell } from './shell';
+
+interface Case {
+  cmd: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const cases = readFileSync(new URL('./golden/arith-outputs.jsonl', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((l) => l !== '')
+  .map((l) => JSON.parse(l) as Case);
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function newShell(): Shell {
+  const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
+  return new Shell(sim, 'node', { cwd: '/tmp' });
+}
+
+describe('arithmetic expansion prints what bash 5.2 prints', () => {
+  const sh = newShell();
+  for (const c of cases) {
+    it(c.cmd, () => {
+      const r = sh.run(`bash -c ${quote(c.cmd)}`);
+      expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({
+        stdout: c.stdout,
+        stderr: c.stderr,
+        exitCode: c.exitCode,
+      });
+    });
+  }
+  it('holds the hand-picked lines and the generated ones', () => {
+    expect(cases.length).toBeGreaterThan(400);
+    expect(cases.filter((c) => c.exitCode !== 0).length).toBeGreaterThan(50);
+  });
+});
+
+describe('an expansion error at the prompt', () => {
+  it('abandons the rest of the line, sets $? to 1, and the next line runs', () => {
+    const sh = newShell();
+    const r = sh.run('echo $((5/0)) after; echo next');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('bash: 5/0: division by 0 (error token is "0")\n');
+    expect(sh.run('echo $?').stdout).toBe('1\n');
+    expect(sh.run('x=$((2**3)); echo $x').stdout).toBe('8\n');
+  });
+  it('ends only the line it is on when several are pasted', () => {
+    const sh = newShell();
+    const r = sh.run('echo ${u?unset} more; echo same line\necho next line');
+    expect(r.stdout).toBe('next line\n');
+    expect(r.stderr).toBe('bash: u: unset\n');
+  });
+});

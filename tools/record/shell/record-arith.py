@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""
+Records what bash 5.2 (Debian bookworm) prints for arithmetic expansion, for
+src/engine/shell/arith.test.ts: hand-picked command lines (every operator, constant form,
+error message, the way an expansion error ends a script; `let` and `(( ))`), then expressions generated from a
+fixed seed. Each runs as `bash -c CMD` in /tmp with a clean environment; nothing else is touched.
+
+    python3 tools/record/shell/record-arith.py src/engine/shell/golden/arith-outputs.jsonl
+"""
+import json, random, subprocess, sys
+
+CASES = [
+    'echo $((1/0))', 'echo $(( 1 + ))', 'echo $((1 +))', 'echo $(( 2 ** 10 )) $((7%3)) $((-7/2)) $((1<<62<<2))',
+    'x=5; echo $((x*2)) $(( x += 3 )) $x', 'echo $(( 0x1f + 010 + 2#101 + 64#@ ))', 'echo $(( a b ))',
+    'echo $(( 1 ? 2 : 3 )) $((!0)) $((~0)) $((3>2 && 0 || 1))', 'y=x; x=4; echo $((y+1))', 'echo $((09))',
+    'echo $(( (1+2)*3 ))', 'echo $((1+2)', 'echo a$((1+1))b', 'i=0; echo $((i++)) $((++i)) $i', 'echo $((2**-1))',
+    'echo $(( 9223372036854775807 + 1 ))', 'echo $((x=))', 'echo $(( "3" + 4 ))', 'echo $((65#1))', 'echo $(( 1 , 2 ))',
+    'z=abc; echo $((z))', 'z="1 +"; echo $((z))', 'echo $((echo a); (echo b))', 'echo $((5/0)) after; echo next',
+    'echo $(( 1/0 + 2 ))', 'echo $(( 1 $ 2 ))', 'echo $(( ++5 ))', 'echo $(( 5 = 3 ))', 'echo $(( 1 ? 2 ))',
+    'echo $(( (1 + 2 ))', 'echo $(( 0x ))', 'echo $(( 1 + 2 ) ))',
+    'x=3; echo $(( x ** 2 ** 2 )) $(( -x ** 2 )) $((1<<64)) $((-9223372036854775807-1)) $(( (-9223372036854775807-1) / -1 )) $(( (-9223372036854775807-1) % -1 ))',
+    'echo $(( 0 && 1/0 )) $(( 1 || 1/0 )) $(( 0 ? 1/0 : 4 ))', 'echo $(( 08 + 1 ))', 'echo $(( 2#102 ))',
+    'echo $(( 36#zz )) $(( 37#z )) $((16#fF))', 'echo $(( 37#Z ))', 'x=1; echo $(( x = y = 7 )) $x $y',
+    'echo $(( 1 < 2 > 0 == 1 != 0 ))', 'echo $((5 & 3 ^ 1 | 8))', 'echo $(( -(-3) )) $(( - - 3 )) $(( !!5 ))', 'echo $((  ))',
+    'echo $(( a++ )) $a $(( b-- )) $b', 'echo $(( 3 +  ))', 'x=" 4 "; echo $(( x * 2 ))', 'x=4; echo $(( $x * 2 ))',
+    'echo $((1 2))', 'echo $(( 1 ? 2 : ))', 'echo "$(( 1 + 2 ))"', 'echo $(( 10#08 )) $(( 10# ))',
+    'x=2; echo $(( x <<= 3 )) $x $(( x >>= 1 )) $(( x |= 1 )) $(( x &= 6 )) $(( x ^= 15 )) $(( x %= 4 )) $(( x /= 0 ))',
+    'x=7; echo $(( x-- - --x )) $x', 'echo $(( --5 ))', 'echo $(( ++ ))', 'echo $(( 1 + ++ ))', 'x=1; echo $(( x++ = 3 ))',
+    'echo $(( (1, 2 ))', 'echo $((`echo 6` * 7))', 'echo $(( $(echo 2) ** 3 ))', 'for i in 1 2 3; do echo $(( i * i )); done',
+    'n=0; while [ $n -lt 3 ]; do n=$((n+1)); done; echo $n', 'echo $(( -9223372036854775808 ))', 'echo $(( 9223372036854775808 ))',
+    'echo $(( 3 > 2 ? 10 : 20 ))', 'echo $(( 1 ? 2 ? 3 : 4 : 5 ))', 'echo $(( 0 ? 1 : 0 ? 2 : 3 ))', 'echo $(( x = 3, y = x * 2, y + 1 ))',
+    'echo $(( 1 && 0 || 0 && 1 ))', 'echo $(( 7 / 2 * 2 )) $(( 7 % -3 )) $(( -7 % 3 ))', 'echo $(( ! ))', 'echo $(( ~ ))',
+    'echo $(( 2 ** 63 )) $(( 2 ** 64 )) $(( -2 ** 3 ))', 'echo $(( 1 == 1 == 1 ))', 'echo $(( _x + 1 ))', 'echo $(( x1 = 5 )) $x1',
+    'echo $(( 1e3 ))', 'echo $(( 0b101 ))', 'echo $(( 12abc ))', "echo $(( 'x' ))", "echo $(( 1 + 'x' ))", 'echo $(( @ ))',
+    'echo $(( 1 @ 2 ))', 'echo $(( ] ))', 'echo $(( 1 ; 2 ))', 'echo $(( 1 . 2 ))', 'echo $((\t1\t+\t2\t))', 'echo $(( 1 +\n2 ))',
+    'echo ${x:-$((3+4))}', 'a=$((1+1)); echo $a', 'echo $(( 2 > 1 )) $(( 2 < 1 )) $(( 2 >= 2 )) $(( 2 <= 1 )) $(( 2 != 2 ))',
+    'echo ${u?oops} after; echo next', 'echo ${u:?}; echo next', 'x=$((1/0)); echo next', 'if true; then echo $((1/0)); echo in; fi; echo next',
+    'for i in 1 2; do echo $((i/0)); done; echo next', 'echo $(echo $((1/0)); echo inner) next', 'echo $((1/0)) | cat; echo next',
+    'true && echo $((1/0)) || echo or; echo next', 'echo ${a b}; echo next', 'x=5; echo $(( x /= 2 )) $(( x *= -3 )) $(( x -= 1 )) $(( x += x ))',
+    'u="u+1"; echo $((u))', 'p=q; q=r; r=7; echo $((p * 2))',
+    # let and (( )): commands, whose errors do not end the line.
+    'let x=1/0; echo next $?', '(( 1/0 )); echo next $?', '(( 0 )); echo $?; (( 5 )); echo $?', 'let "a = 2 * 3" b=a+1; echo $? $a $b',
+    'let; echo $?', 'let 0; echo $?', '((x=4, y=x*2)); echo $x $y', '(( 1 +)); echo n', 'if (( 3 > 2 )); then echo yes; fi',
+    '((1+2)) && echo t', 'echo ((1))', '((echo a); (echo b))', 'x=1; (( x += $x )); echo $x', 'n=0; while (( n < 3 )); do (( n++ )); done; echo $n',
+]
+
+OPS = ['+', '-', '*', '/', '%', '**', '<<', '>>', '<', '>', '<=', '>=', '==', '!=', '&', '^', '|', '&&', '||', ',']
+UNARY = ['-', '+', '!', '~']
+
+
+def gen(r, depth=0):
+    k = r.random()
+    if depth > 3 or k < 0.3:
+        return r.choice([str(r.randint(0, 99)), str(r.randint(-5, 5)), hex(r.randint(0, 255)), '0' + oct(r.randint(0, 63))[2:],
+                         f'{r.choice([2, 8, 16, 36, 64])}#{r.choice(["1", "10", "z", "Z", "@", "_", "11"])}', 'a', 'b', 'c', '9223372036854775807'])
+    if k < 0.45:
+        return r.choice(UNARY) + gen(r, depth + 1)
+    if k < 0.55:
+        return '(' + gen(r, depth + 1) + ')'
+    if k < 0.62:
+        return gen(r, depth + 1) + ' ? ' + gen(r, depth + 1) + ' : ' + gen(r, depth + 1)
+    if k < 0.68:
+        return r.choice(['a', 'b', 'c']) + ' ' + r.choice(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '|=', '^=']) + ' ' + gen(r, depth + 1)
+    if k < 0.72:
+        return r.choice(['a++', 'b--', '++c', '--a'])
+    return gen(r, depth + 1) + ' ' + r.choice(OPS) + ' ' + gen(r, depth + 1)
+
+
+def main(path):
+    r = random.Random(20261202)
+    cmds = list(CASES)
+    for _ in range(300):
+        cmds.append(f'a=3; b=-2; c=7; echo $(( {gen(r)} )) $a $b $c')
+    env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
+    with open(path, 'w') as out:
+        for cmd in cmds:
+            p = subprocess.run(['bash', '-c', cmd], cwd='/tmp', env=env, capture_output=True, timeout=5)
+            out.write(json.dumps({'cmd': cmd, 'stdout': p.stdout.decode(), 'stderr': p.stderr.decode(), 'exitCode': p.returncode}, ensure_ascii=False) + '\n')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
