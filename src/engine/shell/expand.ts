@@ -2,12 +2,12 @@
  * Word expansion as bash does it, in its order: tilde, parameter and command substitution, field
  * splitting of unquoted expansion results (default IFS: space, tab, newline), pathname expansion
  * (*, ?, [...] against the node's filesystem; a pattern without matches stays as it is) and quote
- * removal; arithmetic expansion `$((...))` (arith.ts) is done with parameter expansion. Not done:
- * brace expansion, IFS other than the default.
+ * removal; arithmetic expansion `$((...))` (arith.ts) is done with parameter expansion. Brace
+ * expansion comes first, on command words only. Not done: IFS other than the default.
  */
 import * as vfs from '../fs/vfs';
 import type { CommandList, Word, WordPart } from './parse';
-import { ShellSyntaxError } from './parse';
+import { ShellSyntaxError, parseWordText } from './parse';
 import { arith } from './arith';
 
 export interface ExpandEnv {
@@ -266,10 +266,223 @@ export function globPaths(pattern: string, env: Pick<ExpandEnv, 'cwd' | 'fs'>): 
   return cands.map((c) => c.shown).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Expands command words into argv: splitting and globbing included. */
+// ---------------------------------------------------------------------------------------------
+// Brace expansion: the first expansion, on a word's source text (bash's braces.c), whose results
+// are then read again as words: `$v{1,2}` is `$v1 $v2`.
+
+const braceBlank = (c: string | undefined) =>
+  c === undefined || c === ' ' || c === '\t' || c === '\n';
+
+/** The end of the `$(...)` or `<(...)` whose `(` is at `open` (quotes and nesting skipped). */
+function parenEnd(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"' || c === '`') {
+      const e = text.indexOf(c, i + 1);
+      if (e < 0) return text.length;
+      i = e;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+/**
+ * From `i`, the index of the unquoted `satisfy` (`{`, `}` or `,`) at brace level 0, or -1. A
+ * `}` counts only once a `,` or `..` was seen at that level; a `{` between blanks is no brace.
+ */
+function gobble(text: string, i: number, satisfy: '{' | '}' | ','): number {
+  let level = 0;
+  let quoted = '';
+  let passNext = false;
+  let commas = satisfy === '}' ? 0 : 1;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (passNext) {
+      passNext = false;
+      continue;
+    }
+    if (c === '\\' && (quoted === '' || quoted === '"' || quoted === '`')) {
+      passNext = true;
+      continue;
+    }
+    // ${...} is as good as \{...}
+    if (c === '$' && text[i + 1] === '{' && quoted !== "'") {
+      passNext = true;
+      if (quoted === '') level++;
+      continue;
+    }
+    if (quoted !== '') {
+      if (quoted === '"' && c === '$' && text[i + 1] === '(') i = parenEnd(text, i + 1);
+      else if (c === quoted) quoted = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') {
+      quoted = c;
+      continue;
+    }
+    if ((c === '$' || c === '<' || c === '>') && text[i + 1] === '(') {
+      i = parenEnd(text, i + 1);
+      continue;
+    }
+    if (c === satisfy && level === 0 && commas > 0) {
+      if (
+        c === '{' &&
+        (i === 0 || braceBlank(text[i - 1])) &&
+        (braceBlank(text[i + 1]) || text[i + 1] === '}')
+      )
+        continue;
+      return i;
+    }
+    if (c === '{') level++;
+    else if (c === '}' && level > 0) level--;
+    else if (
+      satisfy === '}' &&
+      level === 0 &&
+      (c === ',' || (text.startsWith('..', i) && text[i + 2] !== '}'))
+    )
+      commas++;
+  }
+  return -1;
+}
+
+/** More words than this from one word is surely a mistake (`{1..100000000}`). */
+const MAX_BRACE_WORDS = 100_000;
+const TOO_MANY_WORDS = () =>
+  new ShellSyntaxError(`cnisim: brace expansion makes more than ${MAX_BRACE_WORDS} words`, 1);
+
+/** strtoimax's prefix of `s` (blanks, a sign, digits): its value and where it stops. */
+function leadingInt(s: string): { n: number; end: number } | null {
+  const m = /^[ \t\n]*[-+]?\d+/.exec(s);
+  return m ? { n: Number(m[0].trim()), end: m[0].length } : null;
+}
+
+/** `1..10..2`, `01..10`, `a..e`: the words of a sequence expression (bash's expand_seqterm). */
+function sequence(amble: string): string[] | null {
+  const t = amble.indexOf('..');
+  if (t < 0) return null;
+  const lhs = amble.slice(0, t);
+  const rhs = amble.slice(t + 2);
+  if (lhs === '' || rhs === '') return null;
+  const lhsInt = /^[ \t\n]*[-+]?\d+[ \t\n]*$/.test(lhs);
+  const lhsType = lhsInt ? 'int' : /^[A-Za-z]$/.test(lhs) ? 'char' : null;
+  let rhsType: 'int' | 'char' | null = null;
+  let ep = 0;
+  let rv = 0;
+  if (/^[-+]?\d/.test(rhs)) {
+    const r = leadingInt(rhs)!;
+    rv = r.n;
+    ep = r.end;
+    rhsType = ep === rhs.length || rhs[ep] === '.' ? 'int' : null;
+  } else if (/^[A-Za-z]$|^[A-Za-z]\./.test(rhs)) {
+    rhsType = 'char';
+    ep = 1;
+  }
+  let incr = 1;
+  if (rhsType) {
+    if (rhs.startsWith('..', ep) && ep + 2 < rhs.length) {
+      const inc = leadingInt(rhs.slice(ep + 2));
+      if (inc) {
+        incr = inc.n;
+        ep += 2 + inc.end;
+      } else ep += 2;
+    }
+    if (ep !== rhs.length) rhsType = null;
+  }
+  if (!lhsType || lhsType !== rhsType) return null;
+  const rhsNum = rhs.slice(0, rhsType === 'int' ? leadingInt(rhs)!.end : 1);
+  let start: number;
+  let end: number;
+  let width = 0;
+  if (lhsType === 'char') {
+    start = lhs.charCodeAt(0);
+    end = rhs.charCodeAt(0);
+  } else {
+    start = Number(lhs.trim());
+    end = rv;
+    // A leading 0 (or -0) pads every term to the widest end, as printf's %0*d does.
+    for (const side of [lhs, rhsNum])
+      if (/^-?0./.test(side) && side.length > (side[0] === '-' ? 2 : 1))
+        width = Math.max(width, lhs.length, rhsNum.length);
+  }
+  if (incr === 0) incr = 1;
+  if ((start > end && incr > 0) || (start < end && incr < 0)) incr = -incr;
+  const out: string[] = [];
+  for (let n = start; ; n += incr) {
+    if (lhsType === 'char') {
+      // A generated backslash quotes nothing and goes at quote removal: an empty word.
+      const ch = String.fromCharCode(n);
+      out.push(ch === '\\' ? "''" : /[A-Za-z0-9]/.test(ch) ? ch : `\\${ch}`);
+    } else if (width > 0) {
+      out.push((n < 0 ? '-' : '') + String(Math.abs(n)).padStart(width - (n < 0 ? 1 : 0), '0'));
+    } else out.push(String(n));
+    if (out.length > MAX_BRACE_WORDS) throw TOO_MANY_WORDS();
+    if ((incr < 0 && n + incr < end) || (incr > 0 && n + incr > end)) break;
+  }
+  return out;
+}
+
+/** Every string of `a` followed by every string of `b` (bash's array_concat). */
+function concat(a: string[], b: string[]): string[] {
+  if (a.length === 1 && a[0] === '') return b;
+  if (b.length === 1 && b[0] === '') return a;
+  const out: string[] = [];
+  for (const x of a)
+    for (const y of b) {
+      out.push(x + y);
+      if (out.length > MAX_BRACE_WORDS) throw TOO_MANY_WORDS();
+    }
+  return out;
+}
+
+/** Brace expansion of a word's source text (bash's brace_expand). */
+export function braceExpandText(text: string): string[] {
+  let i = 0;
+  for (;;) {
+    i = gobble(text, i, '{');
+    if (i < 0) return [text];
+    if (gobble(text, i + 1, '}') >= 0) break;
+    i++;
+  }
+  const start = i + 1;
+  const close = gobble(text, start, '}');
+  const amble = text.slice(start, close);
+  let tack: string[];
+  if (!/^(?:\\.|[^\\,])*,/s.test(amble)) {
+    const seq = sequence(amble);
+    if (seq) tack = seq;
+    else if (close + 1 < text.length) tack = [text.slice(i, close + 1)];
+    else return [text];
+  } else {
+    tack = [];
+    let from = 0;
+    for (;;) {
+      const comma = gobble(amble, from, ',');
+      tack.push(...braceExpandText(amble.slice(from, comma < 0 ? amble.length : comma)));
+      if (comma < 0) break;
+      from = comma + 1;
+    }
+  }
+  let result = concat([text.slice(0, i)], tack);
+  const post = text.slice(close + 1);
+  if (post !== '') result = concat(result, braceExpandText(post));
+  return result;
+}
+
+/** `a{b,c}d` → `abd acd`; `{1..3}` → `1 2 3`; a word without a valid brace stays as it is. */
+export function braceExpand(w: Word): Word[] {
+  if (!w.parts.some((p) => p.t === 'lit' && !p.q && p.v.includes('{'))) return [w];
+  const texts = braceExpandText(w.raw);
+  if (texts.length === 1 && texts[0] === w.raw) return [w];
+  return texts.map(parseWordText);
+}
+
+/** Expands command words into argv: brace expansion, splitting and globbing included. */
 export function expandWords(words: readonly Word[], env: ExpandEnv): string[] {
   const out: string[] = [];
-  for (const segs of build(words, env, true)) {
+  for (const segs of build(words.flatMap(braceExpand), env, true)) {
     const { text, pattern } = patternOf(segs);
     if (pattern !== null) {
       const matches = globPaths(pattern, env);

@@ -47,7 +47,6 @@ const NAMESPACES = ['cnisim-sh-t', 'cnisim-sh-u'];
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'x=(a b)': 'arrays are not supported',
   'f() { echo; }': 'shell functions are not supported',
-  'echo {a,b}': 'brace expansion is not supported',
   "jq '.foo bar' j":
     'jq: only path filters; other programs get a cnisim message, not jq 1.6 syntax errors',
   "jq 'keys' j": 'jq: only path filters',

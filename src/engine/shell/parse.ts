@@ -13,7 +13,7 @@
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
  * Not supported (a clear error, exit status 2): here-documents (<<), case, select, [[ ]],
- *   arithmetic `for ((;;))`, functions, arrays, coprocesses, brace expansion ({a,b} is a word).
+ *   arithmetic `for ((;;))`, functions, arrays, coprocesses.
  */
 
 export type WordPart =
@@ -989,6 +989,11 @@ function parseBraced(inner: string, q: boolean, raw: string): WordPart {
   const argSrc = opm[2]!;
   const arg = argSrc === '' ? { parts: [], raw: '' } : new Parser(argSrc, 0, true).readOperand();
   return { t: 'param', name, q, op: opm[1] as ParamOp, arg, raw };
+}
+
+/** Reads the text of one word again (what brace expansion made of a word's source). */
+export function parseWordText(text: string): Word {
+  return new Parser(text, 0, false).readOperand();
 }
 
 /** Parses a whole script (used for `...` and `bash -c`); throws ShellSyntaxError. */

@@ -1,8 +1,9 @@
 /**
- * Arithmetic expansion against bash 5.2: golden/arith-outputs.jsonl holds what `bash -c` printed
- * for hand-picked lines (every operator, constant form and error message, and how an expansion
- * error ends a script but only a subshell inside it) and for 300 expressions generated from a
- * fixed seed (tools/record/shell/record-arith.py).
+ * Arithmetic and brace expansion against bash 5.2: golden/expansion-outputs.jsonl holds what
+ * `bash -c` printed for hand-picked lines (every operator, constant form and error message, how
+ * an expansion error ends a script but only a subshell inside it, `let` and `(( ))`, brace lists
+ * and sequences and what stays literal) and for 300 expressions and 150 brace words generated
+ * from a fixed seed (tools/record/shell/record-expansion.py).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ interface Case {
   exitCode: number;
 }
 
-const cases = readFileSync(new URL('./golden/arith-outputs.jsonl', import.meta.url), 'utf8')
+const cases = readFileSync(new URL('./golden/expansion-outputs.jsonl', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l !== '')
   .map((l) => JSON.parse(l) as Case);
@@ -29,7 +30,7 @@ function newShell(): Shell {
   return new Shell(sim, 'node', { cwd: '/tmp' });
 }
 
-describe('arithmetic expansion prints what bash 5.2 prints', () => {
+describe('arithmetic and brace expansion print what bash 5.2 prints', () => {
   const sh = newShell();
   for (const c of cases) {
     it(c.cmd, () => {
@@ -42,7 +43,8 @@ describe('arithmetic expansion prints what bash 5.2 prints', () => {
     });
   }
   it('holds the hand-picked lines and the generated ones', () => {
-    expect(cases.length).toBeGreaterThan(400);
+    expect(cases.length).toBeGreaterThan(600);
+    expect(cases.filter((c) => c.cmd.includes('for w in')).length).toBe(150);
     expect(cases.filter((c) => c.exitCode !== 0).length).toBeGreaterThan(50);
   });
 });

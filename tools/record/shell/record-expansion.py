@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """
-Records what bash 5.2 (Debian bookworm) prints for arithmetic expansion, for
-src/engine/shell/arith.test.ts: hand-picked command lines (every operator, constant form,
-error message, the way an expansion error ends a script; `let` and `(( ))`), then expressions generated from a
+Records what bash 5.2 (Debian bookworm) prints for arithmetic and brace expansion, for
+src/engine/shell/expansion.test.ts: hand-picked command lines (every operator, constant form,
+error message, the way an expansion error ends a script; `let` and `(( ))`; brace expansion's
+lists, sequences and what stays literal), then expressions and brace words generated from a
 fixed seed. Each runs as `bash -c CMD` in /tmp with a clean environment; nothing else is touched.
 
-    python3 tools/record/shell/record-arith.py src/engine/shell/golden/arith-outputs.jsonl
+    python3 tools/record/shell/record-expansion.py src/engine/shell/golden/expansion-outputs.jsonl
 """
 import json, random, subprocess, sys
 
@@ -44,6 +45,8 @@ CASES = [
     '((1+2)) && echo t', 'echo ((1))', '((echo a); (echo b))', 'x=1; (( x += $x )); echo $x', 'n=0; while (( n < 3 )); do (( n++ )); done; echo $n',
 ]
 
+BRACES = ['echo x{,}y', 'echo {,}', 'echo a{,}', 'echo {a}{b,c}', 'echo {a,b}{1,2}', 'echo {01..10}', 'echo {-3..3..2} {5..1} {1..10..-3} {1..3..0}', 'echo {a..e} {e..a..2} {Z..a}', 'echo {1..a} {a..1} {1..} {..2} {1..2..}', 'echo "{a,b}" {a\\,b} \\{a,b} {a,b\\}', 'x={a,b}; echo $x', 'a=1; echo {$a,b}', 'echo {a,{b,c}}d', 'echo {a,b', 'echo a}b{', 'echo {-01..2} {1..-1} {00..3}', 'echo ${x:-{a,b}}', 'echo {a..z..5}', 'echo {1..5}{a,b}', 'echo pre{"a",b}post', 'echo ~{a,b}', 'echo {9..11}', 'echo {1..3}0', 'echo {a,}{b,}', 'for i in {1..3}; do echo $i; done', 'echo {}', 'echo {a,b}{}', 'echo { a,b }', 'echo {a, b}', 'echo {a,b}{c,d}{e,f}', 'echo {{a,b},c}', 'echo {a,b}}', 'echo {{a,b}', 'echo {a..c}{1..2}', 'echo {1..3..2}x{y,z}', 'echo $(echo {1..3})', 'echo "$(echo {a,b})"', '{echo,hi}', "echo {a,'b c'}", 'echo a{b,c}$((1+1))', 'echo {10..8..2}', 'echo {a,b}{1..2}{,}', 'echo {1..02}', 'echo {-5..-1}', 'echo {+1..3}', 'echo {1.5..3}', 'echo {a..A}', 'echo {+1..3}', 'echo {+01..3}', 'echo {1..+3..+2}', 'echo {-01..+2}', 'echo {007..9}', 'echo {1..3..x}', 'echo {a..c..-1}', 'echo {a..c..0}', 'echo {-01..+02}']
+
 OPS = ['+', '-', '*', '/', '%', '**', '<<', '>>', '<', '>', '<=', '>=', '==', '!=', '&', '^', '|', '&&', '||', ',']
 UNARY = ['-', '+', '!', '~']
 
@@ -66,11 +69,29 @@ def gen(r, depth=0):
     return gen(r, depth + 1) + ' ' + r.choice(OPS) + ' ' + gen(r, depth + 1)
 
 
+def brace(r, depth=0):
+    """A word with braces, commas, sequences, quotes and stray braces."""
+    out = ''
+    for _ in range(r.randint(1, 3)):
+        k = r.random()
+        if depth < 2 and k < 0.35:
+            out += '{' + ','.join(brace(r, depth + 1) for _ in range(r.randint(0, 3))) + '}'
+        elif k < 0.5:
+            a, b = r.choice([('1', '3'), ('03', '1'), ('-2', '2'), ('a', 'c'), ('x', 'v'), ('1', 'b'), ('5', '5')])
+            out += '{' + a + '..' + b + r.choice(['', '..2', '..-1', '..0']) + '}'
+        else:
+            out += r.choice(['a', 'b', 'x', '', '"{q,r}"', "'s,t'", '\\,', '}', '{', '$v', '${v}'])
+    return out
+
+
 def main(path):
     r = random.Random(20261202)
     cmds = list(CASES)
     for _ in range(300):
         cmds.append(f'a=3; b=-2; c=7; echo $(( {gen(r)} )) $a $b $c')
+    cmds += BRACES
+    for _ in range(150):
+        cmds.append(f'v=V; for w in {brace(r)}; do printf "[%s]" "$w"; done; echo')
     env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
     with open(path, 'w') as out:
         for cmd in cmds:
