@@ -665,7 +665,7 @@ const DATA: readonly FaultDef[] = [
     id: 'stale-reservation',
     title: 'Stale host-local reservation without a cache file',
     explanation:
-      'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (FIXME GC up to v1.6), so the reservation survives GC by design. An operator removes it by hand.',
+      'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (a FIXME GC comment, still in v1.9.1), so the reservation survives GC by design. An operator removes it by hand.',
     when: 'any',
     challenge: true,
     failsNewPods: false,
@@ -722,7 +722,7 @@ const DATA: readonly FaultDef[] = [
     id: 'add-fails-midway',
     title: 'ADD failing midway, after the veth exists',
     explanation:
-      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release). containerd ≤ 1.6.8, 1.6.37+ and 2.x ignore that and remove the netns, which takes the veth pair with it; 1.6.9 – 1.6.36 and 1.7 keep the sandbox, netns and veth as SANDBOX_UNKNOWN until a StopPodSandbox succeeds (1.7.0 – 1.7.22: once host-local is back; 1.7.23+: at once, without a DEL). On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
+      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well: bridge v1.1.1 deletes eth0 first (the veth pair goes with it) and then fails to run host-local for the release (v1.1.0 and older call IPAM first, and leave the veth to the netns). containerd ≤ 1.6.8, 1.6.37+ and 2.x ignore that and remove the netns; 1.6.9 – 1.6.36 and 1.7 keep the sandbox and its netns as SANDBOX_UNKNOWN until a StopPodSandbox succeeds (1.7.0 – 1.7.22: once host-local is back; 1.7.23+: at once, without a DEL). On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -740,7 +740,10 @@ const DATA: readonly FaultDef[] = [
         where: 'journal',
         text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
       },
-      { where: 'kernel', text: 'the trace shows the veth created, then gone with the netns' },
+      {
+        where: 'kernel',
+        text: 'the trace shows the veth created, then deleted by the clean-up DEL (bridge removes eth0 before it calls host-local)',
+      },
       {
         where: 'kernel',
         text: 'on a node with no running pod: cni0 left without ports and with MAC 00:00:00:00:00:00',
@@ -748,7 +751,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Install the IPAM plugin again; the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 after the kubelet’s StopPodSandbox of the kept sandbox, whose DEL then removes the veth).',
+        'Install the IPAM plugin again; the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 after the kubelet’s StopPodSandbox of the kept sandbox, whose DEL then releases nothing: no address was reserved).',
         'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise the next ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
@@ -1024,7 +1027,7 @@ const DATA: readonly FaultDef[] = [
     id: 'conflist-malformed',
     title: 'Malformed conflist',
     explanation:
-      'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads on every change of /etc/cni/net.d and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
+      'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads when a file of /etc/cni/net.d is written, renamed or removed, and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -1230,7 +1233,7 @@ const DATA: readonly FaultDef[] = [
     id: 'forward-policy-drop',
     title: 'FORWARD policy DROP, as Docker leaves it',
     explanation:
-      'Docker (since 1.13) sets the filter table’s FORWARD policy to DROP when it starts, and accepts only its own docker0 traffic. Installed next to containerd on a node (a build agent, an old provisioning script), it leaves every packet the node forwards and no rule accepts to that policy (the policy alone is made here, not Docker’s chains): from a pod to a pod on another node, both ways, and to the outside; with br_netfilter on (bridge-nf-call-iptables=1) also frames bridged between two pods of the same cni0, which pass the FORWARD chain too. Traffic to the node itself (INPUT) is not affected: a pod still reaches its gateway and its node’s address. The bridge plugin adds no FORWARD rule (the firewall plugin’s CNI-FORWARD would accept each pod’s traffic; flannel adds FLANNEL-FWD rules accepting its pod network for this reason).',
+      'Docker (since 1.13) sets the filter table’s FORWARD policy to DROP when it starts and has to turn IP forwarding on itself (net.ipv4.ip_forward was 0, e.g. it started before the node’s sysctl.d settings were applied), and accepts only its own docker0 traffic. Installed next to containerd on a node (a build agent, an old provisioning script), it leaves every packet the node forwards and no rule accepts to that policy (the policy alone is made here, not Docker’s chains): from a pod to a pod on another node, both ways, and to the outside; with br_netfilter on (bridge-nf-call-iptables=1) also frames bridged between two pods of the same cni0, which pass the FORWARD chain too. Traffic to the node itself (INPUT) is not affected: a pod still reaches its gateway and its node’s address. The bridge plugin adds no FORWARD rule (the firewall plugin’s CNI-FORWARD would accept each pod’s traffic; flannel adds FLANNEL-FWD rules accepting its pod network for this reason).',
     when: 'any',
     challenge: true,
     failsNewPods: false,
@@ -1248,7 +1251,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'traffic',
-        text: 'the packet walk: "FORWARD: the filter table’s FORWARD policy is DROP and no rule accepted the packet" (drop reason netfilter)',
+        text: 'the packet walk: "FORWARD: the filter table\'s FORWARD policy is DROP and no rule accepted the packet" (drop reason netfilter)',
       },
     ],
     recovery: {
