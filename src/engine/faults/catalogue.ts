@@ -426,7 +426,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" (the clean-up DEL fails at portmap the same way)',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): incompatible CNI versions; config is \\"1.1.0\\", ..." (the clean-up DEL fails at portmap the same way)',
       },
       {
         where: 'journal',
@@ -506,7 +506,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
       },
       {
         where: 'journal',
@@ -738,7 +738,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
       },
       {
         where: 'kernel',
