@@ -22,9 +22,9 @@ export interface UiFault {
   /** Whether the fault is made on a node the person chooses (not on a pod's node). */
   nodeScoped: boolean;
   /**
-   * Whether a pod created afterwards on the fault's node fails to start (its symptoms name new
-   * pods, a FailedCreatePodSandBox or a NetworkNotReady): a restart, a reboot, a stale
-   * reservation or a network fault lets new pods run, and shows elsewhere.
+   * Whether a pod created afterwards on the fault's node fails to start (the catalogue's
+   * `failsNewPods`): a restart, a reboot, a stale reservation or a network fault lets new pods
+   * run, and shows elsewhere.
    */
   failsNewPods: boolean;
   /**
@@ -98,9 +98,7 @@ function toUi(f: FaultDef): UiFault {
     title: f.title,
     explanation,
     nodeScoped: !f.params['pod'] && !!f.params['node'],
-    failsNewPods: f.symptoms.some((x) =>
-      /\bnew pods stay\b|FailedCreatePodSandBox|NetworkNotReady/.test(x.text),
-    ),
+    failsNewPods: f.failsNewPods,
     action(session, step, node) {
       const view = { spec: session.spec, state: session.stateAt(step) };
       let reason: string | null = null;

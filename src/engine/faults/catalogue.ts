@@ -175,6 +175,13 @@ function buildSchemas() {
      */
     challenge: z.boolean(),
     /**
+     * Whether, once it is injected with its default parameters, a pod created afterwards on its
+     * node fails to start (stays ContainerCreating): a missing or refusing plugin, a full range, a
+     * broken conflist. A restart, a reboot, a stale reservation, a pod's own fault or a network
+     * fault let new pods run. Checked against the simulation by fails-new-pods.test.ts.
+     */
+    failsNewPods: z.boolean(),
+    /**
      * Its symptoms and recovery name no runtime's behaviour (the kernel's only): offered on
      * CRI-O nodes too (inject.ts checkRuntime).
      */
@@ -343,6 +350,7 @@ const DATA: readonly FaultDef[] = [
       'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
     when: 'before-delete',
     challenge: true,
+    failsNewPods: false,
     params: { pod: POD, then: THEN },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Terminating, its IP still shown' },
@@ -378,6 +386,7 @@ const DATA: readonly FaultDef[] = [
       'Someone removed a running pod’s result cache file (a clean-up script, a wiped /var/lib/cni). Nothing breaks at once: the kubelet and containerd never read it while the pod runs. DEL runs without prevResult, which the reference plugins tolerate, so deleting the pod still cleans up. What is lost is CHECK: libcni sends no prevResult and the bridge plugin refuses with "Required prevResult missing"; and libcni v1.2 GC no longer knows the attachment exists.',
     when: 'pod-running',
     challenge: true,
+    failsNewPods: false,
     params: { pod: POD },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Running; nothing in its events' },
@@ -404,6 +413,7 @@ const DATA: readonly FaultDef[] = [
       'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       cniVersion: { kind: 'cniVersion', description: 'The version written.', default: '1.1.0' },
@@ -416,7 +426,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" (the clean-up DEL fails at portmap the same way)',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"portmap\\" failed (delete): incompatible CNI versions; config is \\"1.1.0\\", ..." (the clean-up DEL fails at portmap the same way)',
       },
       {
         where: 'journal',
@@ -440,6 +450,7 @@ const DATA: readonly FaultDef[] = [
       'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs. What follows depends on the containerd release. ≤ 1.6.8, 1.6.37+ and 2.x drop the clean-up error (no CNI result was stored), remove the netns and forget the sandbox: every retry leaks one IP reservation and one masquerade chain until the range is exhausted. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) keep the sandbox as SANDBOX_UNKNOWN with its netns and address; the kubelet stops it (SandboxChanged), that DEL fails the same way, and no new sandbox is made: one address held, none leaked, until portmap is fixed. 1.7.23+ keep it too but stop it without any DEL, so each retry leaks one reservation and one chain, owned by a NOTREADY sandbox.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin replaced.', default: 'portmap' },
@@ -482,6 +493,7 @@ const DATA: readonly FaultDef[] = [
       'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd only checks that a config file exists.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'bridge' },
@@ -494,7 +506,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"bridge\\" in path [/opt/cni/bin]"',
       },
       {
         where: 'journal',
@@ -517,6 +529,7 @@ const DATA: readonly FaultDef[] = [
       'host-local keeps one file per reserved address in /var/lib/cni/networks/<net>/. When every address of the range has a file, the next ADD fails in bridge’s IPAM step. Here the files belong to container ids no runtime knows: the residue of months of leaked reservations (failed ADDs whose clean-up DEL failed, reboots with lost runtime state), the usual way a /24 runs out on a node running far fewer pods.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       free: { kind: 'count', description: 'Addresses left free.', default: 0 },
@@ -550,6 +563,7 @@ const DATA: readonly FaultDef[] = [
       'The pod was set up fine, so containerd holds its CNI result. Then a plugin of the chain went missing (a node upgrade dropped portmap) and the pod is deleted. DEL fails at that plugin; because the setup had completed, containerd fails StopPodSandbox instead of ignoring the error. The kubelet reports FailedKillPod and retries every 10-15 s, the pod stays Terminating and its IP stays reserved: a failed DEL does not silently leak, it blocks.',
     when: 'before-delete',
     challenge: true,
+    failsNewPods: true,
     params: {
       pod: POD,
       then: THEN,
@@ -584,6 +598,7 @@ const DATA: readonly FaultDef[] = [
       'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. On containerd ≤ 1.6.8, 1.6.37+ and 2.x, since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox: the reservation and the nat chain stay, owned by nobody, one more at every retry, and nothing on the pod says so. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) do not leak: they keep the sandbox as SANDBOX_UNKNOWN with its netns and address, the kubelet records SandboxChanged and calls StopPodSandbox, whose DEL fails the same way, so no new sandbox is made until portmap is back. 1.7.23+ keep it but stop it without a DEL: the leak comes back, owned by NOTREADY sandboxes.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin removed.', default: 'portmap' },
@@ -628,6 +643,7 @@ const DATA: readonly FaultDef[] = [
       'A reservation and its result cache file remain from a sandbox the runtime no longer knows (its state was wiped, or the node was rebuilt with /var/lib/cni kept). host-local never hands that address out again. libcni v1.2’s GC finds the attachment through the cache file, sees it is not among the valid ones (the ready sandboxes) and runs a full DEL for it with the cached netns and arguments: the reservation and the cache file go.',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     params: { node: NODE },
     symptoms: [
       { where: 'ipam', text: 'a reservation whose container id is no sandbox' },
@@ -649,9 +665,10 @@ const DATA: readonly FaultDef[] = [
     id: 'stale-reservation',
     title: 'Stale host-local reservation without a cache file',
     explanation:
-      'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (FIXME GC up to v1.6), so the reservation survives GC by design. An operator removes it by hand.',
+      'Only the reservation file remains from an earlier life (the cache was written by nobody: a failed ADD, or it was removed). GC cannot see it: libcni finds stale attachments through cache files only, and host-local’s own GC is a placeholder in the reference plugins (a FIXME GC comment, still in v1.9.1), so the reservation survives GC by design. An operator removes it by hand.',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     params: { node: NODE },
     symptoms: [
       { where: 'ipam', text: 'a reservation whose container id is no sandbox, and no cache file' },
@@ -675,6 +692,7 @@ const DATA: readonly FaultDef[] = [
       '`ip netns del cni-…` removes the bind mount, not the namespace: the pause process is inside it and keeps it, its veth and the pod’s traffic alive. The pod runs on. When it is deleted, stopping the pause process destroys the namespace (and the veth pair) before DEL; containerd sees the netns path is gone and runs DEL with an empty CNI_NETNS. bridge then only releases the IP and returns early, so its masquerade chain stays in the nat table.',
     when: 'pod-running',
     challenge: true,
+    failsNewPods: false,
     params: { pod: POD },
     symptoms: [
       { where: 'kubectl', text: 'the pod stays Running; deleting it succeeds' },
@@ -704,9 +722,10 @@ const DATA: readonly FaultDef[] = [
     id: 'add-fails-midway',
     title: 'ADD failing midway, after the veth exists',
     explanation:
-      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well (bridge’s DEL starts with the IPAM release). containerd ≤ 1.6.8, 1.6.37+ and 2.x ignore that and remove the netns, which takes the veth pair with it; 1.6.9 – 1.6.36 and 1.7 keep the sandbox, netns and veth as SANDBOX_UNKNOWN until a StopPodSandbox succeeds (1.7.0 – 1.7.22: once host-local is back; 1.7.23+: at once, without a DEL). On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
+      'bridge creates the bridge and the veth pair first and calls its IPAM plugin afterwards. With host-local missing, that call fails: the pod end of the veth already sits in the sandbox’s netns. The clean-up DEL fails as well: bridge v1.1.1 deletes eth0 first (the veth pair goes with it) and then fails to run host-local for the release (v1.1.0 and older call IPAM first, and leave the veth to the netns). containerd ≤ 1.6.8, 1.6.37+ and 2.x ignore that and remove the netns; 1.6.9 – 1.6.36 and 1.7 keep the sandbox and its netns as SANDBOX_UNKNOWN until a StopPodSandbox succeeds (1.7.0 – 1.7.22: once host-local is back; 1.7.23+: at once, without a DEL). On a node where this was the first ADD there is a sting in the tail: the bridge lost its only port, so the kernel zeroed its MAC, and bridge v1.1.1 pins the MAC it read before attaching the new veth: the next ADD, even once host-local is back, fails with "could not set bridge\'s mac: invalid argument". That ADD leaves the gateway address on cni0, so ensureAddr returns early on the one after, which succeeds (containernetworking/plugins PR #1265).',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The IPAM plugin removed.', default: 'host-local' },
@@ -719,9 +738,12 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'journal',
-        text: 'containerd: Failed to destroy network for sandbox "<id>" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+        text: 'containerd: level=error msg="Failed to destroy network for sandbox \\"<id>\\"" error="plugin type=\\"bridge\\" failed (delete): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
       },
-      { where: 'kernel', text: 'the trace shows the veth created, then gone with the netns' },
+      {
+        where: 'kernel',
+        text: 'the trace shows the veth created, then deleted by the clean-up DEL (bridge removes eth0 before it calls host-local)',
+      },
       {
         where: 'kernel',
         text: 'on a node with no running pod: cni0 left without ports and with MAC 00:00:00:00:00:00',
@@ -729,7 +751,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Install the IPAM plugin again; the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 after the kubelet’s StopPodSandbox of the kept sandbox, whose DEL then removes the veth).',
+        'Install the IPAM plugin again; the next retry succeeds (on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 after the kubelet’s StopPodSandbox of the kept sandbox, whose DEL then releases nothing: no address was reserved).',
         'If the bridge has no ports and an all-zero MAC (ip link show cni0), delete it (ip link del cni0): otherwise the next ADD fails with "failed to set bridge addr: could not set bridge\'s mac: invalid argument". The next ADD creates it again.',
       ],
       actions: [{ kind: 'reinstall-plugin' }, { kind: 'reset-portless-bridge' }],
@@ -743,6 +765,7 @@ const DATA: readonly FaultDef[] = [
       'A plugin blocks (a lock, an unreachable datastore). containerd sets no timeout of its own on ADD: the call ends when the kubelet’s deadline expires and cancels RunPodSandbox, which gets twice --runtime-request-timeout (2 × 2 min = 4 min; other CRI calls get 2 min). The cancelled context kills the plugin (signal: killed), the ADD fails, containerd’s clean-up DEL runs under a context of its own, capped at 1 minute, and the kubelet retries after its back-off, to hang again. A retry that comes while the clean-up still runs fails at once: failed to reserve sandbox name.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: { kind: 'plugin', description: 'The plugin that hangs.', default: 'bridge' },
@@ -779,6 +802,7 @@ const DATA: readonly FaultDef[] = [
       'A plugin binary was replaced by a wrapper (or a debug build) that logs a line to stdout before running the real plugin. The plugin does its work and exits 0, but a CNI plugin’s stdout is its result: libcni parses it as JSON (invoke fixupResultVersion) and fails with "failed to unmarshal raw result: invalid character \'d\' looking for beginning of value", wrapped as plugin type="<plugin>" failed (add). An IPAM plugin’s output is parsed by the plugin that delegates to it (bridge), which fails the same way. Nothing is cached, containerd’s clean-up DEL succeeds (libcni ignores DEL’s stdout) and releases the address, and the kubelet retries after its back-off, to fail again: no leak, on every release. containerd 1.6.0 – 1.6.4 vendor libcni v1.0.1 / v1.1.0, whose text differs ("decoding version from network config: …"); the fault is refused there.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: {
       node: NODE,
       plugin: {
@@ -817,6 +841,7 @@ const DATA: readonly FaultDef[] = [
       'The kubelet restarts while a pod’s ADD runs. Its gRPC connection closes, so containerd’s request context is cancelled: the running plugin is killed, the ADD fails and containerd’s clean-up DEL (with a fresh context) releases what was allocated. The restarted kubelet finds no ready sandbox for the pod and creates a new one. Nothing leaks and no event is recorded for the lost attempt: the kubelet that made it is gone.',
     when: 'during-add',
     challenge: false,
+    failsNewPods: false,
     params: {
       pod: POD,
       plugin: {
@@ -847,6 +872,7 @@ const DATA: readonly FaultDef[] = [
       'containerd dies while a pod’s ADD runs. The plugin process is not killed (systemd KillMode=process) and finishes its work, but its result goes nowhere: libcni never writes the cache. The kubelet gets "error reading from server: EOF" and backs off. What the restarted containerd knows depends on its release. ≤ 1.6.8 sets the network up before it saves the sandbox: it forgets it, and the netns mount, the veth pair, the reservation, the masquerade chain and the loopback cache file are orphans. From 1.6.9 the sandbox’s metadata, with its netns, is saved first: the restart loads it NOTREADY, the kubelet records SandboxChanged, calls StopPodSandbox and creates a new sandbox (Attempt:1). On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) that stop runs DEL in the still-mounted netns and nothing is left. On 1.6.37+, 1.7.23+ and every 2.x it runs no DEL, because no CNI result was stored: the netns (and the veth) go, the reservation, the masquerade chain and the loopback cache file stay.',
     when: 'during-add',
     challenge: true,
+    failsNewPods: false,
     params: {
       pod: POD,
       plugin: {
@@ -893,6 +919,7 @@ const DATA: readonly FaultDef[] = [
       'containerd restarts while pods run. Their pause processes live on (they belong to the shims), and containerd recovers each sandbox from its saved metadata, IP and CNI result included. No CNI plugin runs: ADD and CHECK are not repeated on recovery. Pods keep their IPs.',
     when: 'any',
     challenge: false,
+    failsNewPods: false,
     params: { node: NODE },
     symptoms: [
       { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
@@ -911,6 +938,7 @@ const DATA: readonly FaultDef[] = [
       'The kubelet restarts while pods run. It rebuilds its view from the API server and the runtime: each pod’s sandbox is ready and has an IP, so it is reused. No CRI call creates or stops anything, no plugin runs.',
     when: 'any',
     challenge: false,
+    failsNewPods: false,
     params: { node: NODE },
     symptoms: [
       { where: 'kubectl', text: 'pods stay Running with the same IPs and no new events' },
@@ -929,6 +957,7 @@ const DATA: readonly FaultDef[] = [
       'A reboot loses everything in memory and on tmpfs: processes, network namespaces and their veths, cni0, iptables rules, /var/run/netns. /var/lib persists: host-local’s reservations, the result cache and containerd’s sandbox metadata. After boot every old sandbox is NOTREADY; the kubelet reports SandboxChanged, stops it (DEL with an empty CNI_NETNS: only the IP is released) and creates a new one, usually with the next IP.',
     when: 'any',
     challenge: false,
+    failsNewPods: false,
     params: { node: NODE },
     symptoms: [
       {
@@ -955,6 +984,7 @@ const DATA: readonly FaultDef[] = [
       'Someone changed a running pod’s wiring by hand: removed its address or its default route, deleted its host veth (the pod end goes with it) or the bridge. Neither the kubelet nor containerd notice: they never run CHECK. The pod stays Running while its traffic is broken. A CHECK of the pod’s attachment, as a runtime calls libcni (containerd never does; CRI-O does once, right after ADD), compares the node with the cached result and names the first difference. cnitool cannot make that call: it names its own container id after the netns path.',
     when: 'pod-running',
     challenge: true,
+    failsNewPods: false,
     params: {
       pod: POD,
       what: {
@@ -997,9 +1027,10 @@ const DATA: readonly FaultDef[] = [
     id: 'conflist-malformed',
     title: 'Malformed conflist',
     explanation:
-      'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads on every change of /etc/cni/net.d and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
+      'The conflist is half-written (an editor or a config manager caught mid-write). containerd reloads when a file of /etc/cni/net.d is written, renamed or removed, and a parse error aborts the whole load: CNI is "not initialized", the node goes NotReady and the kubelet creates no sandbox. Worse, containerd cannot tear pods down either (go-cni checks its status first): deleted pods stay Terminating until the file is fixed.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: { node: NODE },
     symptoms: [
       {
@@ -1034,6 +1065,7 @@ const DATA: readonly FaultDef[] = [
       'The only file of /etc/cni/net.d was removed (a CNI DaemonSet uninstalled, a clean-up gone wrong). containerd reloads and finds no network config: "cni plugin not initialized", the node goes NotReady, new pods wait with NetworkNotReady, and pods being deleted stay Terminating because containerd cannot run DEL without its network config.',
     when: 'any',
     challenge: true,
+    failsNewPods: true,
     params: { node: NODE },
     symptoms: [
       {
@@ -1063,6 +1095,7 @@ const DATA: readonly FaultDef[] = [
       'net.ipv4.ip_forward was set to 0 on the node (a hardening role: CIS benchmarks ask for it on hosts that are not routers; a sysctl.d file applied at boot; or by hand). Pods keep running and their namespaces look as before. What the node only bridges still flows: pod to pod on the same cni0. So does traffic to the node’s own addresses (delivered there, not forwarded). Everything the node must route from one interface to another is dropped, silently, as the kernel does without forwarding: from its pods to pods on other nodes (out by eth0 or flannel.1), from other nodes to its pods, and to the outside. No ICMP error comes back: ping waits and reports loss. The bridge plugin writes 1 to /proc/sys/net/ipv4/ip_forward at every ADD of a network with isGateway, so the next pod created on the node hides the fault until the setting is applied again (the next boot).',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { node: NODE },
     symptoms: [
@@ -1093,6 +1126,7 @@ const DATA: readonly FaultDef[] = [
       'In a host-gw network (kindnet, flannel host-gw, a routed Calico-style setup) a node reaches another node’s pods through one route, <its pod CIDR> via <its node IP> dev eth0, which the network’s agent installs. Here the route to one node’s pod CIDR is gone (deleted by hand or by a network restart while the agent was down; the agent puts it back only when it runs). Nothing in the pods changes. Packets from this node’s pods to that node’s pods follow the default route to the underlay gateway instead, which knows nothing of pod CIDRs: they are lost without an error. The other node’s pods still reach this node’s pods: bridge’s ipMasq masquerades what they send to other nodes to their node’s address, which this node reaches on the underlay, so the replies find their way (with ipMasq false they would be lost too).',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { node: NODE },
     symptoms: [
@@ -1128,6 +1162,7 @@ const DATA: readonly FaultDef[] = [
       'br_netfilter makes frames a bridge forwards pass through iptables (net.bridge.bridge-nf-call-iptables=1). It is not loaded here: removed with rmmod, or never loaded at boot because /etc/modules-load.d/k8s.conf is missing (the Kubernetes install guide long had it written; kubeadm before 1.30 refused to join without it, "/proc/sys/net/bridge/bridge-nf-call-iptables does not exist", and 1.30 dropped that preflight check, kubernetes PR #123464). /proc/sys/net/bridge does not exist, so a sysctl.d setting of bridge-nf-call-iptables fails at boot. Pod to pod traffic on one bridge still flows, unseen by iptables and conntrack, and traffic across nodes is routed as before. What breaks is what needs conntrack to see a bridged answer: a pod that connects to another pod’s hostPort on the same node, through the node’s address, is DNAT’d on the way in, but the answer goes straight across the bridge, is never translated back, and the client does not know it. portmap’s default "snat": true hides it: it masquerades a client from the pod subnet to the gateway address, so the answer comes back through the node (recorded: hostport-bridge-nf-off); with "snat": false it fails (recorded: hostport-bridge-nf-off-nosnat). Kubernetes Services to a backend on the same node fail the same way (kube-proxy is not modelled).',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { node: NODE },
     symptoms: [
@@ -1161,6 +1196,7 @@ const DATA: readonly FaultDef[] = [
       'VXLAN adds 50 bytes to every packet (outer Ethernet 14, IP 20, UDP 8, VXLAN 8), so flannel.1 has eth0’s MTU minus 50 (1450) and pods must send no more: flannel’s CNI plugin passes FLANNEL_MTU of /run/flannel/subnet.env to bridge as "mtu". Here the node’s conflist lost its "mtu" (replaced by a bridge conflist written without it), so pods created since get bridge’s default, 1500. Their packets of up to 1450 bytes cross as before. A larger one with DF set (ping -M do; every TCP segment) reaches flannel.1 on the node, which is too small for it: the kernel drops it and answers ICMP "fragmentation needed" (mtu 1450), which ping shows as "Frag needed and DF set (mtu = 1450)" from the gateway. TCP learns the smaller MTU from that ICMP error; where it is filtered, connections stall after the handshake (small requests work, large answers never come; the walk does not model TCP beyond the handshake). Pods created before the change, and traffic within the node, are not affected.',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { node: NODE },
     symptoms: [
@@ -1197,9 +1233,10 @@ const DATA: readonly FaultDef[] = [
     id: 'forward-policy-drop',
     title: 'FORWARD policy DROP, as Docker leaves it',
     explanation:
-      'Docker (since 1.13) sets the filter table’s FORWARD policy to DROP when it starts, and accepts only its own docker0 traffic. Installed next to containerd on a node (a build agent, an old provisioning script), it leaves every packet the node forwards and no rule accepts to that policy (the policy alone is made here, not Docker’s chains): from a pod to a pod on another node, both ways, and to the outside; with br_netfilter on (bridge-nf-call-iptables=1) also frames bridged between two pods of the same cni0, which pass the FORWARD chain too. Traffic to the node itself (INPUT) is not affected: a pod still reaches its gateway and its node’s address. The bridge plugin adds no FORWARD rule (the firewall plugin’s CNI-FORWARD would accept each pod’s traffic; flannel adds FLANNEL-FWD rules accepting its pod network for this reason).',
+      'Docker (since 1.13) sets the filter table’s FORWARD policy to DROP when it starts and has to turn IP forwarding on itself (net.ipv4.ip_forward was 0, e.g. it started before the node’s sysctl.d settings were applied), and accepts only its own docker0 traffic. Installed next to containerd on a node (a build agent, an old provisioning script), it leaves every packet the node forwards and no rule accepts to that policy (the policy alone is made here, not Docker’s chains): from a pod to a pod on another node, both ways, and to the outside; with br_netfilter on (bridge-nf-call-iptables=1) also frames bridged between two pods of the same cni0, which pass the FORWARD chain too. Traffic to the node itself (INPUT) is not affected: a pod still reaches its gateway and its node’s address. The bridge plugin adds no FORWARD rule (the firewall plugin’s CNI-FORWARD would accept each pod’s traffic; flannel adds FLANNEL-FWD rules accepting its pod network for this reason).',
     when: 'any',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { node: NODE },
     symptoms: [
@@ -1214,7 +1251,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'traffic',
-        text: 'the packet walk: "FORWARD: the filter table’s FORWARD policy is DROP and no rule accepted the packet" (drop reason netfilter)',
+        text: 'the packet walk: "FORWARD: the filter table\'s FORWARD policy is DROP and no rule accepted the packet" (drop reason netfilter)',
       },
     ],
     recovery: {
@@ -1233,6 +1270,7 @@ const DATA: readonly FaultDef[] = [
       'bridge with ipMasq: true gives every pod a chain CNI-<hash> in the nat table (ACCEPT to the pod subnet, MASQUERADE the rest, both commented with the network name and the sandbox id) and a jump to it in POSTROUTING matching the pod’s address. Here that jump was deleted (a clean-up of “stale” CNI rules that took the wrong one, a firewall tool that rewrote nat POSTROUTING). The pod keeps running and reaches the other pods as before (in a host-gw or VXLAN network its packets to other nodes now keep its own address, which those nodes route back). But its packets to the outside leave the node with its pod address: the network beyond the node has no route back to the pod subnet, so no answer ever comes (recorded: egress-no-masq). The node’s other pods, whose jumps are there, reach the outside.',
     when: 'pod-running',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { pod: POD },
     symptoms: [
@@ -1266,6 +1304,7 @@ const DATA: readonly FaultDef[] = [
       'A pod that connects to its own hostPort (the node’s address, mapped by portmap back to the pod) needs hairpin mode on its bridge port. With br_netfilter on (bridge-nf-call-iptables=1) portmap’s DNAT happens as the frame enters cni0; the frame, now addressed to the pod itself, would have to leave by the port it came in on, and a bridge never sends a frame back out of its ingress port unless hairpin mode is on there. The bridge plugin sets it at ADD from the conflist’s hairpinMode (flannel’s conflist sets it; containerd’s example conflist sets promiscMode instead, which cannot go with it). Here it is off on the pod’s port (turned off by hand, or the pod was created from a conflist without hairpinMode). Everything else works: other pods reach the pod’s hostPort, the pod reaches other pods. With bridge-nf-call-iptables=0 the frame is routed by cni0’s IP stack instead and the pod does reach itself (recorded: hostport-bridge-nf-off).',
     when: 'pod-running',
     challenge: true,
+    failsNewPods: false,
     anyRuntime: true,
     params: { pod: POD },
     symptoms: [
