@@ -28,6 +28,15 @@ export default function ShellView({ session, step }: PanelProps) {
   const [term, setTerm] = useState<NodeTerminal | null>(null);
   const [error, setError] = useState<string | null>(null);
   const scope = useApp(shellScope);
+  // A node's tab clicked: the keys go to that node's terminal once it is shown (left on the tab,
+  // they would reach the app's shortcuts: P, Space, 1–4 while the user types a command).
+  const focusNext = useRef(false);
+  const onSelect = (n: string, how: 'click' | 'keys') => {
+    if (how === 'keys') return setNode(n);
+    if (term && term.node === n && n === current) term.focus();
+    else focusNext.current = true;
+    setNode(n);
+  };
 
   useEffect(() => {
     let live = true;
@@ -36,6 +45,10 @@ export default function ShellView({ session, step }: PanelProps) {
         if (!live || !box.current) return;
         const t = m.terminalFor(scope, current);
         t.attach(box.current);
+        if (focusNext.current) {
+          focusNext.current = false;
+          t.focus();
+        }
         setTerm(t);
       },
       (e: unknown) => live && setError((e as Error).message),
@@ -76,7 +89,7 @@ export default function ShellView({ session, step }: PanelProps) {
         label="Nodes"
         tabs={nodes.map((n) => ({ key: n, label: n }))}
         selected={current}
-        onSelect={setNode}
+        onSelect={onSelect}
         className="shell-nodes"
       >
         {error !== null ? (
