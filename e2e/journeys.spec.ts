@@ -3,7 +3,7 @@
  * test is one path, as a workshop participant, an operator or a course taker takes it.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp } from './support';
+import { clearSavedState, collectPageErrors, currentStep, openApp } from './support';
 
 test.afterEach(async ({ page }) => clearSavedState(page));
 
@@ -180,4 +180,40 @@ test("an embed's warning goes by itself, as the app's do; its errors stay", asyn
   await expect(page.locator('.position strong')).toHaveText('16');
   await expect(warning).toBeHidden({ timeout: 30_000 });
   await expect(error).toBeVisible();
+});
+
+test('Back during a long run leaves it for the page the address names', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/add-step-by-step');
+  const lesson = page.getByRole('region', { name: 'ADD, step by step' });
+  await expect(lesson).toBeVisible({ timeout: 30_000 });
+  // Back to the sandbox, a deployment of 200 pods, and a run that takes a while.
+  await page.goto('./#/');
+  await expect(lesson).toBeHidden({ timeout: 20_000 });
+  await settled(page);
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await page.getByRole('tab', { name: 'Actions', exact: true }).click();
+  await cluster.getByRole('spinbutton', { name: 'Replicas' }).fill('200');
+  await cluster.getByRole('button', { name: 'Scale deployment' }).click();
+  await settled(page);
+  const before = await currentStep(page);
+  await page
+    .getByRole('combobox', { name: 'Run until' })
+    .selectOption({ label: 'nothing is left to happen' });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const busy = page.getByRole('status').filter({ hasText: 'Running until' });
+  await expect(busy).toBeVisible();
+
+  // The user has seen enough and goes Back: the lesson the address names opens; the run stops.
+  await page.goBack();
+  expect(page.url()).toContain('#/lesson/add-step-by-step');
+  await expect(lesson).toBeVisible({ timeout: 20_000 });
+  await expect(busy).toBeHidden();
+  // Forward again: my sandbox, at the step the run was stopped from.
+  await page.goForward();
+  await expect(lesson).toBeHidden({ timeout: 20_000 });
+  await settled(page);
+  expect(await currentStep(page)).toBe(before);
+  expect(errors).toEqual([]);
 });
