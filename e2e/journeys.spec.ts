@@ -147,8 +147,11 @@ test('a damaged link cannot be kept over my own sandbox', async ({ page }) => {
   const forward = page.getByRole('button', { name: 'Step forward', exact: true });
   const saved = () =>
     page.evaluate(() => JSON.parse(localStorage.getItem('cnisim.sandbox.v1') ?? 'null')?.cursor);
+  const start = await currentStep(page);
   for (let i = 0; i < 3; i++) await forward.click();
-  await expect.poll(saved).not.toBeUndefined();
+  await expect.poll(() => currentStep(page)).toBe(start + 3);
+  // Saved at its last step (the cursor counts from 0).
+  await expect.poll(saved).toBe(start + 2);
   const mine = await saved();
 
   // A link cut short when pasted: the default sandbox is open instead.
@@ -215,5 +218,33 @@ test('Back during a long run leaves it for the page the address names', async ({
   await expect(lesson).toBeHidden({ timeout: 20_000 });
   await settled(page);
   expect(await currentStep(page)).toBe(before);
+  expect(errors).toEqual([]);
+});
+
+test('a shared link opened right after my last steps keeps them in my sandbox', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+  const start = await currentStep(page);
+  await forward.click();
+  await expect.poll(() => currentStep(page)).toBe(start + 1);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  const link = await dialog.getByRole('textbox', { name: 'Link' }).inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Two more steps, and at once a link pasted into the address bar (same tab).
+  for (const n of [2, 3]) {
+    await forward.click();
+    await expect.poll(() => currentStep(page)).toBe(start + n);
+  }
+  await page.goto(link);
+  const banner = page.getByRole('region', { name: 'Shared sandbox' });
+  await expect(banner).toContainText('You opened a shared sandbox.');
+  await expect.poll(() => currentStep(page)).toBe(start + 1);
+  await banner.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect(banner).toBeHidden();
+  await expect.poll(() => currentStep(page)).toBe(start + 3);
   expect(errors).toEqual([]);
 });
