@@ -248,3 +248,69 @@ test('a shared link opened right after my last steps keeps them in my sandbox', 
   await expect.poll(() => currentStep(page)).toBe(start + 3);
   expect(errors).toEqual([]);
 });
+
+test('a paste too large for a node file is refused at once, and says why', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const errors = collectPageErrors(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await openApp(page);
+  await page.getByRole('tab', { name: 'Config', exact: true }).click();
+  const editor = page.getByRole('textbox', {
+    name: 'Contents of /etc/cni/net.d/10-containerd-net.conflist on node-1',
+  });
+  await expect(editor).toContainText('"containerd-net"', { timeout: 15_000 });
+  const status = page.locator('.editor-status');
+  await expect(status).toHaveText('As on node-1 at this step.');
+
+  // A careless paste: 1.3 MB of JSON (a whole dump) over the conflist. A file on a node holds
+  // at most 1,000,000 characters: the editor refuses it at once rather than freeze the page.
+  const huge = JSON.stringify(
+    {
+      cniVersion: '1.0.0',
+      name: 'dump',
+      plugins: Array.from({ length: 20_000 }, (_, i) => ({ type: 'bridge', bridge: `cni${i}` })),
+    },
+    null,
+    2,
+  );
+  expect(huge.length).toBeGreaterThan(1_000_000);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), huge);
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  // The tasks before the paste (the editor's first parse, the clipboard written) are reported.
+  await page.waitForTimeout(1_000);
+  const from = await page.evaluate(
+    () => (window as unknown as { __longTasks: number[] }).__longTasks.length,
+  );
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Not pasted: the file would be 1,');
+  await expect(status).toContainText('a file on a node holds at most 1,000,000 characters');
+  await page.waitForTimeout(500);
+  const longest = await page.evaluate(
+    (n) => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks.slice(n)),
+    from,
+  );
+  console.log(`longest main-thread task, a 1.3 MB paste: ${Math.round(longest)} ms`);
+  expect(longest).toBeLessThan(200);
+  // The file is as it was; a paste of a fitting size goes in, and the message goes.
+  await expect(editor).toContainText('"containerd-net"');
+  await page.evaluate(
+    (t) => navigator.clipboard.writeText(t),
+    '{ "cniVersion": "1.0.0", "name": "pasted", "plugins": [ { "type": "loopback" } ] }',
+  );
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  await expect(editor).toContainText('"pasted"');
+  await expect(status).toHaveText('Valid JSON, not applied yet.');
+  expect(errors).toEqual([]);
+});
