@@ -177,3 +177,34 @@ test("a node's tab, clicked, hands the keys to that node's terminal, not to the 
   await expect(nodes.getByRole('tab', { name: 'node-2' })).toHaveAttribute('aria-selected', 'true');
   expect(errors).toEqual([]);
 });
+
+test('the Shell tab, clicked, hands the keys to the terminal: "ip a" is typed, not P', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const step = await currentStep(page);
+  // The operator clicks Shell and types at once, as in a terminal window.
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused({ timeout: 15_000 });
+  await expect.poll(() => terminalScreen(page)).toContain('root@node-1:~#');
+  await typeLine(page, 'node-1', 'ip a');
+  expect(await terminalScreen(page)).toMatch(/ip a\s*1: lo: <LOOPBACK,UP,LOWER_UP>/);
+  await expect(page.getByRole('button', { name: 'Presenter' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  expect(await currentStep(page)).toBe(step);
+  // Clicked again while shown, the same.
+  await page.getByRole('button', { name: 'Step forward', exact: true }).focus();
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused();
+  // By the keyboard the tabs pattern holds: the focus stays on the tab, arrows move it.
+  await page.getByRole('tab', { name: 'Shell' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: 'Packets' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Shell' })).toBeFocused();
+  await expect(page.locator('.shell-terminal .xterm')).toBeVisible();
+  expect(errors).toEqual([]);
+});

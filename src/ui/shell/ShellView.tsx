@@ -3,6 +3,7 @@ import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import { get, subscribe, ui, useApp } from '../store';
 import type { PanelProps } from '../panels/types';
+import { onFocusRequest, takeFocusRequest } from './focus';
 import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
 
@@ -45,7 +46,7 @@ export default function ShellView({ session, step }: PanelProps) {
         if (!live || !box.current) return;
         const t = m.terminalFor(scope, current);
         t.attach(box.current);
-        if (focusNext.current) {
+        if (takeFocusRequest() || focusNext.current) {
           focusNext.current = false;
           t.focus();
         }
@@ -57,6 +58,17 @@ export default function ShellView({ session, step }: PanelProps) {
       live = false;
     };
   }, [scope, current]);
+
+  // The Shell tab clicked while the terminal is shown: the keys go to it.
+  useEffect(
+    () =>
+      term
+        ? onFocusRequest(() => {
+            if (takeFocusRequest()) term.focus();
+          })
+        : undefined,
+    [term],
+  );
 
   // ... and is typed there once that terminal is up.
   const request = useApp((s) => s.shellLine);
