@@ -3,7 +3,7 @@
  * test is one path, as a workshop participant, an operator or a course taker takes it.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp } from './support';
+import { clearSavedState, collectPageErrors, currentStep, openApp } from './support';
 
 test.afterEach(async ({ page }) => clearSavedState(page));
 
@@ -147,8 +147,11 @@ test('a damaged link cannot be kept over my own sandbox', async ({ page }) => {
   const forward = page.getByRole('button', { name: 'Step forward', exact: true });
   const saved = () =>
     page.evaluate(() => JSON.parse(localStorage.getItem('cnisim.sandbox.v1') ?? 'null')?.cursor);
+  const start = await currentStep(page);
   for (let i = 0; i < 3; i++) await forward.click();
-  await expect.poll(saved).not.toBeUndefined();
+  await expect.poll(() => currentStep(page)).toBe(start + 3);
+  // Saved at its last step (the cursor counts from 0).
+  await expect.poll(saved).toBe(start + 2);
   const mine = await saved();
 
   // A link cut short when pasted: the default sandbox is open instead.
@@ -180,4 +183,134 @@ test("an embed's warning goes by itself, as the app's do; its errors stay", asyn
   await expect(page.locator('.position strong')).toHaveText('16');
   await expect(warning).toBeHidden({ timeout: 30_000 });
   await expect(error).toBeVisible();
+});
+
+test('Back during a long run leaves it for the page the address names', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/add-step-by-step');
+  const lesson = page.getByRole('region', { name: 'ADD, step by step' });
+  await expect(lesson).toBeVisible({ timeout: 30_000 });
+  // Back to the sandbox, a deployment of 200 pods, and a run that takes a while.
+  await page.goto('./#/');
+  await expect(lesson).toBeHidden({ timeout: 20_000 });
+  await settled(page);
+  const cluster = page.getByRole('region', { name: 'Cluster' });
+  await page.getByRole('tab', { name: 'Actions', exact: true }).click();
+  await cluster.getByRole('spinbutton', { name: 'Replicas' }).fill('200');
+  await cluster.getByRole('button', { name: 'Scale deployment' }).click();
+  await settled(page);
+  const before = await currentStep(page);
+  await page
+    .getByRole('combobox', { name: 'Run until' })
+    .selectOption({ label: 'nothing is left to happen' });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const busy = page.getByRole('status').filter({ hasText: 'Running until' });
+  await expect(busy).toBeVisible();
+
+  // The user has seen enough and goes Back: the lesson the address names opens; the run stops.
+  await page.goBack();
+  expect(page.url()).toContain('#/lesson/add-step-by-step');
+  await expect(lesson).toBeVisible({ timeout: 20_000 });
+  await expect(busy).toBeHidden();
+  // Forward again: my sandbox, at the step the run was stopped from.
+  await page.goForward();
+  await expect(lesson).toBeHidden({ timeout: 20_000 });
+  await settled(page);
+  expect(await currentStep(page)).toBe(before);
+  expect(errors).toEqual([]);
+});
+
+test('a shared link opened right after my last steps keeps them in my sandbox', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+  const start = await currentStep(page);
+  await forward.click();
+  await expect.poll(() => currentStep(page)).toBe(start + 1);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share' });
+  const link = await dialog.getByRole('textbox', { name: 'Link' }).inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Two more steps, and at once a link pasted into the address bar (same tab).
+  for (const n of [2, 3]) {
+    await forward.click();
+    await expect.poll(() => currentStep(page)).toBe(start + n);
+  }
+  await page.goto(link);
+  const banner = page.getByRole('region', { name: 'Shared sandbox' });
+  await expect(banner).toContainText('You opened a shared sandbox.');
+  await expect.poll(() => currentStep(page)).toBe(start + 1);
+  await banner.getByRole('button', { name: 'Back to my sandbox' }).click();
+  await expect(banner).toBeHidden();
+  await expect.poll(() => currentStep(page)).toBe(start + 3);
+  expect(errors).toEqual([]);
+});
+
+test('a paste too large for a node file is refused at once, and says why', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const errors = collectPageErrors(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await openApp(page);
+  await page.getByRole('tab', { name: 'Config', exact: true }).click();
+  const editor = page.getByRole('textbox', {
+    name: 'Contents of /etc/cni/net.d/10-containerd-net.conflist on node-1',
+  });
+  await expect(editor).toContainText('"containerd-net"', { timeout: 15_000 });
+  const status = page.locator('.editor-status');
+  await expect(status).toHaveText('As on node-1 at this step.');
+
+  // A careless paste: 1.3 MB of JSON (a whole dump) over the conflist. A file on a node holds
+  // at most 1,000,000 characters: the editor refuses it at once rather than freeze the page.
+  const huge = JSON.stringify(
+    {
+      cniVersion: '1.0.0',
+      name: 'dump',
+      plugins: Array.from({ length: 20_000 }, (_, i) => ({ type: 'bridge', bridge: `cni${i}` })),
+    },
+    null,
+    2,
+  );
+  expect(huge.length).toBeGreaterThan(1_000_000);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), huge);
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  // The tasks before the paste (the editor's first parse, the clipboard written) are reported.
+  await page.waitForTimeout(1_000);
+  const from = await page.evaluate(
+    () => (window as unknown as { __longTasks: number[] }).__longTasks.length,
+  );
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Not pasted: the file would be 1,');
+  await expect(status).toContainText('a file on a node holds at most 1,000,000 characters');
+  await page.waitForTimeout(500);
+  const longest = await page.evaluate(
+    (n) => Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks.slice(n)),
+    from,
+  );
+  console.log(`longest main-thread task, a 1.3 MB paste: ${Math.round(longest)} ms`);
+  expect(longest).toBeLessThan(200);
+  // The file is as it was; a paste of a fitting size goes in, and the message goes.
+  await expect(editor).toContainText('"containerd-net"');
+  await page.evaluate(
+    (t) => navigator.clipboard.writeText(t),
+    '{ "cniVersion": "1.0.0", "name": "pasted", "plugins": [ { "type": "loopback" } ] }',
+  );
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Control+v');
+  await expect(editor).toContainText('"pasted"');
+  await expect(status).toHaveText('Valid JSON, not applied yet.');
+  expect(errors).toEqual([]);
 });

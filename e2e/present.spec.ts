@@ -142,3 +142,38 @@ for (const [width, height] of [
     });
   });
 }
+
+test('presenter mode: after the window is resized, the current step is still in the Steps list', async ({
+  page,
+}) => {
+  // The instructor starts on a laptop screen, then moves the window to the projector and back.
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openApp(page);
+  await page.keyboard.press('p');
+  await expect(page.getByRole('region', { name: 'Narration' })).toBeVisible();
+  for (let i = 0; i < 14; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(() => currentStep(page)).toBeGreaterThanOrEqual(22);
+  const steps = page.getByRole('region', { name: 'Steps' });
+  const current = steps.locator('li[aria-current="step"]');
+  /** Whether the current row lies wholly inside the list's scrolled box. */
+  const shown = async () => {
+    const body = (await steps.locator('.side-steps-body').boundingBox())!;
+    const row = (await current.boundingBox())!;
+    return row.y >= body.y - 1 && row.y + row.height <= body.y + body.height + 1;
+  };
+  await expect.poll(shown).toBe(true);
+  for (const [width, height] of [
+    [1280, 720],
+    [1920, 1080],
+    [1024, 600],
+    [1280, 720],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect.poll(shown, { message: `current step shown at ${width}×${height}` }).toBe(true);
+  }
+  // And the keys still step: the new current row comes into view as before.
+  const step = await currentStep(page);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => currentStep(page)).toBe(step + 1);
+  await expect.poll(shown).toBe(true);
+});

@@ -139,3 +139,72 @@ test.describe('at 1440 px', () => {
     ).toBe(true);
   });
 });
+
+test("a node's tab, clicked, hands the keys to that node's terminal, not to the app's shortcuts", async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  await openShell(page);
+  const nodes = page.getByRole('tablist', { name: 'Nodes' });
+  const presenter = page.getByRole('button', { name: 'Presenter' });
+  const step = await currentStep(page);
+
+  // The operator clicks node-2's tab and types at once: every key is node-2's, none the app's
+  // (P would turn presenter mode on, Space play the trace, → step, 1–4 change the level).
+  await nodes.getByRole('tab', { name: 'node-2' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused();
+  await typeLine(page, 'node-2', 'echo p 1 2');
+  expect(await terminalScreen(page)).toMatch(/echo p 1 2\s*p 1 2/);
+  await expect(presenter).toHaveAttribute('aria-pressed', 'false');
+  expect(await currentStep(page)).toBe(step);
+
+  // Back to node-1 with a click, the same: the keys reach node-1's terminal.
+  await nodes.getByRole('tab', { name: 'node-1' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused();
+  await typeLine(page, 'node-1', 'echo on node-1');
+  expect(await terminalScreen(page)).toMatch(/echo on node-1\s*on node-1/);
+  // The selected tab clicked again gives the focus back to its terminal too.
+  await page.getByRole('button', { name: 'Step forward', exact: true }).focus();
+  await nodes.getByRole('tab', { name: 'node-1' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused();
+  await expect(presenter).toHaveAttribute('aria-pressed', 'false');
+
+  // The keyboard way stays the tabs pattern's: arrows move between the tabs, the focus with them.
+  await nodes.getByRole('tab', { name: 'node-1' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(nodes.getByRole('tab', { name: 'node-2' })).toBeFocused();
+  await expect(nodes.getByRole('tab', { name: 'node-2' })).toHaveAttribute('aria-selected', 'true');
+  expect(errors).toEqual([]);
+});
+
+test('the Shell tab, clicked, hands the keys to the terminal: "ip a" is typed, not P', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  const step = await currentStep(page);
+  // The operator clicks Shell and types at once, as in a terminal window.
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused({ timeout: 15_000 });
+  await expect.poll(() => terminalScreen(page)).toContain('root@node-1:~#');
+  await typeLine(page, 'node-1', 'ip a');
+  expect(await terminalScreen(page)).toMatch(/ip a\s*1: lo: <LOOPBACK,UP,LOWER_UP>/);
+  await expect(page.getByRole('button', { name: 'Presenter' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  expect(await currentStep(page)).toBe(step);
+  // Clicked again while shown, the same.
+  await page.getByRole('button', { name: 'Step forward', exact: true }).focus();
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  await expect(page.locator('.shell-terminal textarea')).toBeFocused();
+  // By the keyboard the tabs pattern holds: the focus stays on the tab, arrows move it.
+  await page.getByRole('tab', { name: 'Shell' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: 'Packets' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Shell' })).toBeFocused();
+  await expect(page.locator('.shell-terminal .xterm')).toBeVisible();
+  expect(errors).toEqual([]);
+});

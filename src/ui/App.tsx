@@ -18,6 +18,7 @@ import {
 import { previewShows } from './app/preview';
 import { isLandingView, LandingPane } from './LandingPane';
 import { LinkBanner } from './share/LinkBanner';
+import { focusTerminal } from './shell/focus';
 import { ShareDialog } from './share/ShareDialog';
 import { cmd, get, setTheme, ui, useApp, type LeftTab, type RightTab, type Theme } from './store';
 import { withEngine } from './views/withEngine';
@@ -289,7 +290,12 @@ export function App() {
               label="Cluster"
               tabs={RIGHT_TABS}
               selected={rightTab}
-              onSelect={(k) => ui.rightTab(k)}
+              onSelect={(k, how) => {
+                // Clicked, the Shell hands the keys to its terminal: left on the tab, what the
+                // user types next would reach the app's shortcuts (P, Space, 1–4).
+                if (k === 'shell' && how === 'click') focusTerminal();
+                ui.rightTab(k);
+              }}
             >
               <View name={rightTab} component={right[rightTab]} />
             </Tabs>

@@ -4,7 +4,7 @@
  * meanwhile, shows that it waits, resumes when the engine is in, and stops at once on Stop.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Cancelled, cancelJob, runJob, setJobGate } from './app/jobs';
+import { afterJob, Cancelled, cancelJob, runJob, setJobGate, stopJobOnLeave } from './app/jobs';
 import { get } from './app/state';
 
 /** A job of `n` units; `done` counts the units run. */
@@ -60,5 +60,38 @@ describe('a gated job', () => {
       label: 'Loading',
     });
     await expect(runJob('Computing', job)).rejects.toThrow('chunk failed');
+  });
+});
+
+/** A job that never ends by itself: `units` counts the units run. */
+function endless() {
+  const state = { units: 0 };
+  function* job() {
+    for (;;) yield ++state.units;
+  }
+  return { state, job: job() };
+}
+
+describe('leaving for another address (Back during a run)', () => {
+  it("stops the user's computation, and afterJob settles once its caller has seen the Stop", async () => {
+    const { job } = endless();
+    const seen: string[] = [];
+    const p = runJob('Running until', job, { stopOnLeave: true })!;
+    p.catch((e: unknown) => seen.push(e instanceof Cancelled ? 'stopped' : 'failed'));
+    const after = afterJob().then(() => seen.push('after'));
+    await tick();
+    stopJobOnLeave();
+    await after;
+    expect(seen).toEqual(['stopped', 'after']);
+    await expect(afterJob()).resolves.toBeUndefined();
+  });
+
+  it('lets the opening of a sandbox finish', async () => {
+    const { state, job } = counter(2000);
+    const p = runJob('Restoring your sandbox', job)!;
+    stopJobOnLeave();
+    await afterJob();
+    await expect(p).resolves.toBe('end');
+    expect(state.done).toBe(2000);
   });
 });

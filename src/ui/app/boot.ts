@@ -8,7 +8,7 @@ import type { EngineModule } from '../../engine';
 import { pageUrl, parseRoute, type Route } from '../route';
 import { openLink } from '../share/open';
 import { pause, seekTo } from './commands';
-import { jobRunning } from './jobs';
+import { afterJob, jobRunning, stopJobOnLeave } from './jobs';
 import { notify } from './notices';
 import { restoreOwn, saveNow } from './persistence';
 import { get, publish, update, type AppState } from './state';
@@ -74,9 +74,26 @@ async function openCourse(route: NonNullable<AppState['course']>): Promise<void>
   }
 }
 
+let following = false;
+
 function onHashChange(): void {
+  if (jobRunning()) {
+    // The user went elsewhere (Back, Forward, a link) during a long computation: a run, a step
+    // or an action's replay is stopped (what it computed is kept), the opening of a sandbox is
+    // let finish; then the address is followed. Ignored, the page would stay on a sandbox the
+    // address no longer names.
+    pause();
+    stopJobOnLeave();
+    if (!following) {
+      following = true;
+      void afterJob().then(() => {
+        following = false;
+        onHashChange();
+      });
+    }
+    return;
+  }
   const route = parseRoute(location.hash);
-  if (jobRunning()) return;
   if (isCourse(route)) {
     pause();
     void openCourse(route).then(publish);

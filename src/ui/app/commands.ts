@@ -18,6 +18,9 @@ import {
   type Theme,
 } from './state';
 
+/** The user's computations on the session shown: stopped when they leave for another address. */
+const LEAVE = { stopOnLeave: true };
+
 export const SPEEDS = [1, 2, 5, 10, 25] as const;
 
 export const cmd = {
@@ -26,7 +29,7 @@ export const cmd = {
     const s = get().session;
     if (!s) return;
     quietly(
-      runJob('Computing the next step', s.stepForwardJob())?.then((moved) => {
+      runJob('Computing the next step', s.stepForwardJob(), LEAVE)?.then((moved) => {
         if (!moved && get().playing) pause();
         if (!moved)
           notifyRunEnd('info', 'Nothing is left to happen: act on the cluster to go on.', s);
@@ -46,7 +49,7 @@ export const cmd = {
     if (previewCmd.seek(i)) return;
     const s = get().session;
     if (!s) return;
-    quietly(runJob('Computing steps', s.seekJob(i)));
+    quietly(runJob('Computing steps', s.seekJob(i), LEAVE));
   },
 
   home(): void {
@@ -75,7 +78,7 @@ export const cmd = {
     if (!s) return;
     pause();
     quietly(
-      runJob(`Running until ${label}`, s.runUntilJob(cond))?.then((found) => {
+      runJob(`Running until ${label}`, s.runUntilJob(cond), LEAVE)?.then((found) => {
         const end = s.lastRun;
         if (found !== null || !end) return;
         // A node-scoped fault (injected with its node) that makes new pods fail shows only in
@@ -116,7 +119,11 @@ export const cmd = {
       notify('error', problems.join('; '));
       return null;
     }
-    const p = runJob(`Replaying to apply: ${engine.describeAction(action)}`, s.performJob(action));
+    const p = runJob(
+      `Replaying to apply: ${engine.describeAction(action)}`,
+      s.performJob(action),
+      LEAVE,
+    );
     if (!p) {
       notify('warning', 'Wait for the current computation to finish, or stop it.');
       return null;

@@ -37,6 +37,8 @@ function nextTask(f: () => void): void {
 }
 interface Token {
   cancelled: boolean;
+  /** Stopped when the user leaves for another address (see `runJob`). */
+  stopOnLeave: boolean;
   /** Set while the job waits for its gate: resumes it at once (Stop). */
   wake: (() => void) | null;
 }
@@ -66,14 +68,36 @@ export function jobRunning(): boolean {
   return current !== null;
 }
 
+let waiting: (() => void)[] = [];
+
+/**
+ * Settles once no job runs: in a task after the running job has ended, so that what its caller
+ * does with its result (or its Stop) is done first.
+ */
+export function afterJob(): Promise<void> {
+  if (!current) return Promise.resolve();
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function jobEnded(): void {
+  const ws = waiting;
+  waiting = [];
+  if (ws.length) setTimeout(() => ws.forEach((w) => w()), 0);
+}
+
 /**
  * Runs a job: the first slice at once (a step that computes one event finishes here, without a
  * frame of delay), the rest in later tasks, with `busy` showing progress. One job at a time:
- * returns null when another is running.
+ * returns null when another is running. `stopOnLeave`: a computation on the session shown,
+ * stopped when the user leaves for another address (`stopJobOnLeave`).
  */
-export function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
+export function runJob<T>(
+  label: string,
+  job: Job<T>,
+  opts: { stopOnLeave?: boolean } = {},
+): Promise<T> | null {
   if (current) return null;
-  const token: Token = { cancelled: false, wake: null };
+  const token: Token = { cancelled: false, stopOnLeave: opts.stopOnLeave ?? false, wake: null };
   current = token;
   let shown = -Infinity;
   let progress = 0;
@@ -82,6 +106,7 @@ export function runJob<T>(label: string, job: Job<T>): Promise<T> | null {
       current = null;
       if (get().busy) update({ busy: null });
       publish();
+      jobEnded();
     };
     /** Waits (without a task) for the gate to open, or for Stop. */
     const wait = (g: JobGate) => {
@@ -154,6 +179,16 @@ export function cancelJob(): void {
   if (previewCmd.cancel() || !current) return;
   current.cancelled = true;
   current.wake?.();
+}
+
+/**
+ * The user leaves for another address: stops the running job if it is a computation on the
+ * session shown (`stopOnLeave`: a step, a run, an action's replay), as Stop does. A job that
+ * opens a session (a saved sandbox, a link) is let finish: stopped, it would leave a default
+ * sandbox in its place.
+ */
+export function stopJobOnLeave(): void {
+  if (current?.stopOnLeave) cancelJob();
 }
 
 /** Runs a promise's job, reporting its failure (not a Stop) as a notice. */

@@ -13,7 +13,8 @@ export function Tabs<K extends string>(props: {
   label: string;
   tabs: readonly TabDef<K>[];
   selected: K;
-  onSelect(k: K): void;
+  /** `how`: a click (or Enter / Space on the tab) or the arrow keys, Home and End. */
+  onSelect(k: K, how: 'click' | 'keys'): void;
   children: ReactNode;
   className?: string;
 }) {
@@ -31,7 +32,7 @@ export function Tabs<K extends string>(props: {
     e.preventDefault();
     e.stopPropagation();
     const k = tabs[next]!.key;
-    onSelect(k);
+    onSelect(k, 'keys');
     refs.current.get(k)?.focus();
   };
   return (
@@ -50,7 +51,7 @@ export function Tabs<K extends string>(props: {
             aria-selected={t.key === selected}
             aria-controls={`${id}-panel`}
             tabIndex={t.key === selected ? 0 : -1}
-            onClick={() => onSelect(t.key)}
+            onClick={() => onSelect(t.key, 'click')}
           >
             {t.label}
           </button>

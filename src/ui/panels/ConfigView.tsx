@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { entriesIn, entryIn, type FsState } from '../../engine';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
@@ -9,6 +9,14 @@ import type { PanelProps } from './types';
 const JsonEditor = lazy(() => import('./JsonEditor'));
 
 const CONF_DIR = '/etc/cni/net.d';
+
+/** The longest file a session's action may write (the engine's LIMITS.text, session/serialize.ts). */
+const MAX_FILE = 1_000_000;
+
+/** 1268951 → "1,268,951" (without Intl, whose first use costs tens of ms). */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
 
 /** A node's CNI configuration, editable; applying writes the file on the node at this step. */
 export function ConfigView({ session, step }: PanelProps) {
@@ -30,9 +38,15 @@ export function ConfigView({ session, step }: PanelProps) {
   const [edit, setEdit] = useState<{ node: string; path: string; text: string } | null>(null);
   const text = edit && edit.node === node && edit.path === path ? edit.text : onDisk;
   const dirty = text !== onDisk;
-  const setText = (t: string) => setEdit({ node, path, text: t });
+  // A paste refused for its size: said until the next edit.
+  const [refused, setRefused] = useState<number | null>(null);
+  const setText = (t: string) => {
+    setRefused(null);
+    setEdit({ node, path, text: t });
+  };
 
-  const problem = jsonProblem(text);
+  // Parsed in a render of its own: a large text's parse is not added to the edit's task.
+  const problem = jsonProblem(useDeferredValue(text));
   const c = state.nodes[node]?.containerd;
   const k = state.nodes[node]?.kubelet;
 
@@ -69,11 +83,21 @@ export function ConfigView({ session, step }: PanelProps) {
             />
           }
         >
-          <JsonEditor value={text} onChange={setText} label={`Contents of ${path} on ${node}`} />
+          <JsonEditor
+            value={text}
+            onChange={setText}
+            label={`Contents of ${path} on ${node}`}
+            maxLength={MAX_FILE}
+            onRefused={setRefused}
+          />
         </Suspense>
       </ErrorBoundary>
       <div className="editor-status" aria-live="polite">
-        {problem ? (
+        {refused !== null ? (
+          <p className="error-text">
+            {`Not pasted: the file would be ${grouped(refused)} characters long; a file on a node holds at most ${grouped(MAX_FILE)} characters.`}
+          </p>
+        ) : problem ? (
           <p className="error-text">{`Invalid JSON at ${problem}`}</p>
         ) : (
           <p className="muted">

@@ -30,15 +30,25 @@ export default function JsonEditor(props: {
   value: string;
   onChange(text: string): void;
   label: string;
+  /** The longest text the user may make (a paste beyond it is refused: `onRefused`). */
+  maxLength: number;
+  /** An edit refused: the text would have been `length` characters long. */
+  onRefused(length: number): void;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChange = useRef(props.onChange);
+  const onRefused = useRef(props.onRefused);
+  const maxLength = useRef(props.maxLength);
   const labelConf = useRef(new Compartment());
   // Set while the document is replaced from props: that is not the user's edit.
   const programmatic = useRef(false);
+  // The text last given to onChange: when it comes back as the value, the document has it.
+  const emitted = useRef<string | null>(null);
   useEffect(() => {
     onChange.current = props.onChange;
+    onRefused.current = props.onRefused;
+    maxLength.current = props.maxLength;
   });
 
   useEffect(() => {
@@ -57,8 +67,31 @@ export default function JsonEditor(props: {
           keymap.of([...defaultKeymap, ...historyKeymap]),
           EditorView.lineWrapping,
           labelConf.current.of(EditorView.contentAttributes.of({ 'aria-label': props.label })),
+          // An edit that would make the text longer than a file may be (a careless paste of a
+          // whole dump) is refused before CodeMirror lays it out, which would freeze the page.
+          EditorView.domEventHandlers({
+            paste(e, v) {
+              const text = e.clipboardData?.getData('text/plain') ?? '';
+              const replaced = v.state.selection.ranges.reduce((n, r) => n + r.to - r.from, 0);
+              const length = v.state.doc.length - replaced + text.length;
+              if (length <= maxLength.current || length <= v.state.doc.length) return false;
+              e.preventDefault();
+              onRefused.current(length);
+              return true;
+            },
+          }),
+          EditorState.transactionFilter.of((tr) => {
+            if (programmatic.current || !tr.docChanged) return tr;
+            const length = tr.newDoc.length;
+            if (length <= maxLength.current || length <= tr.startState.doc.length) return tr;
+            onRefused.current(length);
+            return [];
+          }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !programmatic.current) onChange.current(u.state.doc.toString());
+            if (!u.docChanged || programmatic.current) return;
+            const text = u.state.doc.toString();
+            emitted.current = text;
+            onChange.current(text);
           }),
         ],
       }),
@@ -74,7 +107,8 @@ export default function JsonEditor(props: {
 
   useEffect(() => {
     const v = view.current;
-    if (!v) return;
+    if (!v || props.value === emitted.current) return;
+    emitted.current = null;
     const cur = v.state.doc.toString();
     if (cur !== props.value) {
       programmatic.current = true;

@@ -103,6 +103,16 @@ function pageAt(session: StepsSource, step: number, prev: Anchor | null) {
   return { anchor, rows: collect(from) };
 }
 
+/** Scrolls the list's current row into view, only when it is out of view (reading positions once). */
+function showCurrent(list: HTMLOListElement | null): void {
+  const el = list?.querySelector<HTMLElement>('li.current');
+  const box = list?.closest<HTMLElement>('.tabpanel');
+  if (!el || !box) return;
+  const r = el.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  if (r.top < b.top || r.bottom > b.bottom) el.scrollIntoView({ block: 'nearest' });
+}
+
 /**
  * Each slot's page, kept when its list is drawn anew for the same trace: the landing's list from
  * the precomputed trace is replaced by the live one once the panels are in, on the same rows.
@@ -140,15 +150,17 @@ export function StepList({
   const rows = page.rows;
 
   const list = useRef<HTMLOListElement>(null);
+  useEffect(() => showCurrent(list.current), [step, rows]);
+  // The list's box resized (the window, presenter mode, a pane's height): the current row may
+  // have left the view while the step stayed the same; bring it back.
+  const hasList = length > 0;
   useEffect(() => {
-    const el = list.current?.querySelector<HTMLElement>('li.current');
     const box = list.current?.closest<HTMLElement>('.tabpanel');
-    if (!el || !box) return;
-    // Scroll only when the row is out of view (reading positions once).
-    const r = el.getBoundingClientRect();
-    const b = box.getBoundingClientRect();
-    if (r.top < b.top || r.bottom > b.bottom) el.scrollIntoView({ block: 'nearest' });
-  }, [step, rows]);
+    if (!box) return;
+    const ro = new ResizeObserver(() => showCurrent(list.current));
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, [hasList]);
 
   if (length === 0) return <p className="muted">No steps yet.</p>;
   return (

@@ -20,6 +20,14 @@ describe('jsonProblem: the editor says where a conflist stops being JSON', () =>
     expect(jsonProblem('{\n  "a": 1,\n}')).toMatch(/^line 3, column 1: Expected double-quoted/);
   });
 
+  it("says a text going on after the JSON once, without V8's own position", () => {
+    // "{} x": V8 says "Unexpected non-whitespace character after JSON at position 3" (Chromium
+    // adds "(line 1 column 4)"); the editor says the line and column itself.
+    expect(jsonProblem('{}\n x')).toBe(
+      'line 2, column 2: Unexpected non-whitespace character after JSON',
+    );
+  });
+
   it('is null for valid JSON, and the scanner accepts every JSON.stringify output', () => {
     expect(jsonProblem('{"cniVersion": "1.0.0", "plugins": []}')).toBeNull();
     fc.assert(

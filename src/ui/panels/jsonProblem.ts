@@ -30,6 +30,7 @@ export function jsonError(text: string): JsonError | null {
     const before = text.slice(0, offset).split('\n');
     const reason = msg
       .replace(/ in JSON at position \d+.*$/, '')
+      .replace(/ after JSON at position \d+.*$/, ' after JSON')
       .replace(/, ".*" is not valid JSON$/s, '');
     return { offset, line: before.length, column: before.at(-1)!.length + 1, reason };
   }

@@ -41,6 +41,9 @@ export function linkNotOpened(session: Session | null): boolean {
 export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
+  // The user's last changes, not saved yet (a save waits for an idle moment), are saved before
+  // the link's sandbox takes their place, as before a lesson or a scenario file.
+  if (get().source === 'own') saveNow();
   update({ session: engine.newSandbox(), source: 'link' });
   const { decodeLink } = await importLink();
   const r = decodeLink(payload);
@@ -69,6 +72,7 @@ export async function openShared(
   const engine = get().engine;
   if (!engine) return null;
   pause();
+  if (get().source === 'own') saveNow();
   const session = engine.newSandbox();
   update({
     session,

@@ -3,6 +3,7 @@ import { loadTerminal } from '../../engine';
 import { Tabs } from '../components/Tabs';
 import { get, subscribe, ui, useApp } from '../store';
 import type { PanelProps } from '../panels/types';
+import { onFocusRequest, takeFocusRequest } from './focus';
 import { shellScope } from './scope';
 import type { NodeTerminal } from './terminals';
 
@@ -28,6 +29,15 @@ export default function ShellView({ session, step }: PanelProps) {
   const [term, setTerm] = useState<NodeTerminal | null>(null);
   const [error, setError] = useState<string | null>(null);
   const scope = useApp(shellScope);
+  // A node's tab clicked: the keys go to that node's terminal once it is shown (left on the tab,
+  // they would reach the app's shortcuts: P, Space, 1–4 while the user types a command).
+  const focusNext = useRef(false);
+  const onSelect = (n: string, how: 'click' | 'keys') => {
+    if (how === 'keys') return setNode(n);
+    if (term && term.node === n && n === current) term.focus();
+    else focusNext.current = true;
+    setNode(n);
+  };
 
   useEffect(() => {
     let live = true;
@@ -36,6 +46,10 @@ export default function ShellView({ session, step }: PanelProps) {
         if (!live || !box.current) return;
         const t = m.terminalFor(scope, current);
         t.attach(box.current);
+        if (takeFocusRequest() || focusNext.current) {
+          focusNext.current = false;
+          t.focus();
+        }
         setTerm(t);
       },
       (e: unknown) => live && setError((e as Error).message),
@@ -44,6 +58,17 @@ export default function ShellView({ session, step }: PanelProps) {
       live = false;
     };
   }, [scope, current]);
+
+  // The Shell tab clicked while the terminal is shown: the keys go to it.
+  useEffect(
+    () =>
+      term
+        ? onFocusRequest(() => {
+            if (takeFocusRequest()) term.focus();
+          })
+        : undefined,
+    [term],
+  );
 
   // ... and is typed there once that terminal is up.
   const request = useApp((s) => s.shellLine);
@@ -76,7 +101,7 @@ export default function ShellView({ session, step }: PanelProps) {
         label="Nodes"
         tabs={nodes.map((n) => ({ key: n, label: n }))}
         selected={current}
-        onSelect={setNode}
+        onSelect={onSelect}
         className="shell-nodes"
       >
         {error !== null ? (
