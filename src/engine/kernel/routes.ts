@@ -491,6 +491,11 @@ export function fibDelIfaddr(
     if (promoted && l.adminUp) addConnectedRoute(ns, l, promoted);
     if (!l.addrs.some((x) => x.family === 4))
       ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.dev === l.ifindex));
+  } else {
+    // IPv6 keeps the routes: rt6_remove_prefsrc only clears the preferred source of the device's
+    // routes that named the deleted address (Linux 6.1 net/ipv6/route.c fib6_remove_prefsrc).
+    for (const r of ns.routes)
+      if (r.family === 6 && r.dev === l.ifindex && r.prefsrc === removed.local) r.prefsrc = null;
   }
 }
 
