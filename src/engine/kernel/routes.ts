@@ -458,7 +458,9 @@ export function routeMatches(r: Route, m: RouteMatch): boolean {
 
 /**
  * fib_del_ifaddr and addrconf's prefix route clean-up, after an address went from `l` (with the
- * secondaries in `gone`, or a `promoted` one taking its place).
+ * secondaries in `gone`, or a `promoted` one taking its place). IPv6 check_cleanup_prefix_route
+ * treats the link-local address like any permanent one: when the last address of fe80::/64 goes,
+ * so does the fe80::/64 route (recorded: conformance/local/drift-addr-flush).
  */
 export function fibDelIfaddr(
   ns: Netns,
@@ -479,7 +481,7 @@ export function fibDelIfaddr(
           r.family === a.ip.v &&
           r.dst === netAddr &&
           r.prefix === a.prefix &&
-          (r.origin === 'connected' || (r.origin === 'addrconf' && removed.scope !== 'link'))
+          (r.origin === 'connected' || r.origin === 'addrconf')
         ),
     );
   }
