@@ -210,6 +210,31 @@ describe('ip address', () => {
   });
 });
 
+describe('ip address flush', () => {
+  // Checked against iproute2 6.1 in a throw-away namespace: exit 0 and no output when a primary
+  // took its secondary; the fe80::/64 route goes with the last link-local address.
+  it('deletes the addresses the filter picks; a primary takes its secondaries with it', () => {
+    const { run, t } = node();
+    const r = run(
+      'ip addr add 10.1.0.7/24 dev br0 && ip addr add 10.3.0.1/16 dev br0 && ip -4 addr flush dev br0',
+    );
+    expect(r).toMatchObject({ stderr: '', exitCode: 0 });
+    const addrs = K.linkByName(t(), 'br0')!.addrs.map((a) => `${a.local}/${a.prefix}`);
+    expect(addrs).toEqual(['fd00:1::1/64', expect.stringMatching(/^fe80::/)]);
+    expect(run('ip addr flush br0 scope link').exitCode).toBe(0);
+    expect(K.linkByName(t(), 'br0')!.addrs.map((a) => a.local)).toEqual(['fd00:1::1']);
+    expect(
+      t().routes.some((x) => x.dst === 'fe80::' && x.dev === K.linkByName(t(), 'br0')!.ifindex),
+    ).toBe(false);
+  });
+  table([
+    ['ip addr flush', 'Flush requires arguments.\n', 1],
+    ['ip addr flush dev nope', 'Device "nope" does not exist.\n', 1],
+    ['ip addr flush dev vd2', '', 0],
+    ['ip addr flush dev br0 scope foo', 'Error: argument "foo" is wrong: invalid "scope"\n', 255],
+  ]);
+});
+
 describe('ip route', () => {
   table([
     ['ip route add 10.50.0.0/16 via 10.1.0.99', '', 0],
