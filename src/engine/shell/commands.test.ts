@@ -107,6 +107,9 @@ describe('ip link', () => {
     ['ip link del', 'Not enough information: "dev" argument is required.\n', 255],
     ['ip link set nope up', 'Cannot find device "nope"\n', 1],
     ['ip link set br0 mtu 10', 'Error: mtu less than device minimum.\n', 2],
+    ['ip link set ve0 mtu 70000', 'Error: mtu greater than device maximum.\n', 2],
+    // lo has no MTU bounds (min_mtu 0, max_mtu 0 in `ip -d link` on the recording kernel)
+    ['ip link set lo mtu 70000', '', 0],
     ['ip link set br0 address 02:00:00:00:00', 'Invalid address length 5 - must be 6 bytes\n', 1],
     [
       'ip link set vd master nope',
