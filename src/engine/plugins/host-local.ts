@@ -81,7 +81,7 @@ const NetT = struct('allocator.Net', [
     'RuntimeConfig',
     struct(undefined, [
       field('IPRanges', slice(RangeSetT), 'ipRanges,omitempty', { prop: 'ipRanges' }),
-      field('IPs', slice(pluginIP), 'ips,omitempty', { prop: 'ips' }),
+      field('IPs', slice(ptr(pluginIP)), 'ips,omitempty', { prop: 'ips' }),
     ]),
     'runtimeConfig,omitempty',
     { prop: 'runtimeConfig' },
@@ -93,7 +93,9 @@ const NetT = struct('allocator.Net', [
         field(
           'A',
           ptr(
-            struct('allocator.IPAMArgs', [field('IPs', slice(pluginIP), 'ips', { prop: 'ips' })]),
+            struct('allocator.IPAMArgs', [
+              field('IPs', slice(ptr(pluginIP)), 'ips', { prop: 'ips' }),
+            ]),
           ),
           'cni',
           { prop: 'cni' },
@@ -104,6 +106,9 @@ const NetT = struct('allocator.Net', [
     { prop: 'args' },
   ),
 ]);
+
+/** A *ip.IP as gojson decodes it. */
+type IPBox = { elem: IP | null } | null;
 
 interface GoNet {
   name: string;
@@ -117,8 +122,9 @@ interface GoNet {
     resolvConf: string;
     ranges: (GoRange[] | null)[] | null;
   } | null;
-  runtimeConfig: { ipRanges: (GoRange[] | null)[] | null; ips: (IP | null)[] | null };
-  args: { cni: { ips: (IP | null)[] | null } | null } | null;
+  /** []*ip.IP: each element a box (gojson's pointer to a nullable custom type), or nil. */
+  runtimeConfig: { ipRanges: (GoRange[] | null)[] | null; ips: IPBox[] | null };
+  args: { cni: { ips: IPBox[] | null } | null } | null;
 }
 
 /** A canonical range: every field set. */
@@ -281,8 +287,8 @@ export function loadIPAMConfig(
     const ip = e['IP'] as IP | null | undefined;
     if (ip) ipArgs.splice(0, ipArgs.length, ip);
   }
-  for (const ip of n.args?.cni?.ips ?? []) if (ip) ipArgs.push(ip);
-  for (const ip of n.runtimeConfig.ips ?? []) if (ip) ipArgs.push(ip);
+  for (const b of n.args?.cni?.ips ?? []) if (b?.elem) ipArgs.push(b.elem);
+  for (const b of n.runtimeConfig.ips ?? []) if (b?.elem) ipArgs.push(b.elem);
   let sets: (GoRange[] | null)[] = [...(n.ipam.ranges ?? [])];
   if (n.ipam.range && n.ipam.range.subnet) sets = [[n.ipam.range], ...sets];
   if (n.runtimeConfig.ipRanges && n.runtimeConfig.ipRanges.length > 0)
