@@ -169,6 +169,9 @@ function canonicalizeRange(g: GoRange): Range {
   const masklen = bits(subnet.ip.v);
   if (ones > masklen - 2)
     throw new GoError(`Network ${netString(subnet)} too small to allocate from`);
+  // canonicalizeIP made an IPv4-mapped subnet's IP 4 bytes; its mask (from IPv6 text) is 16.
+  if (subnet.ip.v === 4 && subnet.goMaskHex?.length === 32)
+    throw new GoError('IPNet IP and Mask version mismatch');
   const network: IP = { v: subnet.ip.v, n: subnet.ip.n & maskBits(subnet.ip.v, ones) };
   if (!ipEqual(subnet.ip, network)) {
     throw new GoError(
