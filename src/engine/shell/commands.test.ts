@@ -238,6 +238,28 @@ describe('ip address flush', () => {
   ]);
 });
 
+describe('ip route flush', () => {
+  // Checked against iproute2 6.1 in a throw-away namespace: without -6 only IPv4 routes go, the
+  // connected one included; -6 takes every IPv6 route of the device, fe80::/64 included.
+  it('flushes the main-table routes of one family through the device', () => {
+    const { run, t } = node();
+    const br0 = () => K.linkByName(t(), 'br0')!.ifindex;
+    expect(run('ip route add 10.9.0.0/16 via 10.1.0.254 && ip route flush dev br0')).toMatchObject({
+      stderr: '',
+      exitCode: 0,
+    });
+    const left = () => t().routes.filter((r) => r.dev === br0());
+    expect(left().map((r) => r.family)).toEqual(left().map(() => 6));
+    expect(left().length).toBeGreaterThan(0);
+    expect(run('ip -6 route flush dev br0').exitCode).toBe(0);
+    expect(left()).toEqual([]);
+  });
+  table([
+    ['ip route flush', '"ip route flush" requires arguments.\n', 1],
+    ['ip route flush dev nope', 'Cannot find device "nope"\n', 1],
+  ]);
+});
+
 describe('ip route', () => {
   table([
     ['ip route add 10.50.0.0/16 via 10.1.0.99', '', 0],
