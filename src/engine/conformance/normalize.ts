@@ -7,7 +7,11 @@
 import { base64Decode, base64Encode } from '../base64';
 import { eui64LinkLocal } from '../net/mac';
 
-const MAC_RE = /\b[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}\b/g;
+/**
+ * Six hex pairs not inside a longer run of hex digits and colons (tools/record/lib/normalise.ts):
+ * a 7-byte MAC in an error message, or a MAC-like run inside an IPv6 address, stays literal.
+ */
+const MAC_RE = /(?<![0-9A-Fa-f:])[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:])/g;
 const VETH_RE = /\bveth[0-9a-f]{8}\b/g;
 /** A Go pointer printed with %#v (flannel logs its delegate config: `"mtu":(*uint)(0xc0000…)`). */
 const GO_PTR_RE = /\((\*[\w.]+)\)\(0x[0-9a-f]+\)/g;

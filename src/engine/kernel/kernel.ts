@@ -56,6 +56,7 @@ export {
 export {
   routeAdd,
   routeDel,
+  routeFlushDev,
   routeLookup,
   routeMatches,
   routeNew,

@@ -26,7 +26,7 @@ import {
 } from './device';
 import { linkwatch } from './linkwatch';
 import { netdevChain } from './notifier';
-import type { KernelState, Link, Netns } from './types';
+import type { KernelState, Link, LinkKind, Netns } from './types';
 
 export type LinkSpec =
   | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
@@ -306,9 +306,22 @@ export function linkSetMac(k: KernelState, nsId: string, ifindex: number, mac: s
   }
 }
 
+/**
+ * The device's min_mtu / max_mtu (0: no maximum), as its setup function leaves them (Linux 6.1):
+ * loopback_setup, ifb_setup and dummy_setup clear both; ether_setup's 68 with veth's and the
+ * bridge's ETH_MAX_MTU for the others (`ip -d link` on the recording kernel agrees for lo).
+ */
+export function mtuBounds(kind: LinkKind): { min: number; max: number } {
+  if (kind === 'loopback' || kind === 'ifb' || kind === 'dummy') return { min: 0, max: 0 };
+  return { min: 68, max: 65535 };
+}
+
+/** dev_set_mtu: dev_validate_mtu's bounds, with its extack messages. */
 export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: number): void {
   const { ns, l } = getLink(k, nsId, ifindex);
-  if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
+  const { min, max } = mtuBounds(l.kind);
+  if (mtu < 0 || mtu < min) throw new KernelError('EINVAL', 'mtu less than device minimum');
+  if (max > 0 && mtu > max) throw new KernelError('EINVAL', 'mtu greater than device maximum');
   l.mtu = mtu;
   if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
   if (l.master !== null) {

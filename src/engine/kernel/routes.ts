@@ -431,6 +431,14 @@ export interface RouteMatch {
   metric?: number;
 }
 
+/**
+ * `ip route flush dev DEV`: iproute2 dumps the main table and sends RTM_DELROUTE for every route
+ * of the family through the device, the kernel's connected and prefix routes included.
+ */
+export function routeFlushDev(k: KernelState, nsId: string, ifindex: number, family: Family): void {
+  removeRoutesOfDev(nsById(k, nsId), ifindex, family);
+}
+
 export function routeDel(k: KernelState, nsId: string, m: RouteMatch): void {
   const ns = nsById(k, nsId);
   const i = ns.routes.findIndex((r) => routeMatches(r, m));
@@ -458,7 +466,9 @@ export function routeMatches(r: Route, m: RouteMatch): boolean {
 
 /**
  * fib_del_ifaddr and addrconf's prefix route clean-up, after an address went from `l` (with the
- * secondaries in `gone`, or a `promoted` one taking its place).
+ * secondaries in `gone`, or a `promoted` one taking its place). IPv6 check_cleanup_prefix_route
+ * treats the link-local address like any permanent one: when the last address of fe80::/64 goes,
+ * so does the fe80::/64 route (recorded: conformance/local/drift-addr-flush).
  */
 export function fibDelIfaddr(
   ns: Netns,
@@ -479,7 +489,7 @@ export function fibDelIfaddr(
           r.family === a.ip.v &&
           r.dst === netAddr &&
           r.prefix === a.prefix &&
-          (r.origin === 'connected' || (r.origin === 'addrconf' && removed.scope !== 'link'))
+          (r.origin === 'connected' || r.origin === 'addrconf')
         ),
     );
   }
@@ -491,6 +501,11 @@ export function fibDelIfaddr(
     if (promoted && l.adminUp) addConnectedRoute(ns, l, promoted);
     if (!l.addrs.some((x) => x.family === 4))
       ns.routes = ns.routes.filter((r) => !(r.family === 4 && r.dev === l.ifindex));
+  } else {
+    // IPv6 keeps the routes: rt6_remove_prefsrc only clears the preferred source of the device's
+    // routes that named the deleted address (Linux 6.1 net/ipv6/route.c fib6_remove_prefsrc).
+    for (const r of ns.routes)
+      if (r.family === 6 && r.dev === l.ifindex && r.prefsrc === removed.local) r.prefsrc = null;
   }
 }
 

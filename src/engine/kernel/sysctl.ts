@@ -119,6 +119,22 @@ export function sysctlSet(k: KernelState, nsId: string, key: string, value: stri
     ns.sysctl[`net.${fam}.conf.default.forwarding`] = v;
     for (const l of linksOf(ns)) l.sysctl[`${fam}.conf.forwarding`] = v;
   }
+  // addrconf_sysctl_disable -> addrconf_disable_ipv6 (Linux 6.1), when "all" changes: the default
+  // follows, and every device takes the value; a device whose state flips is brought down or up
+  // for IPv6 (dev_disable_change). Recorded: conformance/local/pod-ipv6-disabled.
+  if (key === 'net.ipv6.conf.all.disable_ipv6' && Number(before) !== Number(v)) {
+    ns.sysctl['net.ipv6.conf.default.disable_ipv6'] = v;
+    const touched: [string, number][] = [];
+    for (const l of linksOf(ns)) {
+      const old = interfaceSysctl(ns, l, 'ipv6.conf.disable_ipv6');
+      l.sysctl['ipv6.conf.disable_ipv6'] = v;
+      if ((Number(old) === 0) !== (Number(v) === 0)) {
+        devSysctlChain.call('write', { k, ns, link: l, key: 'ipv6.conf.disable_ipv6', value: v });
+        touched.push([ns.id, l.ifindex]);
+      }
+    }
+    if (touched.length) linkwatch(k, touched);
+  }
 }
 
 function validSysctlValue(dflt: string, v: string): boolean {

@@ -28,12 +28,16 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
 
 /**
  * A route's flags as ip shows them (print_rt_flags' order): "onlink" for RTNH_F_ONLINK,
- * "linkdown" when linkwatch saw the device without carrier.
+ * "linkdown" when linkwatch saw the device without carrier. An IPv4 route of scope host never
+ * gets it: fib_create_info gives its next hop scope "nowhere" without fib_check_nh, and
+ * fib_sync_down_dev skips such next hops (Linux 6.1; recorded: ptp's host route to a pod whose
+ * eth0 went down, conformance/local/ptp-drift).
  */
 export function routeFlags(ns: Netns, r: Route): string[] {
   const out: string[] = r.onlink ? ['onlink'] : [];
   const l = linkByIndex(ns, r.dev);
-  if (l && l.adminUp && !l.lwCarrier) out.push('linkdown');
+  const hostScope4 = r.family === 4 && r.scope === 'host';
+  if (l && l.adminUp && !l.lwCarrier && !hostScope4) out.push('linkdown');
   return out;
 }
 

@@ -230,9 +230,10 @@ export function parseCIDR(s: string): { ok: true; net: IPNet } | { ok: false; er
   const v6Text = isV6Text(addr);
   if (prefix > (v6Text ? 128 : 32)) return err;
   if (v6Text && ip.v === 4) {
-    // An IPv4-mapped address with a 128-bit mask: Go shows it as IPv4 with the low 32 bits.
+    // An IPv4-mapped address with a 128-bit mask: Go shows it as IPv4 with the low 32 bits, but
+    // the mask stays 16 bytes (host-local's Range.Canonicalize refuses that: version mismatch).
     if (prefix < 96) return { ok: true, net: { ip: { v: 6, n: (0xffffn << 32n) | ip.n }, prefix } };
-    return { ok: true, net: { ip, prefix: prefix - 96 } };
+    return { ok: true, net: { ip, prefix: prefix - 96, goMaskHex: maskHex(6, prefix) } };
   }
   return { ok: true, net: { ip, prefix } };
 }

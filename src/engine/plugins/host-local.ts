@@ -81,7 +81,7 @@ const NetT = struct('allocator.Net', [
     'RuntimeConfig',
     struct(undefined, [
       field('IPRanges', slice(RangeSetT), 'ipRanges,omitempty', { prop: 'ipRanges' }),
-      field('IPs', slice(pluginIP), 'ips,omitempty', { prop: 'ips' }),
+      field('IPs', slice(ptr(pluginIP)), 'ips,omitempty', { prop: 'ips' }),
     ]),
     'runtimeConfig,omitempty',
     { prop: 'runtimeConfig' },
@@ -93,7 +93,9 @@ const NetT = struct('allocator.Net', [
         field(
           'A',
           ptr(
-            struct('allocator.IPAMArgs', [field('IPs', slice(pluginIP), 'ips', { prop: 'ips' })]),
+            struct('allocator.IPAMArgs', [
+              field('IPs', slice(ptr(pluginIP)), 'ips', { prop: 'ips' }),
+            ]),
           ),
           'cni',
           { prop: 'cni' },
@@ -104,6 +106,9 @@ const NetT = struct('allocator.Net', [
     { prop: 'args' },
   ),
 ]);
+
+/** A *ip.IP as gojson decodes it. */
+type IPBox = { elem: IP | null } | null;
 
 interface GoNet {
   name: string;
@@ -117,8 +122,9 @@ interface GoNet {
     resolvConf: string;
     ranges: (GoRange[] | null)[] | null;
   } | null;
-  runtimeConfig: { ipRanges: (GoRange[] | null)[] | null; ips: (IP | null)[] | null };
-  args: { cni: { ips: (IP | null)[] | null } | null } | null;
+  /** []*ip.IP: each element a box (gojson's pointer to a nullable custom type), or nil. */
+  runtimeConfig: { ipRanges: (GoRange[] | null)[] | null; ips: IPBox[] | null };
+  args: { cni: { ips: IPBox[] | null } | null } | null;
 }
 
 /** A canonical range: every field set. */
@@ -163,6 +169,9 @@ function canonicalizeRange(g: GoRange): Range {
   const masklen = bits(subnet.ip.v);
   if (ones > masklen - 2)
     throw new GoError(`Network ${netString(subnet)} too small to allocate from`);
+  // canonicalizeIP made an IPv4-mapped subnet's IP 4 bytes; its mask (from IPv6 text) is 16.
+  if (subnet.ip.v === 4 && subnet.goMaskHex?.length === 32)
+    throw new GoError('IPNet IP and Mask version mismatch');
   const network: IP = { v: subnet.ip.v, n: subnet.ip.n & maskBits(subnet.ip.v, ones) };
   if (!ipEqual(subnet.ip, network)) {
     throw new GoError(
@@ -281,8 +290,8 @@ export function loadIPAMConfig(
     const ip = e['IP'] as IP | null | undefined;
     if (ip) ipArgs.splice(0, ipArgs.length, ip);
   }
-  for (const ip of n.args?.cni?.ips ?? []) if (ip) ipArgs.push(ip);
-  for (const ip of n.runtimeConfig.ips ?? []) if (ip) ipArgs.push(ip);
+  for (const b of n.args?.cni?.ips ?? []) if (b?.elem) ipArgs.push(b.elem);
+  for (const b of n.runtimeConfig.ips ?? []) if (b?.elem) ipArgs.push(b.elem);
   let sets: (GoRange[] | null)[] = [...(n.ipam.ranges ?? [])];
   if (n.ipam.range && n.ipam.range.subnet) sets = [[n.ipam.range], ...sets];
   if (n.runtimeConfig.ipRanges && n.runtimeConfig.ipRanges.length > 0)

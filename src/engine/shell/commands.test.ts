@@ -107,6 +107,9 @@ describe('ip link', () => {
     ['ip link del', 'Not enough information: "dev" argument is required.\n', 255],
     ['ip link set nope up', 'Cannot find device "nope"\n', 1],
     ['ip link set br0 mtu 10', 'Error: mtu less than device minimum.\n', 2],
+    ['ip link set ve0 mtu 70000', 'Error: mtu greater than device maximum.\n', 2],
+    // lo has no MTU bounds (min_mtu 0, max_mtu 0 in `ip -d link` on the recording kernel)
+    ['ip link set lo mtu 70000', '', 0],
     ['ip link set br0 address 02:00:00:00:00', 'Invalid address length 5 - must be 6 bytes\n', 1],
     [
       'ip link set vd master nope',
@@ -208,6 +211,53 @@ describe('ip address', () => {
     expect(addrs.find((a) => a.local === '10.1.0.1')!.broadcast).toBeNull();
     expect(addrs.find((a) => a.local === '127.0.0.5')!.scope).toBe('host');
   });
+});
+
+describe('ip address flush', () => {
+  // Checked against iproute2 6.1 in a throw-away namespace: exit 0 and no output when a primary
+  // took its secondary; the fe80::/64 route goes with the last link-local address.
+  it('deletes the addresses the filter picks; a primary takes its secondaries with it', () => {
+    const { run, t } = node();
+    const r = run(
+      'ip addr add 10.1.0.7/24 dev br0 && ip addr add 10.3.0.1/16 dev br0 && ip -4 addr flush dev br0',
+    );
+    expect(r).toMatchObject({ stderr: '', exitCode: 0 });
+    const addrs = K.linkByName(t(), 'br0')!.addrs.map((a) => `${a.local}/${a.prefix}`);
+    expect(addrs).toEqual(['fd00:1::1/64', expect.stringMatching(/^fe80::/)]);
+    expect(run('ip addr flush br0 scope link').exitCode).toBe(0);
+    expect(K.linkByName(t(), 'br0')!.addrs.map((a) => a.local)).toEqual(['fd00:1::1']);
+    expect(
+      t().routes.some((x) => x.dst === 'fe80::' && x.dev === K.linkByName(t(), 'br0')!.ifindex),
+    ).toBe(false);
+  });
+  table([
+    ['ip addr flush', 'Flush requires arguments.\n', 1],
+    ['ip addr flush dev nope', 'Device "nope" does not exist.\n', 1],
+    ['ip addr flush dev vd2', '', 0],
+    ['ip addr flush dev br0 scope foo', 'Error: argument "foo" is wrong: invalid "scope"\n', 255],
+  ]);
+});
+
+describe('ip route flush', () => {
+  // Checked against iproute2 6.1 in a throw-away namespace: without -6 only IPv4 routes go, the
+  // connected one included; -6 takes every IPv6 route of the device, fe80::/64 included.
+  it('flushes the main-table routes of one family through the device', () => {
+    const { run, t } = node();
+    const br0 = () => K.linkByName(t(), 'br0')!.ifindex;
+    expect(run('ip route add 10.9.0.0/16 via 10.1.0.254 && ip route flush dev br0')).toMatchObject({
+      stderr: '',
+      exitCode: 0,
+    });
+    const left = () => t().routes.filter((r) => r.dev === br0());
+    expect(left().map((r) => r.family)).toEqual(left().map(() => 6));
+    expect(left().length).toBeGreaterThan(0);
+    expect(run('ip -6 route flush dev br0').exitCode).toBe(0);
+    expect(left()).toEqual([]);
+  });
+  table([
+    ['ip route flush', '"ip route flush" requires arguments.\n', 1],
+    ['ip route flush dev nope', 'Cannot find device "nope"\n', 1],
+  ]);
 });
 
 describe('ip route', () => {

@@ -7,7 +7,7 @@
  */
 import * as K from '../../kernel/kernel';
 import type { AddrScope } from '../../kernel/types';
-import { type IP, ipString, lastOf, networkOf } from '../../net/ip';
+import { type IP, ipString, lastOf, networkOf, parseIP } from '../../net/ip';
 import {
   type Family,
   type IpRun,
@@ -187,6 +187,66 @@ export function addrModify(ip: IpRun, argv: readonly string[], cmd: 'add' | 'del
   return 0;
 }
 
+const SCOPE_NUMBER: Record<AddrScope, number> = { global: 0, site: 200, link: 253, host: 254 };
+
+/**
+ * `ip address flush [dev] DEV [scope S]` (iproute2 6.1 ipaddr_list_flush_or_save with
+ * IPADD_FLUSH): every address of the device that passes the filter (family from -4/-6, all scopes
+ * unless one is named), IPv4 before IPv6 as the kernel dumps them, deleted one by one. A primary
+ * IPv4 address takes its secondaries with it (the kernel's __inet_del_ifa); those are skipped.
+ */
+function addrFlush(ip: IpRun, argv: readonly string[]): number {
+  if (argv.length === 0) throw new IpExit('Flush requires arguments.\n', 1);
+  let dev: string | null = null;
+  let scope: number | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = (): string => {
+      i++;
+      if (i >= argv.length) incomplete();
+      return argv[i]!;
+    };
+    if (arg === 'scope') {
+      const v = next();
+      const n = v === 'all' ? null : parseScope(v);
+      if (n === null && v !== 'all') invarg('invalid "scope"', v);
+      scope = n;
+    } else if (arg === 'dev') {
+      const v = next();
+      if (dev !== null) duparg2('dev', v);
+      dev = v;
+    } else if (
+      ['to', 'up', 'label', 'type', 'master', 'vrf', 'nomaster', 'permanent', 'dynamic'].includes(
+        arg,
+      ) ||
+      arg.startsWith('-')
+    ) {
+      notSimulated(`address flush ${arg}`);
+    } else {
+      if (dev !== null) duparg2('dev', arg);
+      dev = arg;
+    }
+  }
+  if (dev === null) notSimulated('address flush of every device');
+  const l = linkNamed(ip, dev);
+  if (!l) throw new IpExit(`Device "${dev}" does not exist.\n`, 1);
+  const picked = [...l.addrs]
+    .filter((a) => ip.family === 0 || a.family === ip.family)
+    .filter((a) => scope === null || SCOPE_NUMBER[a.scope] === scope)
+    .sort((a, b) => a.family - b.family);
+  for (const a of picked) {
+    const now = linkNamed(ip, dev)?.addrs ?? [];
+    if (!now.some((x) => x.family === a.family && x.local === a.local && x.prefix === a.prefix))
+      continue;
+    kernelCall(ip, () =>
+      ip.ctx.changeKernel((k) =>
+        K.addrDel(k, ip.ns, l.ifindex, { ip: parseIP(a.local)!, prefix: a.prefix }),
+      ),
+    );
+  }
+  return 0;
+}
+
 export function doAddr(ip: IpRun, argv: readonly string[]): number {
   if (argv.length === 0) notSimulated('address show');
   const [cmd, ...rest] = argv as [string, ...string[]];
@@ -196,12 +256,8 @@ export function doAddr(ip: IpRun, argv: readonly string[]): number {
   if (matches(cmd, 'delete')) return addrModify(ip, rest, 'del');
   if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst'))
     notSimulated('address show');
-  if (
-    matches(cmd, 'flush') ||
-    matches(cmd, 'save') ||
-    matches(cmd, 'showdump') ||
-    matches(cmd, 'restore')
-  )
+  if (matches(cmd, 'flush')) return addrFlush(ip, rest);
+  if (matches(cmd, 'save') || matches(cmd, 'showdump') || matches(cmd, 'restore'))
     notSimulated(`address ${cmd}`);
   if (matches(cmd, 'help')) throw new IpExit(IP_ADDR_USAGE, 255);
   throw new IpExit(`Command "${cmd}" is unknown, try "ip address help".\n`, 255);

@@ -566,7 +566,7 @@ export function linkSet(ip: IpRun, argv: readonly string[]): number {
   }
   // mtu
   if (req.mtu !== null) {
-    mtuCheck(req.mtu);
+    // The bounds are the device's own (dev_validate_mtu): the kernel's extack says which.
     kernelCall(ip, () => ip.ctx.changeKernel((kd) => K.linkSetMtu(kd, nsId, idx(), req.mtu!)));
     refresh(l.name);
   }

@@ -276,6 +276,36 @@ function routeDel(ip: IpRun, req: RouteReq): number {
   return 0;
 }
 
+/**
+ * `ip [-4|-6] route flush [dev] DEV` (iproute2 6.1 iproute_list_flush_or_save): no argument ->
+ * '"ip route flush" requires arguments.'; the main table, IPv4 unless -6 is given; every route of
+ * the family through the device goes (checked with the real ip in a throw-away namespace).
+ */
+function routeFlush(ip: IpRun, argv: readonly string[]): number {
+  if (argv.length === 0) throw new IpExit('"ip route flush" requires arguments.\n', 1);
+  let dev: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === 'dev' || arg === 'oif') {
+      i++;
+      if (i >= argv.length)
+        throw new IpExit('Command line is not complete. Try option "help"\n', 255);
+      dev = argv[i]!;
+    } else if (arg === 'table' && argv[i + 1] === 'main') {
+      i++;
+    } else {
+      // a bare word is a prefix to match (to PREFIX); other selectors are not modelled
+      notSimulated(`route flush ${arg}`);
+    }
+  }
+  if (dev === null) notSimulated('route flush without a device');
+  const l = linkNamed(ip, dev);
+  if (!l) throw new IpExit(`Cannot find device "${dev}"\n`, 1);
+  const family = ip.family === 6 ? 6 : 4;
+  ip.ctx.changeKernel((k) => K.routeFlushDev(k, ip.ns, l.ifindex, family));
+  return 0;
+}
+
 export function doRoute(ip: IpRun, argv: readonly string[]): number {
   if (argv.length === 0) notSimulated('route show');
   const [cmd, ...rest] = argv as [string, ...string[]];
@@ -290,12 +320,8 @@ export function doRoute(ip: IpRun, argv: readonly string[]): number {
   else if (matches(cmd, 'list') || matches(cmd, 'show') || matches(cmd, 'lst'))
     notSimulated('route show');
   else if (matches(cmd, 'get')) notSimulated('route get');
-  else if (
-    matches(cmd, 'flush') ||
-    matches(cmd, 'save') ||
-    matches(cmd, 'restore') ||
-    matches(cmd, 'showdump')
-  )
+  else if (matches(cmd, 'flush')) return routeFlush(ip, rest);
+  else if (matches(cmd, 'save') || matches(cmd, 'restore') || matches(cmd, 'showdump'))
     notSimulated(`route ${cmd}`);
   else if (matches(cmd, 'help')) throw new IpExit(IP_ROUTE_USAGE, 255);
   else throw new IpExit(`Command "${cmd}" is unknown, try "ip route help".\n`, 255);
