@@ -504,6 +504,19 @@ export function arith(text: string, vars: ArithVars): string {
   }
 }
 
+/** An expression's value, or bash's message for it (for `for (( ... ))`). */
+export function arithValue(
+  text: string,
+  vars: ArithVars,
+): { ok: true; value: bigint } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: evaluate(text, vars, 0) };
+  } catch (e) {
+    if (!(e instanceof ArithError)) throw e;
+    return { ok: false, message: e.message };
+  }
+}
+
 /**
  * `let EXPR...` and `(( EXPR ))` (`name` is then `((`): each expression in turn; status 0 when
  * the last is not 0. An error is the command's (`let: 1/0: division by 0 ...`, status 1), not

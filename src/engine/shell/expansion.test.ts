@@ -1,9 +1,10 @@
 /**
  * Arithmetic and brace expansion against bash 5.2: golden/expansion-outputs.jsonl holds what
  * `bash -c` printed for hand-picked lines (every operator, constant form and error message, how
- * an expansion error ends a script but only a subshell inside it, `let` and `(( ))`, brace lists
- * and sequences and what stays literal) and for 300 expressions and 150 brace words generated
- * from a fixed seed (tools/record/shell/record-expansion.py).
+ * an expansion error ends a script but only a subshell inside it, `let`, `(( ))`, `for (( ))`
+ * with `break` and `continue`, brace lists and sequences and what stays literal) and for 300
+ * expressions and 150 brace words generated from a fixed seed
+ * (tools/record/shell/record-expansion.py).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -28,6 +28,16 @@ export class LineAbort {
   constructor(readonly code: number) {}
 }
 
+/** Thrown by `break` and `continue` to unwind to their loop. */
+export class LoopSignal {
+  constructor(
+    readonly kind: 'break' | 'continue',
+    public levels: number,
+    /** The loop's status after it (`break 0` leaves with 1). */
+    readonly status = 0,
+  ) {}
+}
+
 /** Thrown by `exit` to unwind to the shell's top. */
 export class ExitSignal {
   constructor(readonly code: number) {}

@@ -13,7 +13,7 @@
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
  * Not supported (a clear error, exit status 2): here-documents (<<), case, select, [[ ]],
- *   arithmetic `for ((;;))`, functions, arrays, coprocesses.
+ *   functions, arrays, coprocesses.
  */
 
 export type WordPart =
@@ -79,6 +79,17 @@ export interface ForCommand {
   text: string;
 }
 
+/** `for (( init; cond; step ))`: each part's text, expanded as in double quotes. */
+export interface ArithForCommand {
+  kind: 'arithfor';
+  init: Word;
+  cond: Word;
+  step: Word;
+  body: CommandList;
+  redirects: Redirect[];
+  text: string;
+}
+
 export interface IfCommand {
   kind: 'if';
   clauses: Array<{ cond: CommandList; body: CommandList }>;
@@ -102,7 +113,8 @@ export interface GroupCommand {
   text: string;
 }
 
-export type Command = SimpleCommand | ForCommand | IfCommand | LoopCommand | GroupCommand;
+export type Command =
+  SimpleCommand | ForCommand | ArithForCommand | IfCommand | LoopCommand | GroupCommand;
 
 export interface Pipeline {
   negate: boolean;
@@ -127,6 +139,8 @@ export class ShellSyntaxError extends Error {
   pos = -1;
   /** "unexpected end of file" (bash then does not echo the line). */
   eof = false;
+  /** A second line bash prints after the message (`syntax error: \`((i=0; i<3))'`). */
+  detail: string | undefined;
   /** The status a script exits with after this error, when not `exitCode` (`${x?}`: 127). */
   scriptExit: number | undefined;
   constructor(message: string, exitCode = 2) {
@@ -766,6 +780,49 @@ class Parser {
     return this.parseSimple();
   }
 
+  /** `for (( init; cond; step ))` from the text after its `((`. */
+  private parseArithFor(start: number, from: number): ArithForCommand {
+    const end = this.arithEnd(from);
+    if (end < 0) this.fail(this.peek());
+    const inner = this.src.slice(from, end);
+    const parts: string[] = [];
+    let depth = 0;
+    let last = 0;
+    for (let i = 0; i < inner.length; i++) {
+      const c = inner[i]!;
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      else if (c === ';' && depth === 0) {
+        parts.push(inner.slice(last, i));
+        last = i + 1;
+      }
+    }
+    parts.push(inner.slice(last));
+    if (parts.length !== 3) {
+      const e = new ShellSyntaxError('syntax error: arithmetic expression required');
+      e.detail = `syntax error: \`((${inner}))'`;
+      throw e;
+    }
+    const [init, cond, step] = parts.map((p) => new Parser(p, 0, true).readArith()) as [
+      Word,
+      Word,
+      Word,
+    ];
+    this.tok = null;
+    this.pos = end + 2;
+    const sep = this.peek();
+    if (sep.k === 'op' && sep.op === ';') this.next();
+    this.skipNewlines();
+    this.expectReserved('do');
+    const body = this.parseList(new Set(['done']), false);
+    if (body.length === 0) this.fail(this.peek());
+    this.expectReserved('done');
+    return this.withRedirects(
+      { kind: 'arithfor', init, cond, step, body, redirects: [], text: '' },
+      start,
+    );
+  }
+
   /**
    * `(( expr ))`: the `((` builtin with the expression as one word (expanded as in double
    * quotes), which is `let "expr"` but for the name in its errors.
@@ -875,11 +932,11 @@ class Parser {
     return this.next();
   }
 
-  private parseFor(): ForCommand {
+  private parseFor(): ForCommand | ArithForCommand {
     const start = this.next().start;
     const nameTok = this.peek();
     if (nameTok.k === 'op' && nameTok.op === '(' && this.src[nameTok.end] === '(')
-      throw new ShellSyntaxError("cnisim: arithmetic `for ((...))' is not supported");
+      return this.parseArithFor(start, nameTok.end + 1);
     if (nameTok.k !== 'word') this.fail(nameTok);
     this.next();
     const name = nameTok.word.raw;

@@ -30,7 +30,8 @@ import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';
 import * as D from './dispatch';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
-import { ExitSignal, LineAbort, type Frame, type IO, type Sink } from './io';
+import { arithValue } from './arith';
+import { ExitSignal, LineAbort, LoopSignal, type Frame, type IO, type Sink } from './io';
 import {
   ScriptReader,
   ShellSyntaxError,
@@ -42,6 +43,7 @@ import {
   type Pipeline,
   type Redirect,
   type SimpleCommand,
+  type Word,
 } from './parse';
 import { resolvePath } from './paths';
 import { withRedirects } from './redirect';
@@ -271,8 +273,10 @@ export class Shell implements ShellState, D.DispatchHost {
         list = reader.next();
       } catch (e) {
         if (!(e instanceof ShellSyntaxError)) throw e;
-        if (!this.scriptMode) io.err(`${this.basePrefix}${e.message}\n`);
-        else {
+        if (!this.scriptMode) {
+          io.err(`${this.basePrefix}${e.message}\n`);
+          if (e.detail) io.err(`${this.basePrefix}${e.detail}\n`);
+        } else {
           // A script: "bash: -c: line N: ..." and, for a bad token, the line itself.
           const n = e.eof
             ? src.split('\n').length + (src.endsWith('\n') ? 0 : 1)
@@ -281,7 +285,8 @@ export class Shell implements ShellState, D.DispatchHost {
               : reader.line();
           const where = `${this.basePrefix}${this.cMode ? '-c: ' : ''}line ${n}: `;
           io.err(`${where}${e.message}\n`);
-          if (e.pos >= 0) io.err(`${where}\`${src.split('\n')[n - 1] ?? ''}'\n`);
+          if (e.detail) io.err(`${where}${e.detail}\n`);
+          else if (e.pos >= 0) io.err(`${where}\`${src.split('\n')[n - 1] ?? ''}'\n`);
         }
         this.lastStatus = e.exitCode;
         return;
@@ -431,6 +436,8 @@ export class Shell implements ShellState, D.DispatchHost {
       return fn();
     } catch (e) {
       if (e instanceof ExitSignal || e instanceof LineAbort) return e.code;
+      // `break` in a pipeline's part or a command substitution ends that subshell.
+      if (e instanceof LoopSignal) return 0;
       throw e;
     } finally {
       this.vars = vars;
@@ -452,8 +459,16 @@ export class Shell implements ShellState, D.DispatchHost {
     switch (cmd.kind) {
       case 'group':
         return this.execList(cmd.body, io, frame);
-      case 'subshell':
-        return this.inSubshell(() => this.execList(cmd.body, io, frame));
+      case 'subshell': {
+        // A subshell is in no loop of its parent's (`( break )` says so).
+        const depth = this.loopDepth;
+        this.loopDepth = 0;
+        try {
+          return this.inSubshell(() => this.execList(cmd.body, io, frame));
+        } finally {
+          this.loopDepth = depth;
+        }
+      }
       case 'if': {
         for (const c of cmd.clauses) {
           if (this.execList(c.cond, io, frame) === 0) return this.execList(c.body, io, frame);
@@ -471,28 +486,112 @@ export class Shell implements ShellState, D.DispatchHost {
         }
         let status = 0;
         let n = 0;
-        for (const item of items) {
-          if (++n > MAX_LOOP_ITERATIONS) return this.loopLimit(io);
-          this.setVar(cmd.name, item);
-          status = this.execList(cmd.body, io, frame);
-        }
-        this.lastStatus = status;
-        return status;
+        return this.loop(() => {
+          for (const item of items) {
+            if (++n > MAX_LOOP_ITERATIONS) return this.loopLimit(io);
+            this.setVar(cmd.name, item);
+            const r = this.loopBody(cmd.body, io, frame);
+            status = r.status;
+            if (r.broke) break;
+          }
+          this.lastStatus = status;
+          return status;
+        });
+      }
+      case 'arithfor': {
+        const env = this.expandEnv(io, frame);
+        /** One of the three expressions: its value (an empty one is `dflt`), or null on error. */
+        const value = (w: Word, dflt: bigint): bigint | null => {
+          let text: string;
+          try {
+            text = expandWordNoSplit(w, env);
+          } catch (e) {
+            return this.expansionFailed(e, io);
+          }
+          if (text.trim() === '') return dflt;
+          const v = arithValue(text, env);
+          if (v.ok) return v.value;
+          io.err(`${this.prefix()}((: ${v.message}\n`);
+          return null;
+        };
+        let status = 0;
+        let n = 0;
+        return this.loop(() => {
+          if (value(cmd.init, 1n) === null) return (this.lastStatus = 1);
+          for (;;) {
+            const c = value(cmd.cond, 1n);
+            if (c === null) return (this.lastStatus = 1);
+            if (c === 0n) break;
+            if (++n > MAX_LOOP_ITERATIONS) return this.loopLimit(io);
+            const r = this.loopBody(cmd.body, io, frame);
+            status = r.status;
+            if (r.broke) break;
+            if (value(cmd.step, 1n) === null) return (this.lastStatus = 1);
+          }
+          this.lastStatus = status;
+          return status;
+        });
       }
       case 'while':
       case 'until': {
         let status = 0;
         let n = 0;
-        for (;;) {
-          const c = this.execList(cmd.cond, io, frame);
-          if ((cmd.kind === 'while') !== (c === 0)) break;
-          if (++n > MAX_LOOP_ITERATIONS) return this.loopLimit(io);
-          status = this.execList(cmd.body, io, frame);
-        }
-        this.lastStatus = status;
-        return status;
+        return this.loop(() => {
+          for (;;) {
+            const c = this.execList(cmd.cond, io, frame);
+            if ((cmd.kind === 'while') !== (c === 0)) break;
+            if (++n > MAX_LOOP_ITERATIONS) return this.loopLimit(io);
+            const r = this.loopBody(cmd.body, io, frame);
+            status = r.status;
+            if (r.broke) break;
+          }
+          this.lastStatus = status;
+          return status;
+        });
       }
     }
+  }
+
+  /** How many loops the running command is in (`break` and `continue` need one). */
+  private loopDepth = 0;
+
+  private loop(run: () => number): number {
+    this.loopDepth++;
+    try {
+      return run();
+    } finally {
+      this.loopDepth--;
+    }
+  }
+
+  /** A loop's body once: `break`/`continue` for this loop end it here; for an outer one, go on up. */
+  private loopBody(body: CommandList, io: IO, frame: Frame): { status: number; broke: boolean } {
+    try {
+      return { status: this.execList(body, io, frame), broke: false };
+    } catch (e) {
+      if (!(e instanceof LoopSignal)) throw e;
+      if (e.levels > 1) {
+        e.levels--;
+        // `continue 2` from an inner loop is a `continue` of the outer one.
+        throw e;
+      }
+      this.lastStatus = e.status;
+      return { status: e.status, broke: e.kind === 'break' };
+    }
+  }
+
+  inLoop(): boolean {
+    return this.loopDepth > 0;
+  }
+
+  loopControl(kind: 'break' | 'continue', levels: number, status = 0): never {
+    throw new LoopSignal(kind, Math.min(levels, this.loopDepth), status);
+  }
+
+  fatal(status: number): never {
+    this.lastStatus = status;
+    if (this.scriptMode) throw new ExitSignal(status);
+    throw new LineAbort(status);
   }
 
   private loopLimit(io: IO): number {

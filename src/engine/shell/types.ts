@@ -133,6 +133,12 @@ export interface ShellState {
   readonly hostNetnsAliases: readonly string[];
   /** Ends the shell (the `exit` builtin). */
   requestExit(code: number): void;
+  /** Whether the running command is in a loop (`break` and `continue` need one). */
+  inLoop(): boolean;
+  /** `break N` / `continue N` in a loop: leaves (or goes on with) the Nth enclosing loop. */
+  loopControl(kind: 'break' | 'continue', levels: number, status?: number): never;
+  /** A builtin's fatal usage error (`break x`): a script exits, a prompt drops the line. */
+  fatal(status: number): never;
   /** What bash puts before a builtin's error: "bash: " or, in a script, "bash: line 3: ". */
   errorPrefix(): string;
   /** An interactive shell (a prompt), not a script. */

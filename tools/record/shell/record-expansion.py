@@ -2,7 +2,7 @@
 """
 Records what bash 5.2 (Debian bookworm) prints for arithmetic and brace expansion, for
 src/engine/shell/expansion.test.ts: hand-picked command lines (every operator, constant form,
-error message, the way an expansion error ends a script; `let` and `(( ))`; brace expansion's
+error message, the way an expansion error ends a script; `let`, `(( ))` and `for (( ))` with break and continue; brace expansion's
 lists, sequences and what stays literal), then expressions and brace words generated from a
 fixed seed. Each runs as `bash -c CMD` in /tmp with a clean environment; nothing else is touched.
 
@@ -44,6 +44,9 @@ CASES = [
     'let; echo $?', 'let 0; echo $?', '((x=4, y=x*2)); echo $x $y', '(( 1 +)); echo n', 'if (( 3 > 2 )); then echo yes; fi',
     '((1+2)) && echo t', 'echo ((1))', '((echo a); (echo b))', 'x=1; (( x += $x )); echo $x', 'n=0; while (( n < 3 )); do (( n++ )); done; echo $n',
 ]
+
+# for (( )), break and continue.
+LOOPS = ['for ((i=0; i<3; i++)); do echo $i; done', 'for ((i=0; i<3; i++)) do echo $i; done', 'for (( ; ; )); do echo once; break; done', 'for ((i=0; i<1/0; i++)); do echo x; done; echo after $?', 'for ((i=0; i<2; i++)); do echo $i; done; echo $i $?', 'for ((i=5; i; i--)); do :; done; echo $?', 'for ((i=0; i<2; i++)) ; do echo $i; done > /tmp/o; cat /tmp/o', 'for ((i=0; i<3)); do echo; done', 'for ((;;)); do break; done; echo $?', 'for ((i=0; i<3; i++)); do continue; done; echo $i', 'break; echo $?', 'continue; echo $?', 'for i in 1 2; do for j in a b; do echo $i$j; break 2; done; done; echo $?', 'for i in 1 2 3; do [ $i = 2 ] && continue; echo $i; done', 'for i in 1; do break 0; echo after $?; done', 'for i in 1; do break x; echo after $?; done; echo out $?', 'for i in 1 2; do break 5; done; echo $?', 'while true; do break; done; echo $?', 'for i in 1 2; do ( break ); echo $i; done', 'for i in 1 2; do x=$(break); echo $i; done', 'i=0; until false; do i=$((i+1)); [ $i -ge 3 ] && break; done; echo $i', 'for i in 1 2; do continue 2 3; done; echo $?', 'for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue 2; echo $i$j; done; done', 'n=0; while :; do n=$((n+1)); if [ $n -gt 4 ]; then break; fi; done; echo $n', 'for ((i=1, j=10; i<j; i*=2, j-=1)); do echo $i $j; done', 'for ((x=0; x<2; x++)); do for ((y=0; y<2; y++)); do echo $x$y; done; done', 'for (( i = 0 ; i < 2 ; i++ )); do echo "$((i*10))"; done', 'for ((i=0;i<3;i++))\ndo echo $i; done']
 
 BRACES = ['echo x{,}y', 'echo {,}', 'echo a{,}', 'echo {a}{b,c}', 'echo {a,b}{1,2}', 'echo {01..10}', 'echo {-3..3..2} {5..1} {1..10..-3} {1..3..0}', 'echo {a..e} {e..a..2} {Z..a}', 'echo {1..a} {a..1} {1..} {..2} {1..2..}', 'echo "{a,b}" {a\\,b} \\{a,b} {a,b\\}', 'x={a,b}; echo $x', 'a=1; echo {$a,b}', 'echo {a,{b,c}}d', 'echo {a,b', 'echo a}b{', 'echo {-01..2} {1..-1} {00..3}', 'echo ${x:-{a,b}}', 'echo {a..z..5}', 'echo {1..5}{a,b}', 'echo pre{"a",b}post', 'echo ~{a,b}', 'echo {9..11}', 'echo {1..3}0', 'echo {a,}{b,}', 'for i in {1..3}; do echo $i; done', 'echo {}', 'echo {a,b}{}', 'echo { a,b }', 'echo {a, b}', 'echo {a,b}{c,d}{e,f}', 'echo {{a,b},c}', 'echo {a,b}}', 'echo {{a,b}', 'echo {a..c}{1..2}', 'echo {1..3..2}x{y,z}', 'echo $(echo {1..3})', 'echo "$(echo {a,b})"', '{echo,hi}', "echo {a,'b c'}", 'echo a{b,c}$((1+1))', 'echo {10..8..2}', 'echo {a,b}{1..2}{,}', 'echo {1..02}', 'echo {-5..-1}', 'echo {+1..3}', 'echo {1.5..3}', 'echo {a..A}', 'echo {+1..3}', 'echo {+01..3}', 'echo {1..+3..+2}', 'echo {-01..+2}', 'echo {007..9}', 'echo {1..3..x}', 'echo {a..c..-1}', 'echo {a..c..0}', 'echo {-01..+02}']
 
@@ -89,6 +92,7 @@ def main(path):
     cmds = list(CASES)
     for _ in range(300):
         cmds.append(f'a=3; b=-2; c=7; echo $(( {gen(r)} )) $a $b $c')
+    cmds += LOOPS
     cmds += BRACES
     for _ in range(150):
         cmds.append(f'v=V; for w in {brace(r)}; do printf "[%s]" "$w"; done; echo')

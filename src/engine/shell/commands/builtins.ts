@@ -1,5 +1,6 @@
 /**
- * Shell builtins and small programs: true false : cd pwd export let (( unset exit history sleep env
+ * Shell builtins and small programs: true false : cd pwd export let (( break continue unset exit
+ * history sleep env
  * bash/sh, kill and wait (for the shell's background jobs, shell.ts execBackground), timeout.
  */
 import * as vfs from '../../fs/vfs';
@@ -74,6 +75,35 @@ function exportCmd(ctx: CommandContext): number {
     else ctx.shell.exportVar(name);
   }
   return status;
+}
+
+/** `break [N]` and `continue [N]`. */
+function loopCmd(ctx: CommandContext): number {
+  const pfx = ctx.shell.errorPrefix();
+  const name = ctx.argv[0] as 'break' | 'continue';
+  const args = ctx.argv.slice(1);
+  if (args.length > 1) {
+    ctx.err(`${pfx}${name}: too many arguments\n`);
+    return ctx.shell.fatal(1);
+  }
+  let n = 1;
+  if (args.length === 1) {
+    if (!/^[ \t]*[-+]?\d+[ \t]*$/.test(args[0]!)) {
+      ctx.err(`${pfx}${name}: ${args[0]}: numeric argument required\n`);
+      return ctx.shell.fatal(128);
+    }
+    n = Number(args[0]);
+  }
+  if (!ctx.shell.inLoop()) {
+    ctx.err(`${pfx}${name}: only meaningful in a \`for', \`while', or \`until' loop\n`);
+    return 0;
+  }
+  if (n < 1) {
+    // bash leaves the loop, with status 1.
+    ctx.err(`${pfx}${name}: ${args[0]}: loop count out of range\n`);
+    return ctx.shell.loopControl('break', 1, 1);
+  }
+  return ctx.shell.loopControl(name, n);
 }
 
 /** `let` and `(( ))`: shell arithmetic on the shell's variables (../arith.ts). */
@@ -385,6 +415,8 @@ export const BUILTIN_COMMANDS: CommandSpec[] = [
   },
   { name: 'export', dir: null, builtin: true, run: exportCmd },
   { name: 'let', dir: null, builtin: true, run: arithCmd },
+  { name: 'break', dir: null, builtin: true, run: loopCmd },
+  { name: 'continue', dir: null, builtin: true, run: loopCmd },
   // What `(( expr ))` runs (parse.ts): no one can type this name as a command word.
   { name: '((', dir: null, builtin: true, run: arithCmd },
   { name: 'unset', dir: null, builtin: true, run: unset },
