@@ -17,7 +17,7 @@
 import { type Draft } from 'immer';
 import { produce } from '../sim/world';
 import { goMarshal } from '../cni/json';
-import type { Result } from '../cni/result';
+import { LIB_V1_1, LIB_V1_2, type Result, toCurrent } from '../cni/result';
 import * as vfs from '../fs/vfs';
 import { q } from '../gofmt';
 import * as K from '../kernel/kernel';
@@ -815,7 +815,17 @@ export class Containerd {
         failure = out.error.message;
         break;
       }
-      if (out.result) results.push({ ifName: net.ifName, result: out.result });
+      if (out.result) {
+        // go-cni `namespace.go` Attach: types100.NewResultFromResult, so a 0.1.0 / 0.2.0 result
+        // (a list without cniVersion) arrives as 1.x, its ip4 / ip6 as IPs with no interface.
+        try {
+          const lib = this.state.settings.libcni === '1.1' ? LIB_V1_1 : LIB_V1_2;
+          results.push({ ifName: net.ifName, result: toCurrent(out.result, lib) });
+        } catch (e) {
+          failure = (e as Error).message;
+          break;
+        }
+      }
     }
 
     let ips: { ip: string; additional: string[] } | null = null;
