@@ -1,0 +1,137 @@
+/**
+ * Which networks containerd loads from /etc/cni/net.d (go-cni `opts.go` loadFromConfDir, the same
+ * in go-cni v1.1.3 – v1.1.13, so in every containerd 1.6.0 – 2.3.4; containerd's CRI config
+ * `max_conf_num`, `service_linux.go` cni.WithPluginMaxConfNum): the files byte-sorted, the first
+ * `max_conf_num` of them (0: all) loaded after the built-in loopback network, the n-th as
+ * eth<n>; a file that fails to load fails the whole load, but only if it is reached.
+ */
+import { describe, expect, it } from 'vitest';
+import { Cluster, defaultConflist } from '../cluster/cluster';
+import { cacheFiles, pod, podStatus } from '../faults/observe';
+import { NODE } from '../faults/testing';
+import { clusterSpec } from '../scenario/run';
+import { parseScenario } from '../scenario/schema';
+import { cniCommand, isKind } from '../trace/trace';
+
+const second = JSON.stringify({
+  cniVersion: '1.0.0',
+  name: 'net2',
+  plugins: [
+    {
+      type: 'bridge',
+      bridge: 'cni1',
+      ipam: { type: 'host-local', ranges: [[{ subnet: '10.99.0.0/24' }]] },
+    },
+  ],
+});
+const third = second.replace('"net2"', '"net3"').replace('cni1', 'cni2').replace('10.99', '10.98');
+
+/** A one-node cluster from a scenario file, as a user writes it (the schema checks it). */
+function node(containerd: Record<string, unknown>, cniConfigs: Record<string, string>): Cluster {
+  const s = parseScenario({
+    version: 1,
+    nodes: [{ name: NODE, podCIDR: '10.244.1.0/24', containerd, cniConfigs }],
+  });
+  if (!s.ok) throw new Error(s.errors.join('; '));
+  return new Cluster(clusterSpec(s.scenario), { seed: 7 });
+}
+
+function loaded(c: Cluster): string[] {
+  return c.sim.node(NODE).containerd!.cni.networks.map((n) => `${n.name}/${n.ifName}`);
+}
+
+const files = {
+  '10-containerd-net.conflist': defaultConflist('10.244.1.0/24'),
+  '20-net2.conflist': second,
+  '30-net3.conflist': third,
+};
+
+describe('max_conf_num (go-cni loadFromConfDir)', () => {
+  for (const version of ['1.6.20', '1.7.22', '2.0.1', '2.3.4']) {
+    it(`${version}: the default 1 loads the first file only; a broken later file is never read`, () => {
+      const c = node({ version }, { ...files, '20-net2.conflist': '{ broken' });
+      c.runFor(1_000_000);
+      expect(loaded(c)).toEqual(['cni-loopback/lo', 'containerd-net/eth0']);
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      expect(podStatus(c, 'web-0')).toBe('Running');
+    });
+
+    it(`${version}: 2 attaches the second file as eth1: its ADD, its cache file, its DEL`, () => {
+      const c = node({ version, maxConfNum: 2 }, files);
+      c.runFor(1_000_000);
+      expect(loaded(c)).toEqual(['cni-loopback/lo', 'containerd-net/eth0', 'net2/eth1']);
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      expect(podStatus(c, 'web-0')).toBe('Running');
+      // The pod IP is eth0's; eth1's address is not one of the pod's IPs.
+      expect(pod(c, 'web-0')!.podIPs).toEqual(['10.244.1.2']);
+      const adds = c.events
+        .filter(isKind('exec'))
+        .filter((e) => cniCommand(e) === 'ADD' && e.source === 'libcni');
+      expect(adds.map((e) => `${e.target}/${e.payload.env['CNI_IFNAME']}`)).toEqual([
+        'loopback/lo',
+        'bridge/eth0',
+        'portmap/eth0',
+        'bridge/eth1',
+      ]);
+      expect(cacheFiles(c, NODE).map((f) => f.replace(/[0-9a-f]{64}/, '<id>'))).toEqual([
+        'cni-loopback-<id>-lo',
+        'containerd-net-<id>-eth0',
+        'net2-<id>-eth1',
+      ]);
+      const from = c.events.length;
+      c.deletePod('web-0');
+      c.runFor(5_000_000);
+      const dels = c.events
+        .slice(from)
+        .filter(isKind('exec'))
+        .filter((e) => cniCommand(e) === 'DEL' && e.source === 'libcni');
+      // go-cni Remove: the networks in load order, each list's plugins in reverse.
+      expect(dels.map((e) => `${e.target}/${e.payload.env['CNI_IFNAME']}`)).toEqual([
+        'loopback/lo',
+        'portmap/eth0',
+        'bridge/eth0',
+        'bridge/eth1',
+      ]);
+      expect(cacheFiles(c, NODE)).toEqual([]);
+    });
+
+    it(`${version}: 2 reaches a broken second file: CNI is not initialized, the node NotReady`, () => {
+      const c = node({ version, maxConfNum: 2 }, { ...files, '20-net2.conflist': '{ broken' });
+      c.runFor(1_000_000);
+      expect(c.sim.node(NODE).containerd!.cni.error).toBe(
+        "cni config load failed: failed to load CNI config list file /etc/cni/net.d/20-net2.conflist: error parsing configuration list: invalid character 'b' looking for beginning of object key string: invalid cni config: failed to load cni config",
+      );
+      expect(c.sim.state.api!.nodes[NODE]!.ready.status).toBe('False');
+    });
+
+    it(`${version}: 0 loads every file (no limit)`, () => {
+      const c = node({ version, maxConfNum: 0 }, files);
+      c.runFor(1_000_000);
+      expect(loaded(c)).toEqual([
+        'cni-loopback/lo',
+        'containerd-net/eth0',
+        'net2/eth1',
+        'net3/eth2',
+      ]);
+    });
+  }
+
+  it('the files are taken in byte order: "100-x" before "20-x", upper case before lower', () => {
+    const c = node(
+      { maxConfNum: 0 },
+      {
+        '20-containerd-net.conflist': defaultConflist('10.244.1.0/24'),
+        '100-net2.conflist': second,
+        'Z-net3.conf': JSON.stringify({
+          ...JSON.parse(third).plugins[0],
+          cniVersion: '1.0.0',
+          name: 'net3',
+        }),
+      },
+    );
+    c.runFor(1_000_000);
+    expect(loaded(c)).toEqual(['cni-loopback/lo', 'net2/eth0', 'containerd-net/eth1', 'net3/eth2']);
+  });
+});
