@@ -27,10 +27,16 @@ const second = JSON.stringify({
 const third = second.replace('"net2"', '"net3"').replace('cni1', 'cni2').replace('10.99', '10.98');
 
 /** A one-node cluster from a scenario file, as a user writes it (the schema checks it). */
-function node(containerd: Record<string, unknown>, cniConfigs: Record<string, string>): Cluster {
+function node(
+  containerd: Record<string, unknown>,
+  cniConfigs: Record<string, string>,
+  files?: Record<string, string>,
+): Cluster {
   const s = parseScenario({
     version: 1,
-    nodes: [{ name: NODE, podCIDR: '10.244.1.0/24', containerd, cniConfigs }],
+    nodes: [
+      { name: NODE, podCIDR: '10.244.1.0/24', containerd, cniConfigs, ...(files ? { files } : {}) },
+    ],
   });
   if (!s.ok) throw new Error(s.errors.join('; '));
   return new Cluster(clusterSpec(s.scenario), { seed: 7 });
@@ -134,4 +140,105 @@ describe('max_conf_num (go-cni loadFromConfDir)', () => {
     c.runFor(1_000_000);
     expect(loaded(c)).toEqual(['cni-loopback/lo', 'net2/eth0', 'containerd-net/eth1', 'net3/eth2']);
   });
+});
+
+/**
+ * libcni v1.3.0 (`libcni/conf.go` NetworkConfFromFile, NetworkPluginConfsFromFiles), vendored from
+ * containerd 2.1: go-cni's ConfListFromFile also reads `<conf dir>/<network name>/*.conf` and
+ * appends those plugins after the list's own, unless `loadOnlyInlinedPlugins`; a list may then
+ * have no `plugins` key at all. Up to 2.0 (libcni v1.1.2, v1.2.3) `plugins` is required and the
+ * directory is never read.
+ */
+describe('plugin configs from the network directory (libcni v1.3: containerd 2.1+)', () => {
+  const DIR = '/etc/cni/net.d/containerd-net';
+  const full = JSON.parse(defaultConflist('10.244.1.0/24'));
+  const bridge = JSON.stringify(full.plugins[0]);
+  const portmap = JSON.stringify(full.plugins[1]);
+  const noPlugins = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ cniVersion: '1.0.0', name: 'containerd-net', ...extra });
+  const tuning = JSON.stringify({ type: 'tuning', sysctl: { 'net.core.somaxconn': '512' } });
+
+  function addChain(c: Cluster): string[] {
+    return c.events
+      .filter(isKind('exec'))
+      .filter((e) => cniCommand(e) === 'ADD' && e.source === 'libcni' && e.target !== 'loopback')
+      .map((e) => e.target);
+  }
+
+  for (const version of ['2.1.0', '2.3.4']) {
+    it(`${version}: a list without "plugins" runs the plugins of its directory, in name order`, () => {
+      const c = node(
+        { version },
+        { '10-containerd-net.conflist': noPlugins() },
+        { [`${DIR}/20-portmap.conf`]: portmap, [`${DIR}/10-bridge.conf`]: bridge },
+      );
+      c.runFor(1_000_000);
+      expect(c.sim.node(NODE).containerd!.cni.error).toBeNull();
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      expect(podStatus(c, 'web-0')).toBe('Running');
+      expect(addChain(c)).toEqual(['bridge', 'portmap']);
+      c.deletePod('web-0');
+      c.runFor(5_000_000);
+      expect(cacheFiles(c, NODE)).toEqual([]);
+    });
+
+    it(`${version}: a directory's plugins follow the list's own; loadOnlyInlinedPlugins keeps them out`, () => {
+      const files = { [`${DIR}/30-tuning.conf`]: tuning };
+      const c = node(
+        { version },
+        { '10-containerd-net.conflist': defaultConflist('10.244.1.0/24') },
+        files,
+      );
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      expect(addChain(c)).toEqual(['bridge', 'portmap', 'tuning']);
+      const only = node(
+        { version },
+        {
+          '10-containerd-net.conflist': JSON.stringify({ ...full, loadOnlyInlinedPlugins: true }),
+        },
+        files,
+      );
+      only.createPod({ name: 'web-0' });
+      only.runFor(3_000_000);
+      expect(addChain(only)).toEqual(['bridge', 'portmap']);
+    });
+
+    it(`${version}: no plugins anywhere: "no plugin configs found"; loadOnlyInlinedPlugins without "plugins" is refused`, () => {
+      const c = node({ version }, { '10-containerd-net.conflist': noPlugins() });
+      c.runFor(1_000_000);
+      expect(c.sim.node(NODE).containerd!.cni.error).toBe(
+        'cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: no plugin configs found: invalid cni config: failed to load cni config',
+      );
+      const d = node(
+        { version },
+        { '10-containerd-net.conflist': noPlugins({ loadOnlyInlinedPlugins: true }) },
+        { [`${DIR}/10-bridge.conf`]: bridge },
+      );
+      d.runFor(1_000_000);
+      expect(d.sim.node(NODE).containerd!.cni.error).toBe(
+        "cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: `loadOnlyInlinedPlugins` is true, and no 'plugins' key: invalid cni config: failed to load cni config",
+      );
+    });
+  }
+
+  for (const version of ['1.7.22', '2.0.1']) {
+    it(`${version}: the directory is not read; a list without "plugins" is refused`, () => {
+      const files = { [`${DIR}/10-bridge.conf`]: bridge, [`${DIR}/30-tuning.conf`]: tuning };
+      const c = node({ version }, { '10-containerd-net.conflist': noPlugins() }, files);
+      c.runFor(1_000_000);
+      expect(c.sim.node(NODE).containerd!.cni.error).toBe(
+        "cni config load failed: failed to load CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: no 'plugins' key: invalid cni config: failed to load cni config",
+      );
+      const d = node(
+        { version },
+        { '10-containerd-net.conflist': defaultConflist('10.244.1.0/24') },
+        files,
+      );
+      d.createPod({ name: 'web-0' });
+      d.runFor(3_000_000);
+      expect(addChain(d)).toEqual(['bridge', 'portmap']);
+    });
+  }
 });

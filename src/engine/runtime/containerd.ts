@@ -35,7 +35,9 @@ import {
   confFromBytes,
   confListFromBytes,
   confListFromConf,
+  confListFromFile,
   type NetworkConfigList,
+  withPlugins,
 } from '../libcni/conf';
 import { versionGte } from '../cni/version';
 import { ipString } from '../net/ip';
@@ -282,14 +284,16 @@ export class Containerd {
       };
     }
     const networks: CniNetwork[] = [lo];
+    const v13 = this.release.pluginConfDir;
     let i = 0;
     for (const file of files) {
       const bytes = vfs.readFile(fs, file);
       let list: NetworkConfigList;
+      let dirPlugins: string[] = [];
       try {
         if (file.endsWith('.conflist')) {
           try {
-            list = confListFromBytes(bytes, { libcni: s.libcni });
+            ({ list, extra: dirPlugins } = confListFromFile(fs, file, { libcni: s.libcni, v13 }));
           } catch (e) {
             throw new Error(
               `failed to load CNI config list file ${file}: ${(e as Error).message}: invalid cni config`,
@@ -319,11 +323,29 @@ export class Containerd {
           ),
         };
       }
-      networks.push({ name: list.name, ifName: `eth${i}`, file, bytes: list.bytes });
+      networks.push({
+        name: list.name,
+        ifName: `eth${i}`,
+        file,
+        bytes: list.bytes,
+        ...(dirPlugins.length > 0 ? { dirPlugins } : {}),
+      });
       i++;
       if (i === s.maxConfNum) break;
     }
     return { networks, error: null };
+  }
+
+  /**
+   * A loaded network as libcni runs it: its list, re-parsed from the bytes go-cni loaded, with
+   * the plugin configs libcni v1.3 (2.1+) read from the network's directory at load time.
+   */
+  protected networkList(net: CniNetwork): NetworkConfigList {
+    const list = confListFromBytes(net.bytes, {
+      libcni: this.state.settings.libcni,
+      v13: this.release.pluginConfDir,
+    });
+    return withPlugins(list, net.dirPlugins ?? []);
   }
 
   /** go-cni Status(): NetworkReady needs the loopback network and at least one more. */
@@ -349,7 +371,7 @@ export class Containerd {
     for (const net of c.cni.networks) {
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: c.settings.libcni });
+        list = this.networkList(net);
       } catch {
         continue;
       }
@@ -683,7 +705,7 @@ export class Containerd {
       const lib = this.libcni(ctx, parent);
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+        list = this.networkList(net);
       } catch (e) {
         return (e as Error).message;
       }
@@ -805,7 +827,7 @@ export class Containerd {
       const lib = this.libcni(ctx, reqSeq);
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+        list = this.networkList(net);
       } catch (e) {
         failure = (e as Error).message;
         break;

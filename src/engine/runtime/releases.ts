@@ -80,6 +80,12 @@ export interface Release {
    * containerd.ts statusWithCni and status.test.ts.
    */
   statusPolls: boolean;
+  /**
+   * libcni v1.3.0 (2.1+): a conflist's plugins may come from `<conf dir>/<network name>/*.conf`
+   * too, appended after its own, unless `loadOnlyInlinedPlugins` (`libcni/conf.go`
+   * NetworkConfFromFile, which go-cni's loadFromConfDir calls as ConfListFromFile).
+   */
+  pluginConfDir: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -162,6 +168,7 @@ export function parseRelease(input: string): ReleaseParse {
       stopTeardown: ladder[range],
       savesBeforeSetup: range !== '1.6.0–1.6.8',
       statusPolls: !v1 && range !== '2.0.0',
+      pluginConfDir: !v1 && minor !== '2.0',
     },
   };
 }
