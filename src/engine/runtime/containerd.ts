@@ -108,8 +108,20 @@ export function rpcErrorText(e: CriError): string {
   return `rpc error: code = ${e.code} desc = ${e.desc}`;
 }
 
-/** PodSandboxMetadata as containerd 1.x logs it (%+v of the protobuf struct). */
-export function sandboxMetadataText(p: PodRef): string {
+/**
+ * PodSandboxMetadata as containerd logs it (`instrumented_service.go` RunPodSandbox, `%+v`): the
+ * String() of the k8s.io/cri-api it vendors. Up to 2.1 (cri-api ≤ v0.32, gogo-protobuf) a Go
+ * struct literal, `&PodSandboxMetadata{Name:web-0,Uid:…,Namespace:default,Attempt:0,}`; from 2.2
+ * (cri-api v0.34+, google.golang.org/protobuf) the protobuf text format, which leaves out a zero
+ * `attempt`: `name:"web-0" uid:"…" namespace:"default"`. (protobuf-go may add a second space
+ * between fields, fixed per binary (internal/detrand); cnisim prints one.)
+ */
+export function sandboxMetadataText(p: PodRef, protoText = false): string {
+  if (protoText) {
+    const s = (v: string) => JSON.stringify(v);
+    const attempt = p.attempt !== 0 ? ` attempt:${p.attempt}` : '';
+    return `name:${s(p.name)} uid:${s(p.uid)} namespace:${s(p.namespace)}${attempt}`;
+  }
   return `&PodSandboxMetadata{Name:${p.name},Uid:${p.uid},Namespace:${p.namespace},Attempt:${p.attempt},}`;
 }
 
@@ -784,7 +796,7 @@ export class Containerd {
    * on the release.
    */
   *runPodSandbox(cfg: PodSandboxConfig, ctx: Ctx, reqSeq?: number): Gen<CriResult<string>> {
-    const meta = sandboxMetadataText(cfg.pod);
+    const meta = sandboxMetadataText(cfg.pod, this.release.metadataProtoText);
     this.log('info', `RunPodSandbox for ${meta}`, {}, reqSeq);
     yield TICK;
     const { id, uuidHex } = this.sim.random((r) => ({ id: r.hex(32), uuidHex: r.hex(16) }));

@@ -287,6 +287,38 @@ describe('StopPodSandbox of a sandbox without a CNI result', () => {
   });
 });
 
+// internal/cri/instrument/instrumented_service.go RunPodSandbox logs `RunPodSandbox for %+v` of
+// the sandbox metadata: the String() of the vendored k8s.io/cri-api (go.mod at the tags: v0.31.2
+// in 2.0, v0.32.3 in 2.1, both gogo-protobuf; v0.34.1 in 2.2, google.golang.org/protobuf).
+describe('the sandbox metadata in containerd’s RunPodSandbox lines', () => {
+  for (const [v, proto] of [
+    ['1.7.22', false],
+    ['2.1.9', false],
+    ['2.2.0', true],
+    ['2.3.4', true],
+  ] as const) {
+    it(`${v}: ${proto ? 'protobuf text, attempt left out while 0' : 'the gogo struct literal'}`, () => {
+      const c = on(v);
+      c.createPod({ name: 'web-0' });
+      inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
+      c.runFor(40_000_000);
+      const [old, now] = sandboxes(c, NODE);
+      const uid = old!.pod.uid;
+      const meta = (attempt: number) =>
+        proto
+          ? `name:\\"web-0\\" uid:\\"${uid}\\" namespace:\\"default\\"${attempt ? ` attempt:${attempt}` : ''}`
+          : `&PodSandboxMetadata{Name:web-0,Uid:${uid},Namespace:default,Attempt:${attempt},}`;
+      expect(containerdLog(c, 'msg="RunPodSandbox for ')).toEqual([
+        expect.stringContaining(`level=info msg="RunPodSandbox for ${meta(0)}"`),
+        expect.stringContaining(`level=info msg="RunPodSandbox for ${meta(1)}"`),
+        expect.stringContaining(
+          `level=info msg="RunPodSandbox for ${meta(1)} returns sandbox id \\"${now!.id}\\""`,
+        ),
+      ]);
+    });
+  }
+});
+
 describe('a containerd restart during ADD', () => {
   function restarted(version: string): Cluster {
     const c = on(version);
