@@ -495,3 +495,26 @@ describe('ocicni.go TearDownPodWithContext (forEachNetwork, loadNetworkFromCache
     });
   }
 });
+
+describe('ocicni.go checkNetwork below 0.4.0, sandbox_network.go networkStart (cnicurrent.GetResult)', () => {
+  const noVersion = JSON.parse(defaultConflist('10.244.1.0/24')) as Record<string, unknown>;
+  delete noVersion['cniVersion'];
+  for (const version of ['1.28.11', '1.31.13', '1.36.3']) {
+    it(`${version}: a list without cniVersion (0.1.0) runs no CHECK; the pod gets the ip4 of the cached result`, () => {
+      const c = crio(version, {
+        cniConfigs: { '10-containerd-net.conflist': JSON.stringify(noVersion) },
+      });
+      c.runFor(2_000_000);
+      c.createPod({ name: 'web-0' });
+      c.runFor(8_000_000);
+      expect(podPhase(c, 'web-0')).toBe('Running');
+      expect(tget(c.sim.state.api!.pods, 'default/web-0')!.podIPs).toEqual(['10.244.1.2']);
+      expect(execs(c, 'CHECK')).toEqual([]);
+      expect(crioLog(c)).toContain(
+        'msg="Checking pod default_web-0 for CNI network containerd-net',
+      );
+      expect(crioLog(c)).not.toContain('msg="Checking CNI network containerd-net (config version=');
+      expect(crioLog(c)).not.toContain('does not support the CHECK command');
+    });
+  }
+});
