@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster, defaultConflist } from '../cluster/cluster';
-import { cacheFiles, pod, podStatus } from '../faults/observe';
+import { cacheFiles, journal, pod, podEvents, podStatus } from '../faults/observe';
 import { NODE } from '../faults/testing';
 import { clusterSpec } from '../scenario/run';
 import { parseScenario } from '../scenario/schema';
@@ -239,6 +239,44 @@ describe('plugin configs from the network directory (libcni v1.3: containerd 2.1
       d.createPod({ name: 'web-0' });
       d.runFor(3_000_000);
       expect(addChain(d)).toEqual(['bridge', 'portmap']);
+    });
+  }
+});
+
+/**
+ * A single-plugin `.conf` is up-converted to a list whose plugin keeps its own `name` (libcni
+ * `conf.go` ConfListFromConf), so libcni's error names it: `plugin type="bridge" name="mynet"
+ * failed (add): …` (`api.go` pluginDescription); the runtime and the kubelet wrap that as ever.
+ */
+describe('a .conf file (up-converted): its errors name the plugin', () => {
+  const conf = JSON.stringify({
+    cniVersion: '1.0.0',
+    name: 'mynet',
+    type: 'bridge',
+    bridge: 'cni0',
+    ipam: { type: 'whereabouts' },
+  });
+  for (const version of ['1.6.20', '1.7.22', '2.0.1', '2.3.4']) {
+    it(`${version}: FailedCreatePodSandBox and containerd's line carry type="bridge" name="mynet"`, () => {
+      const c = node({ version }, { '10-mynet.conf': conf });
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      const ev = podEvents(c, 'web-0').find((e) => e.reason === 'FailedCreatePodSandBox')!;
+      const id = /sandbox "([0-9a-f]{64})"/.exec(ev.message)![1]!;
+      const err = `plugin type="bridge" name="mynet" failed (add): failed to find plugin "whereabouts" in path [/opt/cni/bin]`;
+      expect(ev.message).toBe(
+        `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": ${err}`,
+      );
+      const esc = (s: string) => s.replace(/"/g, '\\"');
+      expect(journal(c, NODE, ['containerd']).join('\n')).toContain(
+        `level=error msg="RunPodSandbox for `,
+      );
+      expect(journal(c, NODE, ['containerd']).join('\n')).toContain(
+        `failed, error" error="${esc(`failed to setup network for sandbox "${id}": ${err}`)}"`,
+      );
+      expect(journal(c, NODE, ['kubelet']).join('\n')).toContain(
+        `"RunPodSandbox from runtime service failed" err="${esc(`rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": ${err}`)}"`,
+      );
     });
   }
 });
