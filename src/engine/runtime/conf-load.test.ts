@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster, defaultConflist } from '../cluster/cluster';
-import { cacheFiles, journal, pod, podEvents, podStatus } from '../faults/observe';
+import {
+  cacheFiles,
+  journal,
+  pod,
+  podEvents,
+  podStatus,
+  reservations,
+  sandboxes,
+} from '../faults/observe';
 import { NODE } from '../faults/testing';
 import { clusterSpec } from '../scenario/run';
 import { parseScenario } from '../scenario/schema';
@@ -279,4 +287,80 @@ describe('a .conf file (up-converted): its errors name the plugin', () => {
       );
     });
   }
+});
+
+/**
+ * go-cni `cni.go` Setup → attachNetworks (v1.1.3 – v1.1.13): every network's ADD is started and
+ * all are awaited, the first error wins; only then does containerd's deferred clean-up DEL the
+ * networks (go-cni Remove, in load order, stopping at the first error that is not "not found").
+ */
+describe('go-cni attachNetworks: a failed network does not stop the others', () => {
+  const adds = (c: Cluster, from = 0) =>
+    c.events
+      .slice(from)
+      .filter(isKind('exec'))
+      .filter((e) => cniCommand(e) === 'ADD' && e.source === 'libcni')
+      .map((e) => `${e.target}/${e.payload.env['CNI_IFNAME']}`);
+
+  for (const [version, kept] of [
+    ['1.7.22', true],
+    ['2.0.0', false],
+  ] as const) {
+    it(`${version}: no loopback binary: eth0's ADD still runs; the clean-up stops at lo's DEL, so its address ${kept ? 'stays with the SANDBOX_UNKNOWN sandbox' : 'leaks'}`, () => {
+      const c = node(
+        { version },
+        { '10-containerd-net.conflist': defaultConflist('10.244.1.0/24') },
+      );
+      expect(c.shell(NODE, 'rm /opt/cni/bin/loopback').exitCode).toBe(0);
+      c.createPod({ name: 'web-0' });
+      c.runFor(3_000_000);
+      expect(adds(c)).toEqual(['bridge/eth0', 'portmap/eth0']);
+      const ev = podEvents(c, 'web-0').find((e) => e.reason === 'FailedCreatePodSandBox')!;
+      expect(ev.message).toMatch(
+        /failed to setup network for sandbox "[0-9a-f]{64}": plugin type="loopback" failed \(add\): failed to find plugin "loopback" in path \[\/opt\/cni\/bin\]$/,
+      );
+      const id = /sandbox "([0-9a-f]{64})"/.exec(ev.message)![1]!;
+      expect(
+        journal(c, NODE, ['containerd']).some((l) =>
+          l.includes(
+            `msg="Failed to destroy network for sandbox \\"${id}\\"" error="plugin type=\\"loopback\\" failed (delete)`,
+          ),
+        ),
+      ).toBe(true);
+      expect(reservations(c, NODE)).toEqual([{ ip: '10.244.1.2', owner: id }]);
+      expect(sandboxes(c, NODE).map((s) => s.id)).toEqual(kept ? [id] : []);
+    });
+  }
+
+  it('max_conf_num 2: eth0 fails (its range is full), eth1 is still added, then both are DELeted', () => {
+    const c = node(
+      { version: '1.7.22', maxConfNum: 2 },
+      {
+        '10-containerd-net.conflist': defaultConflist('10.244.1.0/30'),
+        '20-net2.conflist': second,
+      },
+    );
+    c.createPod({ name: 'web-0' });
+    c.runFor(3_000_000);
+    expect(podStatus(c, 'web-0')).toBe('Running');
+    // 10.244.1.0/30 holds one pod: the next one's eth0 ADD fails.
+    const from = c.events.length;
+    c.createPod({ name: 'web-1' });
+    c.runFor(3_000_000);
+    expect(adds(c, from)).toEqual(['loopback/lo', 'bridge/eth0', 'bridge/eth1']);
+    expect(
+      podEvents(c, 'web-1').find((e) => e.reason === 'FailedCreatePodSandBox')!.message,
+    ).toContain(
+      'plugin type="bridge" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.2',
+    );
+    const dels = c.events
+      .slice(from)
+      .filter(isKind('exec'))
+      .filter((e) => cniCommand(e) === 'DEL' && e.source === 'libcni')
+      .map((e) => `${e.target}/${e.payload.env['CNI_IFNAME']}`);
+    expect(dels).toEqual(['loopback/lo', 'portmap/eth0', 'bridge/eth0', 'bridge/eth1']);
+    // What is left is web-0's: its eth0 and eth1 addresses.
+    expect(reservations(c, NODE).map((r) => r.ip)).toEqual(['10.244.1.2']);
+    expect(reservations(c, NODE, 'net2').map((r) => r.ip)).toEqual(['10.99.0.2']);
+  });
 });

@@ -6,7 +6,9 @@
  * restart keeps. Facts: ../shared/reference/kubelet-containerd.md §1-§7.
  *
  * Assumptions where real nodes vary:
- * - networks are set up one after the other (`setup_serially`), so traces read top to bottom;
+ * - networks are set up one after the other, in load order (go-cni starts them all at once unless
+ *   `setup_serially`), so traces read top to bottom; as go-cni waits for all of them, every
+ *   network's ADD still runs after an earlier one failed, and the first error wins;
  * - go-cni passes CNI_ARGS from a Go map (random order on a real node); cnisim uses one fixed
  *   order: IgnoreUnknown, K8S_POD_NAMESPACE, K8S_POD_NAME, K8S_POD_INFRA_CONTAINER_ID, K8S_POD_UID;
  * - sandbox metadata is saved once the sandbox is up (containerd 1.7's order): a crash during
@@ -835,19 +837,24 @@ export class Containerd {
     // go-cni Setup starts with Status(), after the sandbox and its netns exist: the kubelet only
     // gets here in the window between a conflist breaking and its next status poll.
     if (this.state.cni.networks.length < 2) failure = 'cni plugin not initialized';
+    // go-cni attachNetworks (`cni.go`, v1.1.3 – v1.1.13): every network's ADD is started, and
+    // all are awaited; the first error wins. cnisim runs them one after the other, in load order
+    // (see the header), so a failed loopback ADD does not keep eth0's ADD from running.
     for (const net of failure === null ? this.state.cni.networks : []) {
+      // A request whose deadline passed: go-cni's goroutines were all killed at once.
+      if (failure !== null && ctx.err !== null) break;
       const lib = this.libcni(ctx, reqSeq);
       let list: NetworkConfigList;
       try {
         list = this.networkList(net);
       } catch (e) {
-        failure = (e as Error).message;
+        failure ??= (e as Error).message;
         break;
       }
       const out = yield* lib.addNetworkList(list, this.runtimeConf(id, netns, net.ifName, cfg));
       if (!out.ok) {
-        failure = out.error.message;
-        break;
+        failure ??= out.error.message;
+        continue;
       }
       if (out.result) {
         // go-cni `namespace.go` Attach: types100.NewResultFromResult, so a 0.1.0 / 0.2.0 result
@@ -856,8 +863,7 @@ export class Containerd {
           const lib = this.state.settings.libcni === '1.1' ? LIB_V1_1 : LIB_V1_2;
           results.push({ ifName: net.ifName, result: toCurrent(out.result, lib) });
         } catch (e) {
-          failure = (e as Error).message;
-          break;
+          failure ??= (e as Error).message;
         }
       }
     }
