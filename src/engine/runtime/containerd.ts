@@ -870,7 +870,11 @@ export class Containerd {
 
     let ips: { ip: string; additional: string[] } | null = null;
     if (failure === null) {
-      const sel = selectPodIPs(results, this.state.settings.ipPref);
+      const sel = selectPodIPs(
+        results,
+        this.state.settings.ipPref,
+        this.release.ipv6PrefTakesFirst,
+      );
       if ('error' in sel)
         failure =
           sel.error === 'no-eth0'
@@ -1088,6 +1092,7 @@ export const DEFER_CLEANUP_TIMEOUT_US = 60_000_000;
 export function selectPodIPs(
   results: ReadonlyArray<{ ifName: string; result: Result }>,
   pref: 'ipv4' | 'ipv6' | 'cni',
+  ipv6TakesFirst = false,
 ): { ip: string; additional: string[] } | { error: 'no-eth0' | 'no-ip' } {
   const byIf = new Map<string, string[]>();
   for (const { result } of results) {
@@ -1115,7 +1120,10 @@ export function selectPodIPs(
   const isV4 = (s: string) => !s.includes(':');
   let primary = eth0[0]!;
   if (pref === 'ipv4') primary = eth0.find(isV4) ?? primary;
-  if (pref === 'ipv6') primary = eth0.find((s) => !isV4(s)) ?? primary;
+  // Up to 1.7.24 (and in every 1.6) the ipv6 case tests `ip.IP.To16() != nil`, true for an IPv4
+  // address too: the first IP wins, whatever its family (fixed by 88a8496, "Don't use
+  // `To16() != nil` to detect IPv6 addresses": 1.7.25, 2.0.0).
+  if (pref === 'ipv6' && !ipv6TakesFirst) primary = eth0.find((s) => !isV4(s)) ?? primary;
   return { ip: primary, additional: eth0.filter((s) => s !== primary) };
 }
 

@@ -86,3 +86,49 @@ describe('a list without cniVersion (plugins answer 0.1.0)', () => {
     });
   }
 });
+
+/**
+ * containerd's `ip_pref` (`sandbox_run.go` selectPodIPs) on a dual-stack eth0 (10.244.1.2, then
+ * fd00:1::2): "ipv4" (the default) takes the first IPv4; "cni" the result's order; "ipv6" the
+ * first IPv6 from 1.7.25 and in 2.x, but up to 1.7.24 (every 1.6) its test is `To16() != nil`,
+ * true for IPv4 too, so the first IP wins (containerd commit 88a8496).
+ */
+describe('ip_pref on a dual-stack pod', () => {
+  const dual = [
+    {
+      type: 'bridge',
+      bridge: 'cni0',
+      isGateway: true,
+      ipam: {
+        type: 'host-local',
+        ranges: [[{ subnet: '10.244.1.0/24' }], [{ subnet: 'fd00:1::/64' }]],
+      },
+    },
+  ];
+  function podIPs(version: string, ipPref: 'ipv4' | 'ipv6' | 'cni'): string[] {
+    const c = oneNode({
+      containerd: { version, ipPref },
+      cniConfigs: { '10-containerd-net.conflist': list(dual) },
+    });
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podStatus(c, 'web-0')).toBe('Running');
+    const p = pod(c, 'web-0')!;
+    expect(p.podIP).toBe(p.podIPs[0]);
+    return p.podIPs;
+  }
+  for (const [version, v6first] of [
+    ['1.6.39', false],
+    ['1.7.24', false],
+    ['1.7.25', true],
+    ['2.0.0', true],
+  ] as const) {
+    it(`${version}: ipv6 takes ${v6first ? 'the first IPv6' : 'the first IP, an IPv4'}; ipv4 and cni as ever`, () => {
+      expect(podIPs(version, 'ipv6')).toEqual(
+        v6first ? ['fd00:1::2', '10.244.1.2'] : ['10.244.1.2', 'fd00:1::2'],
+      );
+      expect(podIPs(version, 'ipv4')).toEqual(['10.244.1.2', 'fd00:1::2']);
+      expect(podIPs(version, 'cni')).toEqual(['10.244.1.2', 'fd00:1::2']);
+    });
+  }
+});

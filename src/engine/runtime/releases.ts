@@ -93,6 +93,12 @@ export interface Release {
    * 2.1, v0.34.1 in 2.2, v0.36.0 in 2.3).
    */
   metadataProtoText: boolean;
+  /**
+   * `ip_pref = "ipv6"` takes eth0's first IP whatever its family (`sandbox_run.go` selectPodIPs
+   * tests `ip.IP.To16() != nil`): every 1.6, 1.7.0 – 1.7.24. From 1.7.25 and in 2.x the first
+   * IPv6 address (`To4() == nil`).
+   */
+  ipv6PrefTakesFirst: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -177,6 +183,7 @@ export function parseRelease(input: string): ReleaseParse {
       statusPolls: !v1 && range !== '2.0.0',
       pluginConfDir: !v1 && minor !== '2.0',
       metadataProtoText: !v1 && minor !== '2.0' && minor !== '2.1',
+      ipv6PrefTakesFirst: minor === '1.6' || (minor === '1.7' && patch <= 24),
     },
   };
 }
