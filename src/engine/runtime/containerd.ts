@@ -96,7 +96,8 @@ export function containerdSettings(given: Partial<ContainerdSettings> = {}): Con
 
 export type { PodSandboxConfig };
 
-export type GrpcCode = 'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound';
+export type GrpcCode =
+  'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound' | 'FailedPrecondition';
 
 export interface CriError {
   code: GrpcCode;
@@ -809,7 +810,10 @@ export class Containerd {
     if (holder !== undefined) {
       const desc = `failed to reserve sandbox name ${q(name)}: name ${q(name)} is reserved for ${q(holder)}`;
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
-      return { ok: false, error: { code: 'Unknown', desc } };
+      // From 2.1.7 / 2.2.2 / 2.3.0 the registrar's ReservedErr has Conflict(), which errgrpc
+      // ToGRPC maps to FailedPrecondition; before, a plain error: Unknown.
+      const code = rel.reservedNameConflict ? 'FailedPrecondition' : 'Unknown';
+      return { ok: false, error: { code, desc } };
     }
     this.quietly((c) => holdName(c, name, id));
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;

@@ -435,6 +435,42 @@ describe('deadlines and sandbox names (scenarios/cleanup-timeout.json)', () => {
   });
 });
 
+// internal/registrar/registrar.go Reserve (ReservedErr with Conflict() from 2.1.7, 2.2.2, 2.3.0:
+// containerd commit c94b423), internal/cri/instrument/instrumented_service.go RunPodSandbox
+// (errgrpc.ToGRPC: a Conflict is FailedPrecondition). 1.7.31+ has the same registrar, but its
+// in-tree errdefs.ToGRPC (v1.7.34 errdefs/grpc.go) has no Conflict case: Unknown.
+describe('the gRPC code of a sandbox name still reserved', () => {
+  const scenario = JSON.parse(
+    readFileSync(join(__dirname, '../../../scenarios/cleanup-timeout.json'), 'utf8'),
+  ) as Record<string, unknown> & { actions: unknown[] };
+  for (const [version, code] of [
+    ['1.7.34', 'Unknown'],
+    ['2.0.11', 'Unknown'],
+    ['2.1.6', 'Unknown'],
+    ['2.1.7', 'FailedPrecondition'],
+    ['2.2.1', 'Unknown'],
+    ['2.2.2', 'FailedPrecondition'],
+    ['2.3.0', 'FailedPrecondition'],
+  ] as const) {
+    it(`${version}: ${code}`, () => {
+      const r = runScenario({
+        ...scenario,
+        containerd: { version },
+        actions: scenario.actions.slice(0, 3),
+        end: { until: 'log:failed to reserve sandbox name', timeout: '1s' },
+      });
+      if (!r.ok) throw new Error(r.errors.join('; '));
+      const c = r.cluster;
+      const refused = podEvents(c, 'web-0').find((e) => e.message.includes('failed to reserve'))!;
+      expect(refused.message).toMatch(
+        new RegExp(
+          `^Failed to create pod sandbox: rpc error: code = ${code} desc = failed to reserve sandbox name "web-0_default_[0-9a-f-]+_0": name "web-0_default_[0-9a-f-]+_0" is reserved for "[0-9a-f]{64}"$`,
+        ),
+      );
+    });
+  }
+});
+
 describe('the kubelet’s garbage collection', () => {
   // kubernetes pkg/kubelet/kuberuntime/kuberuntime_gc.go evictSandboxes (every ContainerGCPeriod,
   // 1 minute); containerd v1.7.22 pkg/cri/server/sandbox_remove.go RemovePodSandbox ("Forcibly

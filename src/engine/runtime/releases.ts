@@ -99,6 +99,14 @@ export interface Release {
    * IPv6 address (`To4() == nil`).
    */
   ipv6PrefTakesFirst: boolean;
+  /**
+   * A sandbox name still reserved answers gRPC FailedPrecondition, not Unknown: the registrar's
+   * ReservedErr (`internal/registrar/registrar.go`, commit c94b423 "cri: emit warning for
+   * concurrent CreateContainer") has Conflict(), which errgrpc.ToGRPC
+   * (`instrumented_service.go`) maps to FailedPrecondition. 2.1.7+, 2.2.2+, 2.3.x; 1.7.31+ has
+   * the same registrar, but its in-tree errdefs.ToGRPC knows no Conflict: Unknown there.
+   */
+  reservedNameConflict: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -184,6 +192,8 @@ export function parseRelease(input: string): ReleaseParse {
       pluginConfDir: !v1 && minor !== '2.0',
       metadataProtoText: !v1 && minor !== '2.0' && minor !== '2.1',
       ipv6PrefTakesFirst: minor === '1.6' || (minor === '1.7' && patch <= 24),
+      reservedNameConflict:
+        (minor === '2.1' && patch >= 7) || (minor === '2.2' && patch >= 2) || Number(minor) >= 2.3,
     },
   };
 }
