@@ -23,6 +23,8 @@ export interface NetworkConfigList {
   disableCheck: boolean;
   /** libcni v1.2+: `disableGC`. */
   disableGC: boolean;
+  /** libcni v1.3+: `loadOnlyInlinedPlugins` (set only when true). */
+  loadOnlyInlinedPlugins?: boolean;
   plugins: NetworkConfig[];
   /** The file's bytes (the cache stores them base64-encoded). */
   bytes: string;
@@ -31,6 +33,12 @@ export interface NetworkConfigList {
 export interface ConfOptions {
   /** libcni generation: v1.1 (the recorded one) or v1.2+ (cniVersions, string bools, GC). */
   libcni: '1.1' | '1.2';
+  /**
+   * libcni v1.3.0 (`conf.go` NetworkConfFromBytes / NetworkConfFromFile): `loadOnlyInlinedPlugins`,
+   * a list without `plugins`, and plugin configs from `<dir>/<network name>/*.conf` appended to a
+   * list loaded from a file. Only with libcni '1.2'.
+   */
+  v13?: boolean;
 }
 
 /** ConfFromBytes */
@@ -143,7 +151,21 @@ export function confListFromBytes(
       ? (v12 ? readBool12 : readBool11)(m['disableCheck'], 'disableCheck')
       : false;
   const disableGC = v12 && 'disableGC' in m ? readBool12(m['disableGC'], 'disableGC') : false;
-  if (!('plugins' in m)) throw new GoError("error parsing configuration list: no 'plugins' key");
+  const v13 = v12 && opts.v13 === true;
+  const loadOnlyInlinedPlugins =
+    v13 && 'loadOnlyInlinedPlugins' in m
+      ? readBool12(m['loadOnlyInlinedPlugins'], 'loadOnlyInlinedPlugins')
+      : false;
+  if (!('plugins' in m)) {
+    // v1.3: the plugins may come from the network's directory (NetworkConfFromFile).
+    if (v13 && !loadOnlyInlinedPlugins)
+      return { name, cniVersion, disableCheck, disableGC, plugins: [], bytes };
+    throw new GoError(
+      v13
+        ? "error parsing configuration list: `loadOnlyInlinedPlugins` is true, and no 'plugins' key"
+        : "error parsing configuration list: no 'plugins' key",
+    );
+  }
   const plugins = m['plugins'];
   if (!Array.isArray(plugins))
     throw new GoError(
@@ -152,6 +174,7 @@ export function confListFromBytes(
   if (plugins.length === 0)
     throw new GoError('error parsing configuration list: no plugins in list');
   const list: NetworkConfigList = { name, cniVersion, disableCheck, disableGC, plugins: [], bytes };
+  if (loadOnlyInlinedPlugins) list.loadOnlyInlinedPlugins = true;
   plugins.forEach((conf, i) => {
     const newBytes = goMarshal(sortKeysDeep(conf));
     try {
@@ -161,6 +184,57 @@ export function confListFromBytes(
     }
   });
   return list;
+}
+
+/**
+ * The plugin configs libcni v1.3.0 reads for a list loaded from a file
+ * (`conf.go` NetworkPluginConfsFromFiles): the `.conf` files of `<dir of the file>/<network name>/`
+ * (os.ReadDir: name order), each parsed as one plugin; their bytes as read. Empty before v1.3,
+ * or with `loadOnlyInlinedPlugins`.
+ */
+export function pluginConfsFromFiles(
+  fs: FsState,
+  file: string,
+  list: NetworkConfigList,
+  opts: ConfOptions,
+): string[] {
+  if (opts.libcni !== '1.2' || !opts.v13 || list.loadOnlyInlinedPlugins) return [];
+  const dir = vfs.joinPath(vfs.dirname(file), list.name);
+  let files: string[];
+  try {
+    files = confFiles(fs, dir, ['.conf']).sort(vfs.byteCompare);
+  } catch (e) {
+    throw new GoError(`failed to read plugin config files in ${dir}: ${(e as Error).message}`);
+  }
+  return files.map((f) => {
+    const bytes = readConf(fs, f);
+    confFromBytes(bytes);
+    return bytes;
+  });
+}
+
+/**
+ * ConfListFromFile (NetworkConfFromFile in libcni v1.3.0): the list, with v1.3 the plugin configs
+ * of its directory appended (`no plugin configs found` when there are none at all). `extra` holds
+ * those plugins' bytes, for a caller that keeps the list (containerd, as go-cni does).
+ */
+export function confListFromFile(
+  fs: FsState,
+  file: string,
+  opts: ConfOptions,
+): { list: NetworkConfigList; extra: string[] } {
+  const list = confListFromBytes(readConf(fs, file), opts);
+  const extra = pluginConfsFromFiles(fs, file, list, opts);
+  const full = withPlugins(list, extra);
+  if (opts.libcni === '1.2' && opts.v13 && full.plugins.length === 0)
+    throw new GoError('no plugin configs found');
+  return { list: full, extra };
+}
+
+/** A parsed list with plugin configs appended (what NetworkConfFromFile returns). */
+export function withPlugins(list: NetworkConfigList, extra: readonly string[]): NetworkConfigList {
+  if (extra.length === 0) return list;
+  return { ...list, plugins: [...list.plugins, ...extra.map((b) => confFromBytes(b))] };
 }
 
 /** ConfListFromConf: a single-plugin .conf up-converted to a list. */
@@ -229,7 +303,7 @@ export function loadConfList(
 ): NetworkConfigList {
   const files = confFiles(fs, dir, ['.conflist']).sort(vfs.byteCompare);
   for (const f of files) {
-    const conf = confListFromBytes(readConf(fs, f), opts);
+    const conf = confListFromFile(fs, f, opts).list;
     if (conf.name === name) return conf;
   }
   let single: NetworkConfig;

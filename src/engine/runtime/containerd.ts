@@ -6,7 +6,9 @@
  * restart keeps. Facts: ../shared/reference/kubelet-containerd.md §1-§7.
  *
  * Assumptions where real nodes vary:
- * - networks are set up one after the other (`setup_serially`), so traces read top to bottom;
+ * - networks are set up one after the other, in load order (go-cni starts them all at once unless
+ *   `setup_serially`), so traces read top to bottom; as go-cni waits for all of them, every
+ *   network's ADD still runs after an earlier one failed, and the first error wins;
  * - go-cni passes CNI_ARGS from a Go map (random order on a real node); cnisim uses one fixed
  *   order: IgnoreUnknown, K8S_POD_NAMESPACE, K8S_POD_NAME, K8S_POD_INFRA_CONTAINER_ID, K8S_POD_UID;
  * - sandbox metadata is saved once the sandbox is up (containerd 1.7's order): a crash during
@@ -17,7 +19,7 @@
 import { type Draft } from 'immer';
 import { produce } from '../sim/world';
 import { goMarshal } from '../cni/json';
-import type { Result } from '../cni/result';
+import { LIB_V1_1, LIB_V1_2, type Result, toCurrent } from '../cni/result';
 import * as vfs from '../fs/vfs';
 import { q } from '../gofmt';
 import * as K from '../kernel/kernel';
@@ -35,7 +37,9 @@ import {
   confFromBytes,
   confListFromBytes,
   confListFromConf,
+  confListFromFile,
   type NetworkConfigList,
+  withPlugins,
 } from '../libcni/conf';
 import { versionGte } from '../cni/version';
 import { ipString } from '../net/ip';
@@ -92,7 +96,8 @@ export function containerdSettings(given: Partial<ContainerdSettings> = {}): Con
 
 export type { PodSandboxConfig };
 
-export type GrpcCode = 'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound';
+export type GrpcCode =
+  'Unknown' | 'DeadlineExceeded' | 'Unavailable' | 'Canceled' | 'NotFound' | 'FailedPrecondition';
 
 export interface CriError {
   code: GrpcCode;
@@ -106,8 +111,20 @@ export function rpcErrorText(e: CriError): string {
   return `rpc error: code = ${e.code} desc = ${e.desc}`;
 }
 
-/** PodSandboxMetadata as containerd 1.x logs it (%+v of the protobuf struct). */
-export function sandboxMetadataText(p: PodRef): string {
+/**
+ * PodSandboxMetadata as containerd logs it (`instrumented_service.go` RunPodSandbox, `%+v`): the
+ * String() of the k8s.io/cri-api it vendors. Up to 2.1 (cri-api ≤ v0.32, gogo-protobuf) a Go
+ * struct literal, `&PodSandboxMetadata{Name:web-0,Uid:…,Namespace:default,Attempt:0,}`; from 2.2
+ * (cri-api v0.34+, google.golang.org/protobuf) the protobuf text format, which leaves out a zero
+ * `attempt`: `name:"web-0" uid:"…" namespace:"default"`. (protobuf-go may add a second space
+ * between fields, fixed per binary (internal/detrand); cnisim prints one.)
+ */
+export function sandboxMetadataText(p: PodRef, protoText = false): string {
+  if (protoText) {
+    const s = (v: string) => JSON.stringify(v);
+    const attempt = p.attempt !== 0 ? ` attempt:${p.attempt}` : '';
+    return `name:${s(p.name)} uid:${s(p.uid)} namespace:${s(p.namespace)}${attempt}`;
+  }
   return `&PodSandboxMetadata{Name:${p.name},Uid:${p.uid},Namespace:${p.namespace},Attempt:${p.attempt},}`;
 }
 
@@ -282,14 +299,16 @@ export class Containerd {
       };
     }
     const networks: CniNetwork[] = [lo];
+    const v13 = this.release.pluginConfDir;
     let i = 0;
     for (const file of files) {
       const bytes = vfs.readFile(fs, file);
       let list: NetworkConfigList;
+      let dirPlugins: string[] = [];
       try {
         if (file.endsWith('.conflist')) {
           try {
-            list = confListFromBytes(bytes, { libcni: s.libcni });
+            ({ list, extra: dirPlugins } = confListFromFile(fs, file, { libcni: s.libcni, v13 }));
           } catch (e) {
             throw new Error(
               `failed to load CNI config list file ${file}: ${(e as Error).message}: invalid cni config`,
@@ -319,11 +338,29 @@ export class Containerd {
           ),
         };
       }
-      networks.push({ name: list.name, ifName: `eth${i}`, file, bytes: list.bytes });
+      networks.push({
+        name: list.name,
+        ifName: `eth${i}`,
+        file,
+        bytes: list.bytes,
+        ...(dirPlugins.length > 0 ? { dirPlugins } : {}),
+      });
       i++;
       if (i === s.maxConfNum) break;
     }
     return { networks, error: null };
+  }
+
+  /**
+   * A loaded network as libcni runs it: its list, re-parsed from the bytes go-cni loaded, with
+   * the plugin configs libcni v1.3 (2.1+) read from the network's directory at load time.
+   */
+  protected networkList(net: CniNetwork): NetworkConfigList {
+    const list = confListFromBytes(net.bytes, {
+      libcni: this.state.settings.libcni,
+      v13: this.release.pluginConfDir,
+    });
+    return withPlugins(list, net.dirPlugins ?? []);
   }
 
   /** go-cni Status(): NetworkReady needs the loopback network and at least one more. */
@@ -349,7 +386,7 @@ export class Containerd {
     for (const net of c.cni.networks) {
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: c.settings.libcni });
+        list = this.networkList(net);
       } catch {
         continue;
       }
@@ -683,7 +720,7 @@ export class Containerd {
       const lib = this.libcni(ctx, parent);
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+        list = this.networkList(net);
       } catch (e) {
         return (e as Error).message;
       }
@@ -762,7 +799,7 @@ export class Containerd {
    * on the release.
    */
   *runPodSandbox(cfg: PodSandboxConfig, ctx: Ctx, reqSeq?: number): Gen<CriResult<string>> {
-    const meta = sandboxMetadataText(cfg.pod);
+    const meta = sandboxMetadataText(cfg.pod, this.release.metadataProtoText);
     this.log('info', `RunPodSandbox for ${meta}`, {}, reqSeq);
     yield TICK;
     const { id, uuidHex } = this.sim.random((r) => ({ id: r.hex(32), uuidHex: r.hex(16) }));
@@ -773,7 +810,10 @@ export class Containerd {
     if (holder !== undefined) {
       const desc = `failed to reserve sandbox name ${q(name)}: name ${q(name)} is reserved for ${q(holder)}`;
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
-      return { ok: false, error: { code: 'Unknown', desc } };
+      // From 2.1.7 / 2.2.2 / 2.3.0 the registrar's ReservedErr has Conflict(), which errgrpc
+      // ToGRPC maps to FailedPrecondition; before, a plain error: Unknown.
+      const code = rel.reservedNameConflict ? 'FailedPrecondition' : 'Unknown';
+      return { ok: false, error: { code, desc } };
     }
     this.quietly((c) => holdName(c, name, id));
     const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
@@ -801,26 +841,44 @@ export class Containerd {
     // go-cni Setup starts with Status(), after the sandbox and its netns exist: the kubelet only
     // gets here in the window between a conflist breaking and its next status poll.
     if (this.state.cni.networks.length < 2) failure = 'cni plugin not initialized';
+    // go-cni attachNetworks (`cni.go`, v1.1.3 – v1.1.13): every network's ADD is started, and
+    // all are awaited; the first error wins. cnisim runs them one after the other, in load order
+    // (see the header), so a failed loopback ADD does not keep eth0's ADD from running.
     for (const net of failure === null ? this.state.cni.networks : []) {
+      // A request whose deadline passed: go-cni's goroutines were all killed at once.
+      if (failure !== null && ctx.err !== null) break;
       const lib = this.libcni(ctx, reqSeq);
       let list: NetworkConfigList;
       try {
-        list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+        list = this.networkList(net);
       } catch (e) {
-        failure = (e as Error).message;
+        failure ??= (e as Error).message;
         break;
       }
       const out = yield* lib.addNetworkList(list, this.runtimeConf(id, netns, net.ifName, cfg));
       if (!out.ok) {
-        failure = out.error.message;
-        break;
+        failure ??= out.error.message;
+        continue;
       }
-      if (out.result) results.push({ ifName: net.ifName, result: out.result });
+      if (out.result) {
+        // go-cni `namespace.go` Attach: types100.NewResultFromResult, so a 0.1.0 / 0.2.0 result
+        // (a list without cniVersion) arrives as 1.x, its ip4 / ip6 as IPs with no interface.
+        try {
+          const lib = this.state.settings.libcni === '1.1' ? LIB_V1_1 : LIB_V1_2;
+          results.push({ ifName: net.ifName, result: toCurrent(out.result, lib) });
+        } catch (e) {
+          failure ??= (e as Error).message;
+        }
+      }
     }
 
     let ips: { ip: string; additional: string[] } | null = null;
     if (failure === null) {
-      const sel = selectPodIPs(results, this.state.settings.ipPref);
+      const sel = selectPodIPs(
+        results,
+        this.state.settings.ipPref,
+        this.release.ipv6PrefTakesFirst,
+      );
       if ('error' in sel)
         failure =
           sel.error === 'no-eth0'
@@ -1038,6 +1096,7 @@ export const DEFER_CLEANUP_TIMEOUT_US = 60_000_000;
 export function selectPodIPs(
   results: ReadonlyArray<{ ifName: string; result: Result }>,
   pref: 'ipv4' | 'ipv6' | 'cni',
+  ipv6TakesFirst = false,
 ): { ip: string; additional: string[] } | { error: 'no-eth0' | 'no-ip' } {
   const byIf = new Map<string, string[]>();
   for (const { result } of results) {
@@ -1065,7 +1124,10 @@ export function selectPodIPs(
   const isV4 = (s: string) => !s.includes(':');
   let primary = eth0[0]!;
   if (pref === 'ipv4') primary = eth0.find(isV4) ?? primary;
-  if (pref === 'ipv6') primary = eth0.find((s) => !isV4(s)) ?? primary;
+  // Up to 1.7.24 (and in every 1.6) the ipv6 case tests `ip.IP.To16() != nil`, true for an IPv4
+  // address too: the first IP wins, whatever its family (fixed by 88a8496, "Don't use
+  // `To16() != nil` to detect IPv6 addresses": 1.7.25, 2.0.0).
+  if (pref === 'ipv6' && !ipv6TakesFirst) primary = eth0.find((s) => !isV4(s)) ?? primary;
   return { ip: primary, additional: eth0.filter((s) => s !== primary) };
 }
 

@@ -459,3 +459,62 @@ describe('the shell: crictl version (server/version.go), crio --version (interna
     expect(oneNode().shell(NODE, 'crio --version').exitCode).toBe(127);
   });
 });
+
+describe('ocicni.go TearDownPodWithContext (forEachNetwork, loadNetworkFromCache): no cache, the disk', () => {
+  for (const version of ['1.28.11', '1.31.13', '1.36.3']) {
+    it(`${version}: a running pod whose cache file is gone is deleted with the config on disk, without prevResult`, () => {
+      const c = crio(version);
+      c.runFor(2_000_000);
+      c.createPod({ name: 'web-0' });
+      c.runFor(5_000_000);
+      expect(podPhase(c, 'web-0')).toBe('Running');
+      expect(c.shell(NODE, 'rm -f /var/lib/cni/results/containerd-net-*').exitCode).toBe(0);
+      const n = c.events.length;
+      c.deletePod('web-0');
+      c.runFor(90_000_000);
+      expect(podPhase(c, 'web-0')).toBeUndefined();
+      const log = journal(c, NODE, ['crio']);
+      const err = log.findIndex((l) =>
+        l.includes(
+          'level=error msg="Error loading cached network config: network \\"containerd-net\\" not found in CNI cache"',
+        ),
+      );
+      expect(err).toBeGreaterThanOrEqual(0);
+      expect(log[err + 1]).toContain(
+        'level=warning msg="Falling back to loading from existing plugins on disk"',
+      );
+      expect(log[err]).toContain('name=/runtime.v1.RuntimeService/StopPodSandbox');
+      const del = execs(c, 'DEL', n).filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+      expect(del).toHaveLength(1);
+      expect(JSON.parse(del[0]!.payload.stdin)).not.toHaveProperty('prevResult');
+      expect(
+        vfs
+          .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+          .filter((f) => f.startsWith('10.')),
+      ).toEqual([]);
+    });
+  }
+});
+
+describe('ocicni.go checkNetwork below 0.4.0, sandbox_network.go networkStart (cnicurrent.GetResult)', () => {
+  const noVersion = JSON.parse(defaultConflist('10.244.1.0/24')) as Record<string, unknown>;
+  delete noVersion['cniVersion'];
+  for (const version of ['1.28.11', '1.31.13', '1.36.3']) {
+    it(`${version}: a list without cniVersion (0.1.0) runs no CHECK; the pod gets the ip4 of the cached result`, () => {
+      const c = crio(version, {
+        cniConfigs: { '10-containerd-net.conflist': JSON.stringify(noVersion) },
+      });
+      c.runFor(2_000_000);
+      c.createPod({ name: 'web-0' });
+      c.runFor(8_000_000);
+      expect(podPhase(c, 'web-0')).toBe('Running');
+      expect(tget(c.sim.state.api!.pods, 'default/web-0')!.podIPs).toEqual(['10.244.1.2']);
+      expect(execs(c, 'CHECK')).toEqual([]);
+      expect(crioLog(c)).toContain(
+        'msg="Checking pod default_web-0 for CNI network containerd-net',
+      );
+      expect(crioLog(c)).not.toContain('msg="Checking CNI network containerd-net (config version=');
+      expect(crioLog(c)).not.toContain('does not support the CHECK command');
+    });
+  }
+});

@@ -25,6 +25,7 @@ import { tdel, tentries, tget, tset, tvalues, type Table } from '../state/table'
 import { resultsDir } from '../libcni/cache';
 import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
 import type { NetworkConfigList } from '../libcni/conf';
+import { LIB_V1_1, LIB_V1_2, type Result, toCurrent } from '../cni/result';
 import { ipString } from '../net/ip';
 import { crioLine, writeLog } from '../node/journal';
 import { type Gen, TICK } from '../os/sys';
@@ -1021,8 +1022,11 @@ export class Crio extends Containerd {
         checkRt.capabilityArgs = cached.caps ?? {};
       }
       this.log('info', `Checking pod ${pod} for CNI network ${list.name} (type=${type})`, f);
+      // checkNetwork: CHECK only for a list of 0.4.0 or newer (cniversion.GreaterThanOrEqualTo,
+      // where an empty version is 0.1.0); below it the cached result is the status.
       const gte = /^(\d+)\.(\d+)/.exec(checkList.cniVersion);
-      const checks = !gte || Number(gte[1]) > 0 || Number(gte[2]) >= 4;
+      const checks =
+        checkList.cniVersion !== '' && (!gte || Number(gte[1]) > 0 || Number(gte[2]) >= 4);
       if (checks) {
         const chk = yield* this.libcni(ctx, reqSeq).checkNetworkList(checkList, checkRt);
         this.log(
@@ -1038,7 +1042,16 @@ export class Crio extends Containerd {
           );
         }
       }
-      const result = add.result as
+      // networkStart: cnicurrent.GetResult, so a 0.1.0 / 0.2.0 result's ip4 and ip6 count too.
+      let current: Result | undefined = add.result;
+      if (current) {
+        try {
+          current = toCurrent(current, this.state.settings.libcni === '1.1' ? LIB_V1_1 : LIB_V1_2);
+        } catch (e) {
+          return fail('failed to get network JSON for pod sandbox', (e as Error).message);
+        }
+      }
+      const result = current as
         { ips?: Array<{ address: { ip: Parameters<typeof ipString>[0] } }> | null } | undefined;
       return (result?.ips ?? []).map((c) => ipString(c.address.ip));
     } finally {

@@ -287,6 +287,38 @@ describe('StopPodSandbox of a sandbox without a CNI result', () => {
   });
 });
 
+// internal/cri/instrument/instrumented_service.go RunPodSandbox logs `RunPodSandbox for %+v` of
+// the sandbox metadata: the String() of the vendored k8s.io/cri-api (go.mod at the tags: v0.31.2
+// in 2.0, v0.32.3 in 2.1, both gogo-protobuf; v0.34.1 in 2.2, google.golang.org/protobuf).
+describe('the sandbox metadata in containerd’s RunPodSandbox lines', () => {
+  for (const [v, proto] of [
+    ['1.7.22', false],
+    ['2.1.9', false],
+    ['2.2.0', true],
+    ['2.3.4', true],
+  ] as const) {
+    it(`${v}: ${proto ? 'protobuf text, attempt left out while 0' : 'the gogo struct literal'}`, () => {
+      const c = on(v);
+      c.createPod({ name: 'web-0' });
+      inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
+      c.runFor(40_000_000);
+      const [old, now] = sandboxes(c, NODE);
+      const uid = old!.pod.uid;
+      const meta = (attempt: number) =>
+        proto
+          ? `name:\\"web-0\\" uid:\\"${uid}\\" namespace:\\"default\\"${attempt ? ` attempt:${attempt}` : ''}`
+          : `&PodSandboxMetadata{Name:web-0,Uid:${uid},Namespace:default,Attempt:${attempt},}`;
+      expect(containerdLog(c, 'msg="RunPodSandbox for ')).toEqual([
+        expect.stringContaining(`level=info msg="RunPodSandbox for ${meta(0)}"`),
+        expect.stringContaining(`level=info msg="RunPodSandbox for ${meta(1)}"`),
+        expect.stringContaining(
+          `level=info msg="RunPodSandbox for ${meta(1)} returns sandbox id \\"${now!.id}\\""`,
+        ),
+      ]);
+    });
+  }
+});
+
 describe('a containerd restart during ADD', () => {
   function restarted(version: string): Cluster {
     const c = on(version);
@@ -401,6 +433,42 @@ describe('deadlines and sandbox names (scenarios/cleanup-timeout.json)', () => {
     expect(podStatus(c, 'web-0')).toBe('Running');
     expect(sandboxes(c, NODE).map((s) => s.pod.attempt)).toEqual([0, 1]);
   });
+});
+
+// internal/registrar/registrar.go Reserve (ReservedErr with Conflict() from 2.1.7, 2.2.2, 2.3.0:
+// containerd commit c94b423), internal/cri/instrument/instrumented_service.go RunPodSandbox
+// (errgrpc.ToGRPC: a Conflict is FailedPrecondition). 1.7.31+ has the same registrar, but its
+// in-tree errdefs.ToGRPC (v1.7.34 errdefs/grpc.go) has no Conflict case: Unknown.
+describe('the gRPC code of a sandbox name still reserved', () => {
+  const scenario = JSON.parse(
+    readFileSync(join(__dirname, '../../../scenarios/cleanup-timeout.json'), 'utf8'),
+  ) as Record<string, unknown> & { actions: unknown[] };
+  for (const [version, code] of [
+    ['1.7.34', 'Unknown'],
+    ['2.0.11', 'Unknown'],
+    ['2.1.6', 'Unknown'],
+    ['2.1.7', 'FailedPrecondition'],
+    ['2.2.1', 'Unknown'],
+    ['2.2.2', 'FailedPrecondition'],
+    ['2.3.0', 'FailedPrecondition'],
+  ] as const) {
+    it(`${version}: ${code}`, () => {
+      const r = runScenario({
+        ...scenario,
+        containerd: { version },
+        actions: scenario.actions.slice(0, 3),
+        end: { until: 'log:failed to reserve sandbox name', timeout: '1s' },
+      });
+      if (!r.ok) throw new Error(r.errors.join('; '));
+      const c = r.cluster;
+      const refused = podEvents(c, 'web-0').find((e) => e.message.includes('failed to reserve'))!;
+      expect(refused.message).toMatch(
+        new RegExp(
+          `^Failed to create pod sandbox: rpc error: code = ${code} desc = failed to reserve sandbox name "web-0_default_[0-9a-f-]+_0": name "web-0_default_[0-9a-f-]+_0" is reserved for "[0-9a-f]{64}"$`,
+        ),
+      );
+    });
+  }
 });
 
 describe('the kubelet’s garbage collection', () => {

@@ -99,7 +99,8 @@ const containerdSettings = z.strictObject({
   libcni: z.optional(z.enum(['1.1', '1.2'], { error: 'expected "1.1" or "1.2"' })),
   confDir: z.optional(z.string()),
   binDirs: z.optional(z.array(z.string())),
-  maxConfNum: z.optional(z.int().check(z.minimum(1))),
+  /** containerd's `max_conf_num`: how many conf files go-cni loads; 0 loads every one. */
+  maxConfNum: z.optional(z.int().check(z.minimum(0))),
   ipPref: z.optional(z.enum(['ipv4', 'ipv6', 'cni'])),
 });
 

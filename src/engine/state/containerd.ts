@@ -57,6 +57,11 @@ export interface CniNetwork {
   file: string;
   /** The conflist bytes (what go-cni parsed; libcni re-parses them per call). */
   bytes: string;
+  /**
+   * libcni v1.3 (containerd 2.1+): the plugin configs loaded from `<conf dir>/<network name>/`
+   * with the list, appended after its own plugins (their bytes as read).
+   */
+  dirPlugins?: string[];
 }
 
 export interface ContainerdState {
