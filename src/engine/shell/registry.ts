@@ -8,6 +8,7 @@ import { CONNTRACK_COMMANDS } from './commands/conntrack';
 import { CURL_COMMANDS } from './commands/curl';
 import { FILE_COMMANDS } from './commands/files';
 import { GREP_COMMANDS } from './commands/grep';
+import { HOSTNAME_COMMANDS } from './commands/hostname';
 import { IP_COMMANDS } from './commands/ip';
 import { JQ_COMMANDS } from './commands/jq';
 import { K8S_COMMANDS } from './commands/k8s';
@@ -28,6 +29,7 @@ import { CommandRegistry } from './types';
 export function defaultCommands(): CommandRegistry {
   return new CommandRegistry([
     ...BUILTIN_COMMANDS,
+    ...HOSTNAME_COMMANDS,
     ...PRINTF_COMMANDS,
     ...TEST_COMMANDS,
     ...FILE_COMMANDS,
