@@ -22,7 +22,8 @@ test('a reload keeps the hints, the refused answers and the score they cost', as
   const errors = collectPageErrors(page);
   await page.goto('./#/challenge/node-notready?seed=1');
   let panel = await openChallenge(page);
-  const attempt = panel.getByLabel('This attempt so far');
+  // What the attempt has cost so far (a paragraph under the ticket).
+  const attempt = panel.getByText(/^So far: /);
   await expect(attempt).toContainText('0 hints, 0 refused answers');
 
   await panel.getByRole('button', { name: 'Show a hint' }).click();
@@ -71,5 +72,43 @@ test('a reload keeps the hints, the refused answers and the score they cost', as
   await openChallenge(page);
   await expect(attempt).toContainText('0 hints, 0 refused answers');
   await expect(hints).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a tampered saved attempt is left out with a notice; the rest of the progress stays', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./');
+  const saved = {
+    app: 'cnisim-course',
+    version: 1,
+    lessons: {},
+    challenges: {
+      'node-notready': {
+        attempts: 1,
+        solved: true,
+        best: 70,
+        seed: 1,
+        attempt: { seed: 1, opened: 1, steps: 0, hints: -5, refused: 0, status: 'open' },
+      },
+    },
+  };
+  await page.evaluate(
+    (text) => localStorage.setItem('cnisim.course.v1', text),
+    JSON.stringify(saved),
+  );
+  await page.goto('./#/course');
+  await expect(page.getByRole('heading', { name: 'Course' })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'A saved challenge attempt could not be read' }),
+  ).toBeVisible();
+  // The rest of the progress: the solve and its best score.
+  await expect(page.getByText('Solved, best score 70')).toBeVisible();
+  // The seed starts a fresh attempt: no hint given away, none charged.
+  await page.goto('./#/challenge/node-notready?seed=1');
+  await openChallenge(page);
+  await expect(page.getByText(/^So far: /)).toContainText('0 hints, 0 refused answers');
   expect(errors).toEqual([]);
 });

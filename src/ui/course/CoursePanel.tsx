@@ -635,7 +635,7 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
             kubectl). Hints cost points; so do refused answers, many steps and a long time.
           </p>
           {!ended && (
-            <p className="muted" aria-label="This attempt so far">
+            <p className="muted attempt-so-far">
               So far: {plural(attempt.hintsUsed, 'hint')},{' '}
               {plural(attempt.wrongAnswers, 'refused answer')}, {plural(attempt.steps, 'step')},
               since {new Date(attempt.opened).toLocaleString()}. A reload keeps them.
