@@ -2,7 +2,15 @@
  * The attempt machine alone: hints, steps, answers, score and give-up, from events only.
  */
 import { describe, expect, it } from 'vitest';
-import { attemptEnded, attemptStep, canHint, nextHintGoal, openAttempt } from './attempt';
+import {
+  attemptEnded,
+  attemptRecord,
+  attemptStep,
+  canHint,
+  nextHintGoal,
+  openAttempt,
+  resumeAttempt,
+} from './attempt';
 import type { AttemptEvent } from './attempt';
 import type { Verdict } from './challenge';
 
@@ -79,6 +87,74 @@ describe('a challenge attempt', () => {
   it('reopens after a check that could not run, saying why', () => {
     const a = run([{ type: 'submit' }, { type: 'check-failed', error: 'boom' }]);
     expect([a.status, a.error, a.wrongAnswers]).toEqual(['open', 'boom', 0]);
+  });
+});
+
+describe('a challenge attempt across a reload', () => {
+  const opts = { now: 60_000, cursor: 10, hintCount: 3 };
+
+  it('resumes with its hints, refused answers, steps and clock, and scores them', () => {
+    const a = run([
+      { type: 'challenge-hint' },
+      { type: 'cursor', cursor: 11 },
+      { type: 'submit' },
+      { type: 'verdict', verdict: refused, now: 5000 },
+    ]);
+    const r = attemptRecord(a);
+    expect(r).toEqual({ opened: 0, steps: 1, hints: 1, refused: 1, status: 'open' });
+    const b = resumeAttempt(JSON.parse(JSON.stringify(r)), opts);
+    expect([b.status, b.hintsUsed, b.wrongAnswers, b.steps, b.opened, b.cursor]).toEqual([
+      'open',
+      1,
+      1,
+      1,
+      0,
+      10,
+    ]);
+    expect(canHint(b)).toBe(true);
+    // The clock ran from the first opening: 20 min in all, 10 beyond the free ones.
+    const c = run(
+      [
+        { type: 'cursor', cursor: 12 },
+        { type: 'submit' },
+        { type: 'verdict', verdict: accepted, now: 1_200_000 },
+      ],
+      b,
+    );
+    expect(c.steps).toBe(2);
+    // 100 - 15 (hint) - 10 (refused) - 10 (20 min)
+    expect(c.score?.points).toBe(65);
+  });
+
+  it('keeps a solved attempt solved with its score, and a given-up one ended', () => {
+    const a = run([
+      { type: 'challenge-hint' },
+      { type: 'submit' },
+      { type: 'verdict', verdict: accepted, now: 30_000 },
+    ]);
+    const r = attemptRecord(a);
+    expect(r).toMatchObject({ status: 'solved', ended: 30_000 });
+    const b = resumeAttempt(r, { ...opts, now: 9_000_000 });
+    expect([b.status, b.score?.points, attemptEnded(b)]).toEqual(['solved', 85, true]);
+    expect(attemptStep(b, { type: 'challenge-hint' })).toBe(b);
+    const g = resumeAttempt(attemptRecord(run([{ type: 'give-up' }])), opts);
+    expect([g.status, g.score, attemptEnded(g)]).toEqual(['gave-up', null, true]);
+  });
+
+  it('saves a check under way as open: the answer was never judged', () => {
+    const r = attemptRecord(run([{ type: 'challenge-hint' }, { type: 'submit' }]));
+    expect(r).toEqual({ opened: 0, steps: 0, hints: 1, refused: 0, status: 'open' });
+  });
+
+  it('brings values out of range back into it', () => {
+    const b = resumeAttempt(
+      { opened: 999_999_999, steps: 3, hints: 50, refused: 2, status: 'solved', ended: 0 },
+      opts,
+    );
+    // No more hints than the challenge has, no start in the future, no end before the start.
+    expect([b.hintsUsed, b.opened, b.ended]).toEqual([3, 60_000, 60_000]);
+    // 100 - 45 - 20
+    expect(b.score?.points).toBe(35);
   });
 });
 

@@ -9,7 +9,10 @@
  * - steps: every move of the cursor while the attempt is open counts one;
  * - answers (a challenge): one check at a time; a refused answer counts, an accepted one ends the
  *   attempt with its score (scoreChallenge); giving up ends it without a score;
- * - time: from `opened` to the accepted answer, in the caller's clock (ms), given with the events.
+ * - time: from `opened` to the accepted answer, in the caller's clock (ms), given with the events;
+ * - saving (a challenge): `attemptRecord` is what outlives the page (hints shown, refused answers,
+ *   steps, when it was opened and ended); `resumeAttempt` opens the attempt again from it, so a
+ *   reload neither makes hints free nor forgets refused answers, and the clock keeps running.
  */
 import { scoreChallenge, type Score, type Verdict } from './challenge';
 
@@ -33,6 +36,8 @@ export interface Attempt {
   wrongAnswers: number;
   verdict: Verdict | null;
   score: Score | null;
+  /** The caller's clock (ms) when an answer was accepted. */
+  ended: number | null;
   /** Why the last check could not run (an engine error), for the panel to say. */
   error: string | null;
 }
@@ -67,7 +72,72 @@ export function openAttempt(
     wrongAnswers: 0,
     verdict: null,
     score: null,
+    ended: null,
     error: null,
+  };
+}
+
+/** What of a challenge attempt is kept across a reload of the page. */
+export interface AttemptRecord {
+  /** The caller's clock (ms) when it was opened. */
+  opened: number;
+  steps: number;
+  /** Hints shown. */
+  hints: number;
+  /** Answers refused. */
+  refused: number;
+  /** A check under way when the page went away did not end: it is saved as open. */
+  status: 'open' | 'solved' | 'gave-up';
+  /** The caller's clock (ms) when it was solved. */
+  ended?: number;
+}
+
+/** A challenge attempt's record, to save. */
+export function attemptRecord(a: Attempt): AttemptRecord {
+  const status = a.status === 'checking' ? 'open' : a.status;
+  return {
+    opened: a.opened,
+    steps: a.steps,
+    hints: a.hintsUsed,
+    refused: a.wrongAnswers,
+    status,
+    ...(status === 'solved' && a.ended !== null ? { ended: a.ended } : {}),
+  };
+}
+
+/**
+ * A challenge attempt opened again from its record: the same hints shown (they still cost
+ * points), refused answers, steps and clock. A solved one keeps its score (computed again from
+ * the record, never read from it). Values out of range are brought back into it: at most the
+ * challenge's hints, a start no later than `now`, an end between the start and `now`.
+ */
+export function resumeAttempt(
+  r: AttemptRecord,
+  opts: { now: number; cursor: number; hintCount: number },
+): Attempt {
+  const a = openAttempt('challenge', {
+    now: Math.min(r.opened, opts.now),
+    cursor: opts.cursor,
+    hintCount: opts.hintCount,
+  });
+  const resumed: Attempt = {
+    ...a,
+    steps: r.steps,
+    hintsUsed: Math.min(r.hints, opts.hintCount),
+    wrongAnswers: r.refused,
+    status: r.status,
+  };
+  if (r.status !== 'solved') return resumed;
+  const ended = Math.min(Math.max(r.ended ?? resumed.opened, resumed.opened), opts.now);
+  return {
+    ...resumed,
+    ended,
+    score: scoreChallenge({
+      hintsUsed: resumed.hintsUsed,
+      steps: resumed.steps,
+      seconds: (ended - resumed.opened) / 1000,
+      wrongAnswers: resumed.wrongAnswers,
+    }),
   };
 }
 
@@ -126,7 +196,7 @@ export function attemptStep(a: Attempt, e: AttemptEvent): Attempt {
         seconds: Math.max(0, (e.now - a.opened) / 1000),
         wrongAnswers: a.wrongAnswers,
       });
-      return { ...a, status: 'solved', verdict: e.verdict, score };
+      return { ...a, status: 'solved', verdict: e.verdict, score, ended: e.now };
     }
     case 'give-up':
       if (a.kind !== 'challenge' || a.status !== 'open') return a;

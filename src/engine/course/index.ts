@@ -53,8 +53,11 @@ export {
   nextHintGoal,
   canHint,
   canSubmit,
+  attemptRecord,
+  resumeAttempt,
   type Attempt,
   type AttemptEvent,
+  type AttemptRecord,
 } from './attempt';
 export { FIXES } from './fixes';
 export { quizChoices, learnerSeed, type ShownChoice } from './quiz';

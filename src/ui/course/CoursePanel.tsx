@@ -83,7 +83,12 @@ function CourseHome() {
       ...r.progress,
       learner: r.progress.learner ?? useCourse.getState().progress.learner,
     });
-    notify('info', `Progress imported from ${f.name}.`);
+    if (r.dropped)
+      notify(
+        'warning',
+        `Progress imported from ${f.name}, without a challenge attempt that could not be read (${r.dropped.join('; ')}).`,
+      );
+    else notify('info', `Progress imported from ${f.name}.`);
   };
 
   return (
@@ -629,6 +634,13 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
             Investigate with the views below and the shell (journalctl, ls, cat, ip, crictl,
             kubectl). Hints cost points; so do refused answers, many steps and a long time.
           </p>
+          {!ended && (
+            <p className="muted attempt-so-far">
+              So far: {plural(attempt.hintsUsed, 'hint')},{' '}
+              {plural(attempt.wrongAnswers, 'refused answer')}, {plural(attempt.steps, 'step')},
+              since {new Date(attempt.opened).toLocaleString()}. A reload keeps them.
+            </p>
+          )}
           <h3>Hints</h3>
           {attempt.hintsUsed > 0 && (
             <ol className="hints">
@@ -759,6 +771,8 @@ function ChallengeView({ open }: { open: OpenChallenge }) {
     </section>
   );
 }
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** The answer and why every other cause offered was not it (after a solve or a give-up). */
 function ChallengeDebrief({ run }: { run: OpenChallenge['run'] }) {

@@ -1,7 +1,8 @@
 /**
  * Opening a course route: the course home, a lesson (its starting scenario as the app's session,
  * with the cursor where the learner takes over), or a challenge (the cluster with its hidden
- * fault, drawn from the link's seed; a link without a seed gets a new one). The session's
+ * fault, drawn from the link's seed; a link without a seed gets a new one, and a fresh attempt;
+ * the seed of the attempt saved in this browser resumes that attempt). The session's
  * `source` becomes 'course', so it is never saved over the user's own sandbox.
  */
 import { loadCourseEngine, type Lesson } from '../../engine';
@@ -11,7 +12,7 @@ import { notify } from '../app/notices';
 import { saveNow } from '../app/persistence';
 import { get, publish, update } from '../app/state';
 import { loadProgress } from './progress';
-import { setCourse, storage, updateChallenge, useCourse } from './state';
+import { keepChallengeAttempt, setCourse, storage, useCourse } from './state';
 
 type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
 
@@ -96,6 +97,16 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     history.replaceState(null, '', routeHash({ kind: 'challenge', id: ch.id, seed }));
   }
   const run = ce.openChallenge(ch, seed);
+  // The attempt saved for this seed goes on (hints, refused answers, steps, clock); another seed,
+  // or none saved, starts a fresh one. Read before the session changes: moving the cursor is a
+  // step of the attempt open until now, which saves it.
+  const saved = useCourse.getState().progress.challenges[ch.id]?.attempt;
+  const hintCount = ch.hints.length * 3;
+  const now = Date.now();
+  const attempt =
+    saved?.seed === seed
+      ? ce.resumeAttempt(saved, { now, cursor: run.session.cursor, hintCount })
+      : ce.openAttempt('challenge', { now, cursor: run.session.cursor, hintCount });
   update({
     session: run.session,
     source: 'course',
@@ -103,18 +114,8 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     selectedPod: null,
     selectedFile: null,
   });
-  setCourse({
-    open: {
-      kind: 'challenge',
-      run,
-      attempt: ce.openAttempt('challenge', {
-        now: Date.now(),
-        cursor: run.session.cursor,
-        hintCount: ch.hints.length * 3,
-      }),
-    },
-  });
-  updateChallenge(ch.id, (c) => ({ ...c, seed }));
+  setCourse({ open: { kind: 'challenge', run, attempt } });
+  keepChallengeAttempt(run, attempt);
   publish();
 }
 

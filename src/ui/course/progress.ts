@@ -3,6 +3,11 @@
  * imported back. Saved data is checked against a schema when read: progress that does not
  * validate (hand-edited, from a future version, cut short) is set aside under its own key with a
  * notice, never a blank page, and a bad import replaces nothing.
+ *
+ * A challenge's open attempt (hints shown, refused answers, steps, clock: engine/course/attempt.ts
+ * `AttemptRecord`) is saved with it, so a reload does not start it over. Progress saved before
+ * that field existed loads as it is; an attempt entry that does not validate is dropped with a
+ * notice, and the rest of the progress is kept.
  */
 import * as z from 'zod/mini';
 import { damagedCopyText, setAside } from '../storage';
@@ -24,6 +29,21 @@ const lessonProgress = z.strictObject({
 });
 export type LessonProgress = z.output<typeof lessonProgress>;
 
+/** Milliseconds since 1970, up to the year 2255. */
+const epochMs = z.int().check(z.minimum(0), z.maximum(9_000_000_000_000));
+
+/** The attempt at a challenge's seed that was under way or ended (engine AttemptRecord). */
+const savedAttempt = z.strictObject({
+  seed: count,
+  opened: epochMs,
+  steps: count,
+  hints: count,
+  refused: count,
+  status: z.enum(['open', 'solved', 'gave-up']),
+  ended: z.optional(epochMs),
+});
+export type SavedAttempt = z.output<typeof savedAttempt>;
+
 const challengeProgress = z.strictObject({
   attempts: count,
   solved: z.boolean(),
@@ -31,6 +51,8 @@ const challengeProgress = z.strictObject({
   best: z.optional(count),
   /** The seed of the last attempt (to come back to it). */
   seed: z.optional(count),
+  /** The last attempt, to resume after a reload (absent in progress saved before it existed). */
+  attempt: z.optional(savedAttempt),
 });
 export type ChallengeProgress = z.output<typeof challengeProgress>;
 
@@ -56,7 +78,45 @@ export function emptyChallenge(): ChallengeProgress {
   return { attempts: 0, solved: false };
 }
 
-export type ParsedProgress = { ok: true; progress: Progress } | { ok: false; error: string };
+export type ParsedProgress =
+  | {
+      ok: true;
+      progress: Progress;
+      /** Attempt entries that did not validate and were left out, with why. */
+      dropped?: string[];
+    }
+  | { ok: false; error: string };
+
+const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function issueText(issues: readonly { path: PropertyKey[]; message: string }[], at: string) {
+  const i = issues[0]!;
+  return `${[at, ...i.path.map(String)].join('.')}: ${i.message}`;
+}
+
+/**
+ * Leaves out every challenge's attempt entry that does not validate (a tampered or cut-short
+ * record costs that attempt, never the rest of the progress).
+ */
+function dropBadAttempts(data: unknown): { data: unknown; dropped: string[] } {
+  if (!isRecord(data) || !isRecord(data['challenges'])) return { data, dropped: [] };
+  const dropped: string[] = [];
+  const challenges: Record<string, unknown> = {};
+  for (const [id, c] of Object.entries(data['challenges'])) {
+    if (isRecord(c) && 'attempt' in c) {
+      const r = savedAttempt.safeParse(c['attempt']);
+      if (!r.success) {
+        dropped.push(issueText(r.error.issues, `challenges.${id}.attempt`));
+        const { attempt: _, ...rest } = c;
+        challenges[id] = rest;
+        continue;
+      }
+    }
+    challenges[id] = c;
+  }
+  return dropped.length ? { data: { ...data, challenges }, dropped } : { data, dropped };
+}
 
 /** Reads progress from text (a saved copy or an imported file); never throws. */
 export function parseProgress(text: string): ParsedProgress {
@@ -67,13 +127,16 @@ export function parseProgress(text: string): ParsedProgress {
   } catch (e) {
     return { ok: false, error: `not valid JSON (${(e as Error).message})` };
   }
-  const r = progressSchema.safeParse(data);
+  const cleaned = dropBadAttempts(data);
+  const r = progressSchema.safeParse(cleaned.data);
   if (!r.success) {
     const i = r.error.issues[0]!;
     const at = i.path.length ? i.path.map(String).join('.') : 'the file';
     return { ok: false, error: `${at}: ${i.message}` };
   }
-  return { ok: true, progress: r.data };
+  return cleaned.dropped.length
+    ? { ok: true, progress: r.data, dropped: cleaned.dropped }
+    : { ok: true, progress: r.data };
 }
 
 export function serializeProgress(p: Progress): string {
@@ -105,6 +168,12 @@ export function loadProgress(store: Store | null): Loaded {
   }
   if (text === null) return { progress: emptyProgress(), problem: null };
   const r = parseProgress(text);
+  if (r.ok && r.dropped)
+    return {
+      progress: r.progress,
+      problem: `A saved challenge attempt could not be read (${r.dropped.join('; ')}): it was left out, and the rest of your progress is kept.`,
+      damaged: text,
+    };
   if (r.ok) return { progress: r.progress, problem: null };
   // Storage that refuses the copy keeps the original until the fresh progress is saved over it.
   const kept = setAside(store, PROGRESS_KEY, PROGRESS_DAMAGED_KEY, text);

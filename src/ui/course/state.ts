@@ -92,10 +92,23 @@ export function updateLesson(id: string, f: (l: LessonProgress) => LessonProgres
 
 export function updateChallenge(id: string, f: (c: ChallengeProgress) => ChallengeProgress): void {
   const p = course.get().progress;
-  setProgress({
-    ...p,
-    challenges: { ...p.challenges, [id]: f(p.challenges[id] ?? emptyChallenge()) },
-  });
+  const next = f(p.challenges[id] ?? emptyChallenge());
+  if (JSON.stringify(next) === JSON.stringify(p.challenges[id])) return;
+  setProgress({ ...p, challenges: { ...p.challenges, [id]: next } });
+}
+
+/**
+ * Saves a challenge's attempt with the progress (its seed, hints, refused answers, steps, clock),
+ * for the next opening of that seed to resume it (open.ts) instead of starting over.
+ */
+export function keepChallengeAttempt(run: ChallengeRun, a: Attempt): void {
+  const engine = course.get().engine;
+  if (!engine) return;
+  updateChallenge(run.challenge.id, (c) => ({
+    ...c,
+    seed: run.seed,
+    attempt: { seed: run.seed, ...engine.attemptRecord(a) },
+  }));
 }
 
 /** Feeds an event to the open lesson's or challenge's attempt (nothing when none is open). */
@@ -103,7 +116,10 @@ export function attemptEvent(e: AttemptEvent): Attempt | null {
   const { open, engine } = course.get();
   if (!open || !engine) return null;
   const next = engine.attemptStep(open.attempt, e);
-  if (next !== open.attempt) course.set({ open: { ...open, attempt: next } });
+  if (next !== open.attempt) {
+    course.set({ open: { ...open, attempt: next } });
+    if (open.kind === 'challenge') keepChallengeAttempt(open.run, next);
+  }
   return next;
 }
 
