@@ -812,11 +812,7 @@ class Parser {
     this.pos = end + 2;
     const sep = this.peek();
     if (sep.k === 'op' && sep.op === ';') this.next();
-    this.skipNewlines();
-    this.expectReserved('do');
-    const body = this.parseList(new Set(['done']), false);
-    if (body.length === 0) this.fail(this.peek());
-    this.expectReserved('done');
+    const body = this.loopBody();
     return this.withRedirects(
       { kind: 'arithfor', init, cond, step, body, redirects: [], text: '' },
       start,
@@ -960,12 +956,18 @@ class Parser {
       const sep = this.peek();
       if (sep.k === 'op' && sep.op === ';') this.next();
     }
+    const body = this.loopBody();
+    return this.withRedirects({ kind: 'for', name, items, body, redirects: [], text: '' }, start);
+  }
+
+  /** A for loop's `do LIST done` (newlines before `do` allowed). */
+  private loopBody(): CommandList {
     this.skipNewlines();
     this.expectReserved('do');
     const body = this.parseList(new Set(['done']), false);
     if (body.length === 0) this.fail(this.peek());
     this.expectReserved('done');
-    return this.withRedirects({ kind: 'for', name, items, body, redirects: [], text: '' }, start);
+    return body;
   }
 
   private parseIf(): IfCommand {
