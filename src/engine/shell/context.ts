@@ -4,7 +4,7 @@ import type * as vfs from '../fs/vfs';
 import type { RandomSource } from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import type { NodeState, Simulation } from '../sim/world';
-import type { Frame, IO } from './io';
+import type { Frame, IO, Input } from './io';
 import { resolvePath } from './paths';
 import type { Tx } from './tx';
 import type {
@@ -45,7 +45,12 @@ export class CtxImpl implements CommandContext {
   get tx(): Tx | null {
     return this.frame.tx;
   }
+  private stdinText: string | undefined;
+  /** What is left of the input, read on first use (a command that never reads takes nothing). */
   get stdin(): string {
+    return (this.stdinText ??= this.io.stdin.rest());
+  }
+  get input(): Input {
     return this.io.stdin;
   }
   get isatty(): boolean {

@@ -6,7 +6,7 @@ import * as vfs from '../fs/vfs';
 import { execProgram, type ProgramRegistry } from '../os/process';
 import { runToEnd } from '../os/sys';
 import { CtxImpl, type ContextHost } from './context';
-import type { Frame, IO } from './io';
+import { Input, type Frame, type IO } from './io';
 import { resolvePath } from './paths';
 import { DEFAULT_PATH, MAX_DEPTH } from './session';
 import type { CommandRegistry, ExecFailure, ExecOptions } from './types';
@@ -133,7 +133,8 @@ function runProgram(
       caller: sh.actor,
       path,
       env,
-      stdin: io.stdin,
+      // A program takes all of its input (a plugin reads its config to the end).
+      stdin: io.stdin.rest(),
       ...(sh.parentSeq !== undefined ? { parentSeq: sh.parentSeq } : {}),
     }),
   );
@@ -153,7 +154,7 @@ export function execFromCommand(
 ): number | ExecFailure {
   const frame: Frame = { netns: opts.netns ?? ctx.netns, tx: ctx.tx };
   const io: IO = {
-    stdin: opts.stdin ?? ctx.stdin,
+    stdin: opts.stdin !== undefined ? new Input(opts.stdin) : ctx.input,
     out: (s) => ctx.out(s),
     err: (s) => ctx.err(s),
     tty: ctx.isatty,

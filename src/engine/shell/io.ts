@@ -6,8 +6,44 @@ import type { Tx } from './tx';
 
 export type Sink = (s: string) => void;
 
+/**
+ * A command's standard input: one stream that the commands reading it share, so that each
+ * `read` in `while read l; do …; done < file` takes the next line, and a command that reads
+ * its input (cat, grep, a plugin) takes what is left, as processes sharing a file descriptor do.
+ */
+export class Input {
+  private pos = 0;
+  constructor(
+    private readonly text: string,
+    /** The terminal (a prompt's own input), where `read -p` shows its prompt. */
+    readonly tty = false,
+  ) {}
+
+  /** Everything not read yet; the stream is at its end afterwards. */
+  rest(): string {
+    const r = this.pos === 0 ? this.text : this.text.slice(this.pos);
+    this.pos = this.text.length;
+    return r;
+  }
+
+  /** The next character, or null at the end of the stream. */
+  next(): string | null {
+    return this.pos < this.text.length ? this.text[this.pos++]! : null;
+  }
+
+  /** Whether anything is left to read. */
+  get pending(): boolean {
+    return this.pos < this.text.length;
+  }
+}
+
+/** An input with nothing in it (a terminal that gives no input, a command substitution). */
+export function noInput(): Input {
+  return new Input('');
+}
+
 export interface IO {
-  stdin: string;
+  stdin: Input;
   out: Sink;
   err: Sink;
   /** stdout is the terminal (not a pipe, a file or a command substitution). */

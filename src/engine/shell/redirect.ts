@@ -6,7 +6,7 @@ import * as vfs from '../fs/vfs';
 import * as K from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import { expandWords, type ExpandEnv } from './expand';
-import type { Frame, IO, Sink } from './io';
+import { Input, type Frame, type IO, type Sink } from './io';
 import type { Redirect } from './parse';
 import { resolvePath } from './paths';
 import type { Tx } from './tx';
@@ -104,11 +104,11 @@ export function withRedirects(
         failed = true;
         break;
       }
-      if (r.fd === 0) stdin = read;
+      if (r.fd === 0) stdin = new Input(read);
       continue;
     }
     if (r.op === '<<<') {
-      if (r.fd === 0) stdin = target + '\n';
+      if (r.fd === 0) stdin = new Input(target + '\n');
       continue;
     }
     // Output: >, >|, >>, &>, &>>, >& FILE.

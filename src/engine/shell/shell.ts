@@ -31,7 +31,16 @@ import type { CtxImpl } from './context';
 import * as D from './dispatch';
 import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
 import { arithValue } from './arith';
-import { ExitSignal, LineAbort, LoopSignal, type Frame, type IO, type Sink } from './io';
+import {
+  ExitSignal,
+  Input,
+  LineAbort,
+  LoopSignal,
+  noInput,
+  type Frame,
+  type IO,
+  type Sink,
+} from './io';
 import {
   ScriptReader,
   ShellSyntaxError,
@@ -216,7 +225,7 @@ export class Shell implements ShellState, D.DispatchHost {
     let output = '';
     let exited = false;
     const io: IO = {
-      stdin: opts.stdin ?? '',
+      stdin: new Input(opts.stdin ?? '', opts.stdin === undefined && this.tty),
       tty: this.tty,
       out: (s) => {
         stdout += s;
@@ -331,7 +340,8 @@ export class Shell implements ShellState, D.DispatchHost {
     }
     const c = ctx as CtxImpl;
     const io: IO = {
-      stdin: ctx.stdin,
+      // The script reads the same stream: its `read`s take lines, and what is left stays.
+      stdin: ctx.input,
       out: (s) => ctx.out(s),
       err: (s) => ctx.err(s),
       tty: ctx.isatty,
@@ -421,7 +431,7 @@ export class Shell implements ShellState, D.DispatchHost {
           err: p.stderrToPipe[i] ? pipe : io.err,
         };
         status = this.inSubshell(() => this.execCommand(cmd, sub, frame));
-        stdin = buf;
+        stdin = new Input(buf);
       });
     }
     if (p.negate) status = status === 0 ? 1 : 0;
@@ -619,7 +629,8 @@ export class Shell implements ShellState, D.DispatchHost {
       commandSubst: (list) => {
         let out = '';
         this.inSubshell(() =>
-          this.execList(list, { stdin: '', out: (s) => void (out += s), err: io.err }, frame),
+          // It reads the same input as the command it is in (`x=$(head -1)` in a read loop).
+          this.execList(list, { stdin: io.stdin, out: (s) => void (out += s), err: io.err }, frame),
         );
         return out;
       },
@@ -711,7 +722,7 @@ export class Shell implements ShellState, D.DispatchHost {
     if (!expanded) return cmd.text;
     const parts = [...assigns.map(([k, v]) => `${k}=${shellQuote(v)}`), ...argv.map(shellQuote)];
     const xenv = this.expandEnv(
-      { stdin: '', out: () => {}, err: () => {} },
+      { stdin: noInput(), out: () => {}, err: () => {} },
       { netns: this.hostNs(), tx: null },
     );
     for (const r of cmd.redirects) {

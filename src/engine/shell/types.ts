@@ -9,6 +9,7 @@ import type { FsState } from '../fs/vfs';
 import type { RandomSource } from '../kernel/kernel';
 import type { KernelState } from '../kernel/types';
 import type { Simulation, NodeState } from '../sim/world';
+import type { Input } from './io';
 
 export interface ExecOptions {
   /** Network namespace id to run in (default: the caller's). */
@@ -43,7 +44,10 @@ export interface CommandContext {
   readonly argv: readonly string[];
   /** The exported environment plus this command's own assignments. */
   readonly env: Readonly<Record<string, string>>;
+  /** The input not read yet, read whole on first use (the rest of the stream is then empty). */
   readonly stdin: string;
+  /** The input stream itself, for a builtin that reads part of it (`read`). */
+  readonly input: Input;
   /** stdout is the terminal (not a pipe or a file). */
   readonly isatty: boolean;
   /** The node's cluster, if it is in one. */

@@ -7,6 +7,7 @@ import * as vfs from '../../fs/vfs';
 import { letCommand } from '../arith';
 import { isName } from '../parse';
 import type { CommandContext, CommandSpec, Job } from '../types';
+import { read } from './read';
 
 function cd(ctx: CommandContext): number {
   const pfx = ctx.shell.errorPrefix();
@@ -420,6 +421,7 @@ export const BUILTIN_COMMANDS: CommandSpec[] = [
   // What `(( expr ))` runs (parse.ts): no one can type this name as a command word.
   { name: '((', dir: null, builtin: true, run: arithCmd },
   { name: 'unset', dir: null, builtin: true, run: unset },
+  { name: 'read', dir: null, builtin: true, run: read },
   { name: 'exit', dir: null, builtin: true, run: exit },
   { name: 'history', dir: null, builtin: true, run: history },
   { name: 'sleep', dir: '/usr/bin', run: sleep },
