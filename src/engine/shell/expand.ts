@@ -95,13 +95,19 @@ function tildeValue(user: string, env: ExpandEnv): string {
   return `~${user}`;
 }
 
-function build(words: readonly Word[], env: ExpandEnv, split: boolean): Seg[][] {
+/**
+ * The fields of `words`. `split`: unquoted expansions are split into fields and their glob
+ * characters are active (command words); `pattern`: no splitting, but unquoted glob characters,
+ * expanded or not, stay active (a `case` pattern).
+ */
+function build(words: readonly Word[], env: ExpandEnv, split: boolean, pattern = false): Seg[][] {
   const fb = new FieldBuilder();
+  const glob = split || pattern;
   for (const w of words) {
     for (const p of w.parts) {
       switch (p.t) {
         case 'lit':
-          fb.add(p.v, !p.q && split, p.q || p.v !== '');
+          fb.add(p.v, !p.q && glob, p.q || p.v !== '');
           break;
         case 'tilde':
           fb.add(tildeValue(p.user, env), false);
@@ -113,19 +119,19 @@ function build(words: readonly Word[], env: ExpandEnv, split: boolean): Seg[][] 
             if (p.name === '@') break;
           }
           const v = paramValue(p, env);
-          if (p.q || !split) fb.add(v, false);
+          if (p.q || !split) fb.add(v, !p.q && pattern);
           else fb.addSplit(v);
           break;
         }
         case 'arith': {
           const v = arith(expandWordNoSplit(p.expr, env), env);
-          if (p.q || !split) fb.add(v, false);
+          if (p.q || !split) fb.add(v, !p.q && pattern);
           else fb.addSplit(v);
           break;
         }
         case 'cmdsub': {
           const v = env.commandSubst(p.list).replace(/\n+$/, '');
-          if (p.q || !split) fb.add(v, false);
+          if (p.q || !split) fb.add(v, !p.q && pattern);
           else fb.addSplit(v);
           break;
         }
@@ -166,7 +172,7 @@ function componentRegex(comp: string): RegExp | null {
       re += '.';
       magic = true;
     } else if (c === '[') {
-      const end = comp.indexOf(']', i + 2);
+      const end = bracketEnd(comp, i);
       if (end < 0) {
         re += '\\[';
         continue;
@@ -188,6 +194,24 @@ function componentRegex(comp: string): RegExp | null {
     }
   }
   return magic ? new RegExp(`^${re}$`, 's') : null;
+}
+
+/**
+ * Where the bracket expression opened at `open` ends (its `]`), or -1: a `]` first (after `!` or
+ * `^`) is a member, and a class `[:alpha:]` inside is skipped whole.
+ */
+function bracketEnd(p: string, open: number): number {
+  let i = open + 1;
+  if (p[i] === '!' || p[i] === '^') i++;
+  if (p[i] === ']') i++;
+  for (; i < p.length; i++) {
+    if (p[i] === ']') return i;
+    if (p[i] === '[' && p[i + 1] === ':') {
+      const close = p.indexOf(':]', i + 2);
+      if (close > 0) i = close + 1;
+    }
+  }
+  return -1;
 }
 
 export const POSIX_CLASSES: Record<string, string> = {
@@ -500,6 +524,18 @@ export function expandWords(words: readonly Word[], env: ExpandEnv): string[] {
 export function expandWordNoSplit(word: Word, env: ExpandEnv): string {
   return build([word], env, false)
     .map((segs) => segs.map((s) => s.text).join(''))
+    .join('');
+}
+
+/**
+ * Expands a `case` pattern: one string, no splitting, in which the glob characters that were
+ * quoted (or came from a quoted expansion) are escaped with a backslash, for `globMatch`.
+ */
+export function expandPattern(word: Word, env: ExpandEnv): string {
+  return build([word], env, false, true)
+    .map((segs) =>
+      segs.map((s) => (s.glob ? s.text : s.text.replace(/[*?[\\]/g, (c) => '\\' + c))).join(''),
+    )
     .join('');
 }
 

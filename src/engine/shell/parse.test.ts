@@ -182,7 +182,9 @@ describe("parser: bash's syntax errors", () => {
     ['echo a (b)', "syntax error near unexpected token `('"],
     ['f() { echo; }', 'cnisim: shell functions are not supported'],
     ['cat << EOF', 'cnisim: here-documents (<<) are not supported'],
-    ['case x in esac', "cnisim: `case' is not supported"],
+    ['case x in esac', 'no error'],
+    ['case x in x) echo;; ;; esac', "syntax error near unexpected token `;;'"],
+    ['[[ -f x ]]', "cnisim: `[[' is not supported"],
     ['for ((i = 0; i < 3)); do echo $i; done', 'syntax error: arithmetic expression required'],
   ];
   for (const [src, want] of table) it(src, () => expect(syntaxError(src)).toBe(want));

@@ -12,7 +12,7 @@
  *   pipelines | and |& with !, redirections [n]> [n]>> [n]< [n]>& [n]<& &> &>> >| <<< <>,
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
- * Not supported (a clear error, exit status 2): here-documents (<<), case, select, [[ ]],
+ * Not supported (a clear error, exit status 2): here-documents (<<), select, [[ ]],
  *   functions, arrays, coprocesses.
  */
 
@@ -106,6 +106,20 @@ export interface LoopCommand {
   text: string;
 }
 
+/** `case WORD in PATTERN [| PATTERN]...) LIST ;; ... esac` */
+export interface CaseCommand {
+  kind: 'case';
+  word: Word;
+  items: Array<{
+    patterns: Word[];
+    body: CommandList;
+    /** `;;` stops; `;&` runs the next item's list too; `;;&` goes on testing the patterns. */
+    term: ';;' | ';&' | ';;&';
+  }>;
+  redirects: Redirect[];
+  text: string;
+}
+
 export interface GroupCommand {
   kind: 'group' | 'subshell';
   body: CommandList;
@@ -114,7 +128,13 @@ export interface GroupCommand {
 }
 
 export type Command =
-  SimpleCommand | ForCommand | ArithForCommand | IfCommand | LoopCommand | GroupCommand;
+  | SimpleCommand
+  | ForCommand
+  | ArithForCommand
+  | IfCommand
+  | LoopCommand
+  | CaseCommand
+  | GroupCommand;
 
 export interface Pipeline {
   negate: boolean;
@@ -178,6 +198,10 @@ const RESERVED = new Set([
   '[[',
   'in',
 ]);
+
+/** What ends one item of a `case`. */
+const CASE_TERMS = new Set([';;', ';&', ';;&']);
+const ESAC = new Set(['esac']);
 
 const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
@@ -648,6 +672,7 @@ class Parser {
       const t = this.peek();
       if (t.k === 'eof') break;
       if (closeParen && t.k === 'op' && t.op === ')') break;
+      if (t.k === 'op' && CASE_TERMS.has(t.op)) break;
       if (this.isReserved(t, stops)) break;
       const ao = this.parseAndOr();
       out.push(ao);
@@ -767,6 +792,7 @@ class Parser {
         case 'until':
           return this.parseLoop(rw);
         case 'case':
+          return this.parseCase();
         case 'select':
         case 'function':
         case 'coproc':
@@ -997,6 +1023,47 @@ class Parser {
       break;
     }
     return this.withRedirects({ kind: 'if', clauses, elseBody, redirects: [], text: '' }, start);
+  }
+
+  private parseCase(): CaseCommand {
+    const start = this.next().start;
+    const w = this.next();
+    if (w.k !== 'word') this.fail(w);
+    this.skipNewlines();
+    this.expectReserved('in');
+    const items: CaseCommand['items'] = [];
+    for (;;) {
+      this.skipNewlines();
+      if (this.isReserved(this.peek(), ESAC)) {
+        this.next();
+        break;
+      }
+      const open = this.peek();
+      if (open.k === 'op' && open.op === '(') this.next();
+      const patterns: Word[] = [];
+      for (;;) {
+        const p = this.next();
+        if (p.k !== 'word') this.fail(p);
+        patterns.push(p.word);
+        const sep = this.next();
+        if (sep.k === 'op' && sep.op === '|') continue;
+        if (sep.k === 'op' && sep.op === ')') break;
+        this.fail(sep);
+      }
+      this.skipNewlines();
+      const body = this.parseList(ESAC, false);
+      const end = this.peek();
+      if (end.k === 'op' && CASE_TERMS.has(end.op)) {
+        this.next();
+        items.push({ patterns, body, term: end.op as ';;' | ';&' | ';;&' });
+      } else if (this.isReserved(end, ESAC)) {
+        items.push({ patterns, body, term: ';;' });
+      } else this.fail(end);
+    }
+    return this.withRedirects(
+      { kind: 'case', word: w.word, items, redirects: [], text: '' },
+      start,
+    );
   }
 
   private parseLoop(kind: 'while' | 'until'): LoopCommand {

@@ -29,7 +29,15 @@ import type { Simulation } from '../sim/world';
 import { envEvent } from '../trace/trace';
 import type { CtxImpl } from './context';
 import * as D from './dispatch';
-import { expandWordNoSplit, expandWords, hasExpansion, shellQuote, type ExpandEnv } from './expand';
+import {
+  expandPattern,
+  expandWordNoSplit,
+  expandWords,
+  globMatch,
+  hasExpansion,
+  shellQuote,
+  type ExpandEnv,
+} from './expand';
 import { arithValue } from './arith';
 import {
   ExitSignal,
@@ -47,6 +55,7 @@ import {
   isName,
   parseScript,
   type AndOr,
+  type CaseCommand,
   type Command,
   type CommandList,
   type Pipeline,
@@ -542,6 +551,8 @@ export class Shell implements ShellState, D.DispatchHost {
           return status;
         });
       }
+      case 'case':
+        return this.execCase(cmd, io, frame);
       case 'while':
       case 'until': {
         let status = 0;
@@ -560,6 +571,45 @@ export class Shell implements ShellState, D.DispatchHost {
         });
       }
     }
+  }
+
+  /**
+   * `case`: the word is expanded once, without splitting or globbing; each item's patterns are
+   * expanded and tried in order, until one matches (bash's execute_case_command).
+   */
+  private execCase(cmd: CaseCommand, io: IO, frame: Frame): number {
+    const env = this.expandEnv(io, frame);
+    let word: string;
+    try {
+      word = expandWordNoSplit(cmd.word, env);
+    } catch (e) {
+      return this.expansionFailed(e, io);
+    }
+    let status = 0;
+    let fallThrough = false;
+    for (const item of cmd.items) {
+      if (!fallThrough) {
+        let matched = false;
+        for (const p of item.patterns) {
+          let pattern: string;
+          try {
+            pattern = expandPattern(p, env);
+          } catch (e) {
+            return this.expansionFailed(e, io);
+          }
+          if (globMatch(pattern, word)) {
+            matched = true;
+            break;
+          }
+        }
+        if (!matched) continue;
+      }
+      status = item.body.length ? this.execList(item.body, io, frame) : 0;
+      if (item.term === ';;') break;
+      fallThrough = item.term === ';&';
+    }
+    this.lastStatus = status;
+    return status;
   }
 
   /** How many loops the running command is in (`break` and `continue` need one). */
