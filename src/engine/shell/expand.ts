@@ -539,6 +539,25 @@ export function expandPattern(word: Word, env: ExpandEnv): string {
     .join('');
 }
 
+/**
+ * Expands the right side of `[[ x =~ RE ]]` to a JavaScript RegExp source: unquoted text is
+ * the POSIX extended regular expression (its [:class:] names translated), quoted text and
+ * quoted expansions match literally.
+ */
+export function expandRegex(word: Word, env: ExpandEnv): string {
+  return build([word], env, false, true)
+    .map((segs) =>
+      segs
+        .map((s) =>
+          s.glob
+            ? s.text.replace(/\[:(\w+):\]/g, (m, cls: string) => POSIX_CLASSES[cls] ?? m)
+            : s.text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'),
+        )
+        .join(''),
+    )
+    .join('');
+}
+
 /** Whether a word contains any expansion (its expanded text can differ from its source). */
 export function hasExpansion(w: Word): boolean {
   return w.parts.some((p) => p.t !== 'lit' || (!p.q && GLOB_CHARS.test(p.v)));

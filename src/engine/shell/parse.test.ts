@@ -184,7 +184,10 @@ describe("parser: bash's syntax errors", () => {
     ['cat << EOF', 'cnisim: here-documents (<<) are not supported'],
     ['case x in esac', 'no error'],
     ['case x in x) echo;; ;; esac', "syntax error near unexpected token `;;'"],
-    ['[[ -f x ]]', "cnisim: `[[' is not supported"],
+    ['[[ -f x ]]', 'no error'],
+    ['[[ a b ]]', 'conditional binary operator expected'],
+    ['[[ -f ]]', "unexpected argument `]]' to conditional unary operator"],
+    ['[[ ]]', "unexpected token `]]' in conditional command"],
     ['for ((i = 0; i < 3)); do echo $i; done', 'syntax error: arithmetic expression required'],
   ];
   for (const [src, want] of table) it(src, () => expect(syntaxError(src)).toBe(want));

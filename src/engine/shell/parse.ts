@@ -12,7 +12,7 @@
  *   pipelines | and |& with !, redirections [n]> [n]>> [n]< [n]>& [n]<& &> &>> >| <<< <>,
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
- * Not supported (a clear error, exit status 2): here-documents (<<), select, [[ ]],
+ * Not supported (a clear error, exit status 2): here-documents (<<), select,
  *   functions, arrays, coprocesses.
  */
 
@@ -120,6 +120,22 @@ export interface CaseCommand {
   text: string;
 }
 
+/** An expression of `[[ … ]]`: its words are expanded when it is evaluated. */
+export type CondExpr =
+  | { t: 'and' | 'or'; a: CondExpr; b: CondExpr }
+  | { t: 'not'; e: CondExpr }
+  | { t: 'unary'; op: string; w: Word }
+  | { t: 'binary'; op: string; a: Word; b: Word }
+  | { t: 'word'; w: Word };
+
+/** `[[ EXPR ]]` */
+export interface CondCommand {
+  kind: 'cond';
+  expr: CondExpr;
+  redirects: Redirect[];
+  text: string;
+}
+
 export interface GroupCommand {
   kind: 'group' | 'subshell';
   body: CommandList;
@@ -134,6 +150,7 @@ export type Command =
   | IfCommand
   | LoopCommand
   | CaseCommand
+  | CondCommand
   | GroupCommand;
 
 export interface Pipeline {
@@ -198,6 +215,12 @@ const RESERVED = new Set([
   '[[',
   'in',
 ]);
+
+/** The operators of `[[ … ]]` (bash's test.c). */
+const COND_UNARY = new Set(
+  '-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -n -z -v -o -R'.split(' '),
+);
+const COND_BINARY = new Set('= == != =~ < > -eq -ne -lt -le -gt -ge -nt -ot -ef'.split(' '));
 
 /** What ends one item of a `case`. */
 const CASE_TERMS = new Set([';;', ';&', ';;&']);
@@ -796,8 +819,9 @@ class Parser {
         case 'select':
         case 'function':
         case 'coproc':
-        case 'time':
         case '[[':
+          return this.parseCond();
+        case 'time':
           throw new ShellSyntaxError(`cnisim: \`${rw}' is not supported`);
         default:
           this.fail(t);
@@ -1064,6 +1088,163 @@ class Parser {
       { kind: 'case', word: w.word, items, redirects: [], text: '' },
       start,
     );
+  }
+
+  /**
+   * `[[ … ]]`: its tokens up to `]]`, then bash's grammar of conditional expressions (|| over
+   * && over ! over primaries; `<`, `>`, `(`, `)` are its own there). The right side of `=~` is
+   * read raw up to a blank outside parentheses, so that `^(a|b)$` is one word.
+   */
+  private parseCond(): CondCommand {
+    const start = this.next().start;
+    type CT = { k: 'w'; word: Word; text: string } | { k: 'op'; op: string };
+    const toks: CT[] = [];
+    for (;;) {
+      const t = this.next();
+      if (t.k === 'eof') this.fail(t);
+      if (t.k === 'op' && t.op === 'newline') {
+        toks.push({ k: 'op', op: 'newline' });
+        continue;
+      }
+      if (t.k === 'word') {
+        const text = plainText(t.word);
+        if (text === ']]') break;
+        toks.push({ k: 'w', word: t.word, text: text ?? '' });
+        if (text === '=~') toks.push({ k: 'w', word: this.readRegexWord(), text: '' });
+        continue;
+      }
+      if (t.k === 'redir' && t.fd === null && (t.op === '<' || t.op === '>')) {
+        toks.push({ k: 'op', op: t.op });
+        continue;
+      }
+      if (t.k === 'op' && ['&&', '||', '(', ')'].includes(t.op)) {
+        toks.push({ k: 'op', op: t.op });
+        continue;
+      }
+      this.fail(t);
+    }
+    let i = 0;
+    const err = (m: string): never => {
+      throw new ShellSyntaxError(m);
+    };
+    const isOp = (op: string) => {
+      const t = toks[i];
+      return t !== undefined && t.k === 'op' && t.op === op;
+    };
+    const wordAt = (k: number) => {
+      const t = toks[k];
+      return t?.k === 'w' ? t : null;
+    };
+    const shown = (k: number) => {
+      const t = toks[k];
+      return t === undefined ? ']]' : t.k === 'op' ? t.op : t.word.raw;
+    };
+    /** Newlines may come between the parts of an expression, not inside a comparison. */
+    const skipNl = () => {
+      while (isOp('newline')) i++;
+    };
+    /** Whether the primary just read ends here (an operator or the end follows). */
+    const ended = () => {
+      let k = i;
+      while (toks[k]?.k === 'op' && (toks[k] as { op: string }).op === 'newline') k++;
+      const t = toks[k];
+      return t === undefined || (t.k === 'op' && ['&&', '||', ')'].includes(t.op));
+    };
+    const or = (): CondExpr => {
+      let a = and();
+      for (;;) {
+        skipNl();
+        if (!isOp('||')) return a;
+        i++;
+        a = { t: 'or', a, b: and() };
+      }
+    };
+    const and = (): CondExpr => {
+      let a = not();
+      for (;;) {
+        skipNl();
+        if (!isOp('&&')) return a;
+        i++;
+        a = { t: 'and', a, b: not() };
+      }
+    };
+    const not = (): CondExpr => {
+      skipNl();
+      const w = wordAt(i);
+      if (w && w.text === '!' && i + 1 < toks.length) {
+        i++;
+        return { t: 'not', e: not() };
+      }
+      return primary();
+    };
+    const primary = (): CondExpr => {
+      if (isOp('(')) {
+        i++;
+        const e = or();
+        skipNl();
+        if (!isOp(')')) err(`unexpected token \`${shown(i)}', expected \`)'`);
+        i++;
+        return e;
+      }
+      const w = wordAt(i);
+      if (!w) return err(`unexpected token \`${shown(i)}' in conditional command`);
+      if (COND_UNARY.has(w.text) && i + 1 < toks.length && !isBinaryAt(i + 1)) {
+        const arg = wordAt(i + 1);
+        if (!arg) err(`unexpected argument \`${shown(i + 1)}' to conditional unary operator`);
+        i += 2;
+        return { t: 'unary', op: w.text, w: arg!.word };
+      }
+      if (COND_UNARY.has(w.text) && i + 1 >= toks.length)
+        err(`unexpected argument \`]]' to conditional unary operator`);
+      i++;
+      if (ended()) return { t: 'word', w: w.word };
+      const opTok = toks[i]!;
+      const op = opTok.k === 'op' ? opTok.op : opTok.text;
+      if (!COND_BINARY.has(op) || (opTok.k === 'op' && op !== '<' && op !== '>'))
+        err('conditional binary operator expected');
+      const b = wordAt(i + 1);
+      if (!b) err(`unexpected argument \`${shown(i + 1)}' to conditional binary operator`);
+      i += 2;
+      return { t: 'binary', op, a: w.word, b: b!.word };
+    };
+    const isBinaryAt = (k: number) => {
+      const t = toks[k];
+      return (
+        t !== undefined && (t.k === 'op' ? t.op === '<' || t.op === '>' : COND_BINARY.has(t.text))
+      );
+    };
+    if (toks.every((t) => t.k === 'op' && t.op === 'newline'))
+      err("unexpected token `]]' in conditional command");
+    const expr = or();
+    skipNl();
+    if (i < toks.length) err('syntax error in conditional expression');
+    return this.withRedirects({ kind: 'cond', expr, redirects: [], text: '' }, start);
+  }
+
+  /** The right side of `=~`: raw text up to a blank or an operator outside parentheses and quotes. */
+  private readRegexWord(): Word {
+    const s = this.src;
+    while (s[this.pos] === ' ' || s[this.pos] === '\t') this.pos++;
+    const from = this.pos;
+    let depth = 0;
+    while (this.pos < s.length) {
+      const c = s[this.pos]!;
+      // bash reads it as a word in which (, ) and | are ordinary: blanks, ;, &, < and > end it.
+      if (depth === 0 && ' \t\n;&<>'.includes(c)) break;
+      if (c === '\\') this.pos += 2;
+      else if (c === "'" || c === '"') {
+        const close = s.indexOf(c, this.pos + 1);
+        this.pos = close < 0 ? s.length : close + 1;
+      } else {
+        if (c === '(') depth++;
+        else if (c === ')') depth--;
+        this.pos++;
+      }
+    }
+    const text = s.slice(from, this.pos);
+    if (text === '' || text === ']]')
+      throw new ShellSyntaxError("unexpected argument `]]' to conditional binary operator");
+    return new Parser(text, 0, false).readOperand();
   }
 
   private parseLoop(kind: 'while' | 'until'): LoopCommand {

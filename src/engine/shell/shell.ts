@@ -39,6 +39,7 @@ import {
   type ExpandEnv,
 } from './expand';
 import { arithValue } from './arith';
+import { CondRegexError, evalCond } from './cond';
 import {
   ExitSignal,
   Input,
@@ -57,6 +58,7 @@ import {
   type AndOr,
   type CaseCommand,
   type Command,
+  type CondCommand,
   type CommandList,
   type Pipeline,
   type Redirect,
@@ -553,6 +555,8 @@ export class Shell implements ShellState, D.DispatchHost {
       }
       case 'case':
         return this.execCase(cmd, io, frame);
+      case 'cond':
+        return this.execCond(cmd, io, frame);
       case 'while':
       case 'until': {
         let status = 0;
@@ -607,6 +611,26 @@ export class Shell implements ShellState, D.DispatchHost {
       status = item.body.length ? this.execList(item.body, io, frame) : 0;
       if (item.term === ';;') break;
       fallThrough = item.term === ';&';
+    }
+    this.lastStatus = status;
+    return status;
+  }
+
+  /** `[[ … ]]`: 0 when the expression holds, 1 when not, 2 for a regular expression in error. */
+  private execCond(cmd: CondCommand, io: IO, frame: Frame): number {
+    const env = this.expandEnv(io, frame);
+    const host = {
+      fs: () => env.fs(),
+      resolve: (p: string) => resolvePath(this.cwd, p),
+      shell: { getVar: (n: string) => this.getVar(n) },
+      arithError: (m: string) => io.err(`${this.prefix()}[[: ${m}\n`),
+    };
+    let status: number;
+    try {
+      status = evalCond(cmd.expr, env, host) ? 0 : 1;
+    } catch (e) {
+      if (e instanceof CondRegexError) status = 2;
+      else return this.expansionFailed(e, io);
     }
     this.lastStatus = status;
     return status;

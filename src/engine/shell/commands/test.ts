@@ -57,7 +57,15 @@ function integer(s: string): bigint {
   return BigInt(t);
 }
 
-function unary(ctx: CommandContext, op: string, arg: string): boolean {
+/** What a unary test reads: the node's files and the shell's variables. */
+export interface TestHost {
+  fs: CommandContext['fs'];
+  resolve(p: string): string;
+  shell: { getVar(name: string): string | undefined };
+}
+
+/** A unary primary of `test` and `[[ ]]` (-e -f -d -s -z -n -v ...). */
+export function unary(ctx: TestHost, op: string, arg: string): boolean {
   if (op === '-z') return arg === '';
   if (op === '-n') return arg !== '';
   if (op === '-v') return ctx.shell.getVar(arg) !== undefined;
