@@ -490,7 +490,7 @@ const DATA: readonly FaultDef[] = [
     id: 'plugin-missing',
     title: 'Plugin binary missing from CNI_PATH',
     explanation:
-      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd only checks that a config file exists.',
+      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd’s network status asks only whether a config was loaded, not whether its plugins are installed (only from 2.0.1, and only for a list at cniVersion 1.1.0, does it run the plugins’ STATUS).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -550,7 +550,7 @@ const DATA: readonly FaultDef[] = [
       steps: [
         'List the reservations whose container id is no current sandbox (compare the first line of each file with crictl pods -q --no-trunc) and remove those files.',
         'Find what leaked them (see silent-ip-leak); the next retry succeeds.',
-        'On a node with no running pod, the failed ADDs left cni0 without ports and with an all-zero MAC: delete it (ip link del cni0) or the next ADD fails with "could not set bridge\'s mac: invalid argument".',
+        'Where every ADD since cni0 was created has failed (a new node, or one rebooted since), cni0 is left without ports and with an all-zero MAC: delete it (ip link del cni0) or the next ADD fails with "could not set bridge\'s mac: invalid argument". (bridge pins cni0’s MAC when it first puts the gateway address on it; a pinned MAC stays when the last port leaves.)',
       ],
       actions: [{ kind: 'remove-orphans' }, { kind: 'reset-portless-bridge' }],
     },
@@ -746,7 +746,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'kernel',
-        text: 'on a node with no running pod: cni0 left without ports and with MAC 00:00:00:00:00:00',
+        text: 'where no ADD had succeeded since cni0 was created: cni0 left without ports and with MAC 00:00:00:00:00:00',
       },
     ],
     recovery: {
@@ -906,7 +906,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Remove what no sandbox owns: ip netns del the orphan namespace (its veth goes with it), rm the reservation and the cache file. GC would not find the reservation: there is no cache file for the pod network. On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 there is nothing to remove.',
+        'Remove what no sandbox owns: on ≤ 1.6.8, ip netns del the orphan namespace (its veth goes with it); rm the reservation and the cni-loopback cache file (on 1.6.37+, 1.7.23+ and 2.x once the kubelet’s garbage collection has removed the NOTREADY sandbox, within a minute); and the masquerade chain with iptables -t nat -D/-F/-X (or a reboot). GC would not find the reservation: there is no cache file for the pod network. On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 there is nothing to remove.',
       ],
       actions: [{ kind: 'remove-orphans' }],
     },
