@@ -897,7 +897,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'ipam',
-        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23+, every 2.x: a reservation held by the NOTREADY sandbox; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
+        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23+, every 2.x: a reservation held by the NOTREADY sandbox, and by no sandbox once the kubelet’s garbage collection has removed it (within a minute); 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
       },
       {
         where: 'cache',

@@ -249,7 +249,14 @@ describe('recovery steps typed in the node’s shell', () => {
       const c = oneNode({ containerd: { version: '2.0.0' } });
       c.createPod({ name: 'web-0' });
       inject(c, 'containerd-restart-during-add', { pod: 'web-0' });
-      c.runFor(90_000_000);
+      // First the reservation is held by the NOTREADY sandbox, stopped without a DEL...
+      c.runFor(20_000_000);
+      const notReady = sandboxes(c, NODE).filter((s) => s.state !== 'SANDBOX_READY');
+      expect(notReady).toHaveLength(1);
+      expect(reservations(c, NODE).map((r) => r.owner)).toContain(notReady[0]!.id);
+      expect(findings(c)).toEqual([]);
+      // ...then by no sandbox, once the kubelet's garbage collection has removed it.
+      c.runFor(70_000_000);
       expect(podStatus(c, 'web-0')).toBe('Running');
       expect(findings(c).sort()).toEqual(['orphan-cache', 'orphan-iptables', 'orphan-reservation']);
       const live = new Set(sandboxes(c, NODE).map((s) => s.id));
