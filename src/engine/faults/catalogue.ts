@@ -468,7 +468,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'ipam',
-        text: '≤ 1.6.8, 1.6.37+, 2.x: one more reservation per attempt, owned by a sandbox that is gone; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one reservation, held by a SANDBOX_UNKNOWN sandbox',
+        text: '≤ 1.6.8, 1.6.37+, 2.x: one more reservation per attempt, owned by a sandbox that is gone; 1.7.23+: one more per attempt too, owned by a NOTREADY sandbox until the kubelet’s garbage collection removes it; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one reservation, held by a SANDBOX_UNKNOWN sandbox',
       },
       {
         where: 'journal',
