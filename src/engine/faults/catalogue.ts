@@ -410,7 +410,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cni-version-unsupported',
     title: 'Conflist cniVersion newer than a plugin supports',
     explanation:
-      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
+      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails (up to 2.0.0: from 2.0.1 containerd runs STATUS on every status poll for a list at 1.1.0, the old plugins refuse it with missing containerID, and the node goes NotReady, new pods waiting with NetworkNotReady instead); the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -419,7 +419,10 @@ const DATA: readonly FaultDef[] = [
       cniVersion: { kind: 'cniVersion', description: 'The version written.', default: '1.1.0' },
     },
     symptoms: [
-      { where: 'kubectl', text: 'new pods stay ContainerCreating; the node is Ready' },
+      {
+        where: 'kubectl',
+        text: 'new pods stay ContainerCreating; the node is Ready (containerd ≤ 2.0.0; from 2.0.1 NotReady: Network plugin returns error: missing containerID)',
+      },
       {
         where: 'event',
         text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "<id>": plugin type="bridge" failed (add): incompatible CNI versions; config is "1.1.0", plugin supports ["0.1.0" "0.2.0" "0.3.0" "0.3.1" "0.4.0" "1.0.0"]',
