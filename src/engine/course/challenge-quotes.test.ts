@@ -15,6 +15,7 @@ import { injectFault } from '../faults/inject';
 import { journal, pod } from '../faults/observe';
 import { NODE, oneNode, runningPod } from '../faults/testing';
 import { loadCourse } from './content';
+import '../cluster/with-shell';
 
 interface Drill {
   fault: string;
@@ -171,4 +172,27 @@ describe('journal lines the catalogue quotes for some releases', () => {
       expect(printed({ ...d, containerd: '2.0.0' })).not.toMatch(pattern(quote));
     },
   );
+});
+
+describe('the kubectl commands hints name', () => {
+  it('are simulated on the node (none answers "not simulated")', () => {
+    const forms = new Set(
+      [...challengeText.matchAll(/kubectl (get|describe) (pods?|nodes?|events)\b/g)].map(
+        (m) => `kubectl ${m[1]!} ${m[2]!}`,
+      ),
+    );
+    expect(forms).toContain('kubectl describe pod');
+    expect(forms).toContain('kubectl get nodes');
+    const c = oneNode();
+    runningPod(c);
+    for (const f of forms) {
+      const line = f.startsWith('kubectl describe pod') ? `${f} web-0` : f;
+      const r = c.shell(NODE, line);
+      expect([line, r.exitCode, `${r.stdout}${r.stderr}`.includes('not simulated')]).toEqual([
+        line,
+        0,
+        false,
+      ]);
+    }
+  });
 });
