@@ -1149,7 +1149,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Add the route back: ip route add <its pod CIDR> via <its node IP> dev eth0 (kubectl get node <name> -o jsonpath=’{.spec.podCIDR}’ and its InternalIP).',
+        "Add the route back: ip route add <its pod CIDR> via <its node IP> dev eth0 (on that node, ip route shows its pod CIDR on cni0 and hostname -I its address; kubectl get node <name> -o jsonpath='{.spec.podCIDR}' names the CIDR too, outside this simulator).",
         'Then find why the network’s agent did not keep it (its DaemonSet pod’s logs).',
       ],
       actions: [
