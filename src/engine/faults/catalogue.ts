@@ -347,7 +347,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cache-corrupted',
     title: 'Corrupted result cache',
     explanation:
-      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
+      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni before v1.2 (containerd 1.6 and 1.7 vendor v1.0.1 – v1.1.2) cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
     when: 'before-delete',
     challenge: true,
     failsNewPods: false,
