@@ -347,7 +347,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cache-corrupted',
     title: 'Corrupted result cache',
     explanation:
-      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni v1.1 cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
+      'libcni keeps the result of every successful ADD in /var/lib/cni/results/<net>-<id>-<ifname> and reads it back as prevResult for DEL. Here the file was cut short (a write lost when the node crashed mid-write; a full disk leaves a new file empty instead, and existing files whole). libcni before v1.2 (containerd 1.6 and 1.7 vendor v1.0.1 – v1.1.2) cannot parse it and fails the DEL before running any plugin, so StopPodSandbox fails on every retry: the pod stays Terminating and keeps its IP. libcni v1.2 and newer discard an unreadable cache file and run DEL without prevResult, so the same fault heals itself there.',
     when: 'before-delete',
     challenge: true,
     failsNewPods: false,
@@ -410,7 +410,7 @@ const DATA: readonly FaultDef[] = [
     id: 'cni-version-unsupported',
     title: 'Conflist cniVersion newer than a plugin supports',
     explanation:
-      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails; the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
+      'The conflist asks for a spec version (here 1.1.0) that the installed plugins (v1.1.1, up to 1.0.0) do not know. libcni passes the list’s cniVersion to every plugin unchanged and there is no negotiation: each plugin’s skeleton refuses with "incompatible CNI versions" before doing anything. containerd loads the file happily (it does not check versions), so the node stays Ready while every new pod fails (up to 2.0.0: from 2.0.1 containerd runs STATUS on every status poll for a list at 1.1.0, the old plugins refuse it with missing containerID, and the node goes NotReady, new pods waiting with NetworkNotReady instead); the clean-up DEL fails the same way but nothing had been allocated. containerd ≤ 1.6.8, 1.6.37+ and 2.x drop that clean-up error and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node runs 1.7.22) keep it as SANDBOX_UNKNOWN, and the kubelet’s StopPodSandbox of it fails the same way until the version is fixed (1.7.23+ stop it without a DEL).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -419,7 +419,10 @@ const DATA: readonly FaultDef[] = [
       cniVersion: { kind: 'cniVersion', description: 'The version written.', default: '1.1.0' },
     },
     symptoms: [
-      { where: 'kubectl', text: 'new pods stay ContainerCreating; the node is Ready' },
+      {
+        where: 'kubectl',
+        text: 'new pods stay ContainerCreating; the node is Ready (containerd ≤ 2.0.0; from 2.0.1 NotReady: Network plugin returns error: missing containerID)',
+      },
       {
         where: 'event',
         text: 'Warning FailedCreatePodSandBox: Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "<id>": plugin type="bridge" failed (add): incompatible CNI versions; config is "1.1.0", plugin supports ["0.1.0" "0.2.0" "0.3.0" "0.3.1" "0.4.0" "1.0.0"]',
@@ -447,7 +450,7 @@ const DATA: readonly FaultDef[] = [
     id: 'old-plugin-in-chain',
     title: 'A chain mixing an old plugin build',
     explanation:
-      'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs. What follows depends on the containerd release. ≤ 1.6.8, 1.6.37+ and 2.x drop the clean-up error (no CNI result was stored), remove the netns and forget the sandbox: every retry leaks one IP reservation and one masquerade chain until the range is exhausted. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) keep the sandbox as SANDBOX_UNKNOWN with its netns and address; the kubelet stops it (SandboxChanged), that DEL fails the same way, and no new sandbox is made: one address held, none leaked, until portmap is fixed. 1.7.23+ keep it too but stop it without any DEL, so each retry leaks one reservation and one chain, owned by a NOTREADY sandbox.',
+      'One plugin of the chain is an old build (portmap v0.8.7 supports spec versions up to 0.4.0) in a 1.0.0 list. bridge runs first and succeeds: veth, IP, masquerade rule. Then portmap refuses the version and the ADD fails. libcni does not roll back; containerd’s clean-up DEL runs the chain in reverse order and fails at portmap again, so bridge’s DEL never runs. What follows depends on the containerd release. ≤ 1.6.8, 1.6.37+ and 2.x drop the clean-up error (no CNI result was stored), remove the netns and forget the sandbox: every retry leaks one IP reservation and one masquerade chain until the range is exhausted. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) keep the sandbox as SANDBOX_UNKNOWN with its netns and address; the kubelet stops it (SandboxChanged), that DEL fails the same way, and no new sandbox is made: one address held, none leaked, until portmap is fixed. 1.7.23+ keep it too but stop it without any DEL, so each retry leaks one reservation and one chain, owned by a NOTREADY sandbox until the kubelet’s garbage collection removes it (every minute, all but the pod’s newest sandbox), then by none.',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -468,7 +471,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'ipam',
-        text: '≤ 1.6.8, 1.6.37+, 2.x: one more reservation per attempt, owned by a sandbox that is gone; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one reservation, held by a SANDBOX_UNKNOWN sandbox',
+        text: '≤ 1.6.8, 1.6.37+, 2.x: one more reservation per attempt, owned by a sandbox that is gone; 1.7.23+: one more per attempt too, owned by a NOTREADY sandbox until the kubelet’s garbage collection removes it; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: one reservation, held by a SANDBOX_UNKNOWN sandbox',
       },
       {
         where: 'journal',
@@ -490,7 +493,7 @@ const DATA: readonly FaultDef[] = [
     id: 'plugin-missing',
     title: 'Plugin binary missing from CNI_PATH',
     explanation:
-      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd only checks that a config file exists.',
+      'The first plugin of the chain is not in /opt/cni/bin (a package removed it, or it was never installed). libcni looks the binary up before running it and fails the ADD with "failed to find plugin"; nothing ran, so nothing leaks. The clean-up DEL fails too when it reaches that plugin. containerd ≤ 1.6.8, 1.6.37+ and 2.x log it and forget the sandbox; 1.6.9 – 1.6.36 and 1.7 (the default node) keep it as SANDBOX_UNKNOWN, and on 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 the kubelet’s StopPodSandbox of it fails the same way until the plugin is back. The node stays Ready: containerd’s network status asks only whether a config was loaded, not whether its plugins are installed (only from 2.0.1, and only for a list at cniVersion 1.1.0, does it run the plugins’ STATUS).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -550,7 +553,7 @@ const DATA: readonly FaultDef[] = [
       steps: [
         'List the reservations whose container id is no current sandbox (compare the first line of each file with crictl pods -q --no-trunc) and remove those files.',
         'Find what leaked them (see silent-ip-leak); the next retry succeeds.',
-        'On a node with no running pod, the failed ADDs left cni0 without ports and with an all-zero MAC: delete it (ip link del cni0) or the next ADD fails with "could not set bridge\'s mac: invalid argument".',
+        'Where every ADD since cni0 was created has failed (a new node, or one rebooted since), cni0 is left without ports and with an all-zero MAC: delete it (ip link del cni0) or the next ADD fails with "could not set bridge\'s mac: invalid argument". (bridge pins cni0’s MAC when it first puts the gateway address on it; a pinned MAC stays when the last port leaves.)',
       ],
       actions: [{ kind: 'remove-orphans' }, { kind: 'reset-portless-bridge' }],
     },
@@ -595,7 +598,7 @@ const DATA: readonly FaultDef[] = [
     id: 'silent-ip-leak',
     title: 'A failed ADD whose clean-up DEL also fails (the silent IP leak)',
     explanation:
-      'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. On containerd ≤ 1.6.8, 1.6.37+ and 2.x, since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox: the reservation and the nat chain stay, owned by nobody, one more at every retry, and nothing on the pod says so. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) do not leak: they keep the sandbox as SANDBOX_UNKNOWN with its netns and address, the kubelet records SandboxChanged and calls StopPodSandbox, whose DEL fails the same way, so no new sandbox is made until portmap is back. 1.7.23+ keep it but stop it without a DEL: the leak comes back, owned by NOTREADY sandboxes.',
+      'The second plugin of the chain is missing. bridge allocates an IP, creates the veth and the masquerade rule, then libcni fails to find portmap. containerd’s clean-up DEL runs the chain in reverse, fails at portmap first and never reaches bridge. On containerd ≤ 1.6.8, 1.6.37+ and 2.x, since the sandbox never had a result, containerd only logs the error, removes the netns (the veth goes with it) and forgets the sandbox: the reservation and the nat chain stay, owned by nobody, one more at every retry, and nothing on the pod says so. 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 (the default node) do not leak: they keep the sandbox as SANDBOX_UNKNOWN with its netns and address, the kubelet records SandboxChanged and calls StopPodSandbox, whose DEL fails the same way, so no new sandbox is made until portmap is back. 1.7.23+ keep it but stop it without a DEL: the leak comes back, owned by NOTREADY sandboxes until the kubelet’s garbage collection removes them (every minute, all but the pod’s newest sandbox).',
     when: 'any',
     challenge: true,
     failsNewPods: true,
@@ -746,7 +749,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'kernel',
-        text: 'on a node with no running pod: cni0 left without ports and with MAC 00:00:00:00:00:00',
+        text: 'where no ADD had succeeded since cni0 was created: cni0 left without ports and with MAC 00:00:00:00:00:00',
       },
     ],
     recovery: {
@@ -897,7 +900,7 @@ const DATA: readonly FaultDef[] = [
       },
       {
         where: 'ipam',
-        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23+, every 2.x: a reservation held by the NOTREADY sandbox; 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
+        text: '≤ 1.6.8: an orphan reservation (the lost sandbox’s IP); 1.6.37+, 1.7.23+, every 2.x: a reservation held by the NOTREADY sandbox, and by no sandbox once the kubelet’s garbage collection has removed it (within a minute); 1.6.9 – 1.6.36, 1.7.0 – 1.7.22: none',
       },
       {
         where: 'cache',
@@ -906,7 +909,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Remove what no sandbox owns: ip netns del the orphan namespace (its veth goes with it), rm the reservation and the cache file. GC would not find the reservation: there is no cache file for the pod network. On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 there is nothing to remove.',
+        'Remove what no sandbox owns: on ≤ 1.6.8, ip netns del the orphan namespace (its veth goes with it); rm the reservation and the cni-loopback cache file (on 1.6.37+, 1.7.23+ and 2.x once the kubelet’s garbage collection has removed the NOTREADY sandbox, within a minute); and the masquerade chain with iptables -t nat -D/-F/-X (or a reboot). GC would not find the reservation: there is no cache file for the pod network. On 1.6.9 – 1.6.36 and 1.7.0 – 1.7.22 there is nothing to remove.',
       ],
       actions: [{ kind: 'remove-orphans' }],
     },
@@ -1146,7 +1149,7 @@ const DATA: readonly FaultDef[] = [
     ],
     recovery: {
       steps: [
-        'Add the route back: ip route add <its pod CIDR> via <its node IP> dev eth0 (kubectl get node <name> -o jsonpath=’{.spec.podCIDR}’ and its InternalIP).',
+        "Add the route back: ip route add <its pod CIDR> via <its node IP> dev eth0 (on that node, ip route shows its pod CIDR on cni0 and hostname -I its address; kubectl get node <name> -o jsonpath='{.spec.podCIDR}' names the CIDR too, outside this simulator).",
         'Then find why the network’s agent did not keep it (its DaemonSet pod’s logs).',
       ],
       actions: [

@@ -12,6 +12,7 @@ import { isKind } from '../trace/trace';
 import { faultProblem } from './inject';
 import { viewOf } from './params';
 import { inject, netConflist, recover } from './testing';
+import { faultById } from './catalogue';
 
 type Mode = 'host-gw' | 'vxlan';
 
@@ -235,6 +236,26 @@ describe('forward-policy-drop', () => {
         expect(t.ping(from, to).exitCode).toBe(0);
     },
   );
+
+  it('its other recovery step, accepting the pod network explicitly, works with the policy left at DROP', () => {
+    const steps = faultById('forward-policy-drop')!.recovery.steps.join(' ');
+    const rules = [
+      'iptables -I FORWARD -s 10.244.0.0/16 -j ACCEPT',
+      'iptables -I FORWARD -d 10.244.0.0/16 -j ACCEPT',
+    ];
+    for (const r of rules) expect(steps).toContain(r);
+    const t = cluster('host-gw');
+    inject(t.c, 'forward-policy-drop', { node: 'node-1' });
+    expect(t.ping('a', 'c').exitCode).toBe(1);
+    for (const r of rules) expect(t.c.shell('node-1', r).exitCode).toBe(0);
+    expect(t.c.shell('node-1', 'iptables -S FORWARD').stdout).toMatch(/^-P FORWARD DROP$/m);
+    for (const [from, to] of [
+      ['a', 'b'],
+      ['a', 'c'],
+      ['c', 'a'],
+    ] as const)
+      expect([from, to, t.ping(from, to).exitCode]).toEqual([from, to, 0]);
+  });
 
   it('counts the dropped packets on the policy (iptables -L FORWARD -v)', () => {
     const t = cluster('host-gw');
