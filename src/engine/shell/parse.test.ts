@@ -46,6 +46,10 @@ function show(list: CommandList): string {
         return `{${show(c.body)}}${redirs}`;
       case 'subshell':
         return `(${show(c.body)})${redirs}`;
+      case 'case':
+        return `case ${word(c.word)} {${c.items.map((i) => `${i.patterns.map(word).join('|')}) {${show(i.body)}}${i.term}`).join(' ')}}${redirs}`;
+      case 'cond':
+        return `[[ ${c.expr.t} ]]${redirs}`;
     }
   };
   return list
@@ -116,6 +120,12 @@ describe('parser: commands', () => {
     ['for x; do echo $x; done', 'for x in ($@) {[echo ${x}]}'],
     ['for x in a b\ndo\n echo $x\ndone', 'for x in (a b) {[echo ${x}]}'],
     ['if a; then b; elif c; then d; else e; fi', 'if ([a]) {[b]} elif ([c]) {[d]} else {[e]}'],
+    [
+      'case $f in (*.conf|x) a;; y) ;& z) b; c;;& esac',
+      'case ${f} {*.conf|x) {[a]};; y) {};& z) {[b]; [c]};;&}',
+    ],
+    ['case x\nin\n x)\n a\nesac', 'case x {x) {[a]};;}'],
+    ['[[ -f a && ! b == c || ( d ) ]] > o', '[[ or ]] 1>o'],
     ['while a; do b; done', 'while ([a]) {[b]}'],
     ['until a; do b; done > f', 'until ([a]) {[b]} 1>f'],
     ['{ a; b; } > f', '{[a]; [b]} 1>f'],
