@@ -24,7 +24,7 @@ import {
   type RandomSource,
   type Touched,
 } from './device';
-import { linkwatch } from './linkwatch';
+import { bridgePortJoined, linkwatch } from './linkwatch';
 import { netdevChain } from './notifier';
 import type { KernelState, Link, LinkKind, Netns } from './types';
 
@@ -243,6 +243,7 @@ export function linkSetMaster(
   m.bridge.hadPorts = true;
   m.bridge.ports.push(l.ifindex);
   recalcBridgeMac(ns, m);
+  bridgePortJoined(k, ns, m);
   const touched: Touched = [
     [ns.id, l.ifindex],
     [ns.id, m.ifindex],
