@@ -47,6 +47,15 @@ export class KernelError extends Error {
   }
 }
 
+/**
+ * A kernel call that failed after a change its failure does not undo (a device registered and
+ * unregistered again has used up its ifindex): whoever applies the call keeps the state as it
+ * is at the throw and reports the error (`keepsState`, read without importing the kernel).
+ */
+export class KernelErrorAfterChange extends KernelError {
+  readonly keepsState = true;
+}
+
 /** vishvananda/netlink's LinkNotFoundError. */
 export class LinkNotFoundError extends Error {
   constructor() {

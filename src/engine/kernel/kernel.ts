@@ -23,7 +23,13 @@ import './tc-device';
 
 export { eui64LinkLocal } from '../net/mac';
 export { ipToBytes } from '../net/ip';
-export { KERRNO_TEXT, KernelError, LinkNotFoundError, type KErrno } from './errors';
+export {
+  KERRNO_TEXT,
+  KernelError,
+  KernelErrorAfterChange,
+  LinkNotFoundError,
+  type KErrno,
+} from './errors';
 export {
   IFNAMSIZ_MAX,
   linkByIndex,

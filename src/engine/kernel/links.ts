@@ -6,7 +6,7 @@
  */
 import { latest } from '../state/draft';
 import { utf8Length } from '../utf8';
-import { KernelError } from './errors';
+import { KernelError, KernelErrorAfterChange } from './errors';
 import {
   allocIfindex,
   getLink,
@@ -24,11 +24,12 @@ import {
   type RandomSource,
   type Touched,
 } from './device';
-import { linkwatch } from './linkwatch';
+import { bridgePortJoined, linkwatch } from './linkwatch';
 import { netdevChain } from './notifier';
 import type { KernelState, Link, LinkKind, Netns } from './types';
 
 export type LinkSpec =
+  /** vlanFiltering: the IFLA_BR_VLAN_FILTERING attribute, refused by this kernel (see linkAdd). */
   | { kind: 'bridge'; name: string; mtu?: number; vlanFiltering?: boolean }
   | { kind: 'dummy' | 'ifb'; name: string; mtu?: number; txqlen?: number }
   /** A physical NIC plugged into the L2 segment `segment` (a node's eth0 on the underlay). */
@@ -98,6 +99,13 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
     touched.push([peerNs.id, peerIdx]);
   } else {
     const idx = allocIfindex(ns);
+    if (spec.kind === 'bridge' && spec.vlanFiltering !== undefined) {
+      // The modelled kernel (6.18.44-fc, as on the recording nodes) is built without
+      // CONFIG_BRIDGE_VLAN_FILTERING: br_dev_newlink registers the bridge (it uses up an
+      // ifindex), then br_changelink's br_vlan_filter_toggle stub refuses any
+      // IFLA_BR_VLAN_FILTERING, 0 included, and the device is unregistered again.
+      throw new KernelErrorAfterChange('EOPNOTSUPP');
+    }
     const mac = (spec.kind === 'ether' || spec.kind === 'vxlan') && spec.mac ? spec.mac : rnd.mac();
     created = newLink(idx, spec.name, spec.kind, mac, mtu);
     if ((spec.kind === 'ether' || spec.kind === 'vxlan') && spec.mac) created.macAssign = 'set';
@@ -243,6 +251,7 @@ export function linkSetMaster(
   m.bridge.hadPorts = true;
   m.bridge.ports.push(l.ifindex);
   recalcBridgeMac(ns, m);
+  bridgePortJoined(k, ns, m);
   const touched: Touched = [
     [ns.id, l.ifindex],
     [ns.id, m.ifindex],

@@ -120,6 +120,18 @@ export function linkwatch(k: KernelState, touched: Touched): void {
   k.lwPending = keep;
 }
 
+/**
+ * linkwatch_fire_event for a bridge a port joined: br_add_if runs the port state selection,
+ * which turns the bridge's carrier off and on again, so linkwatch computes its operstate even
+ * when the carrier ends up as it was. Checked on a 6.18 kernel: a new bridge set up shows
+ * UNKNOWN (carrier on, never an event); once an up veth with carrier joins it, UP.
+ */
+export function bridgePortJoined(k: KernelState, ns: Netns, br: Link): void {
+  if (!br.adminUp || br.lwPendingSince !== null) return;
+  br.lwPendingSince = k.now ?? 0;
+  k.lwPending.push(`${ns.id}/${br.ifindex}`);
+}
+
 function processEvent(k: KernelState, ns: Netns, l: Link): void {
   const c = carrierOf(k, ns, l);
   l.lwPendingSince = null;

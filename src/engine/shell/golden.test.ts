@@ -50,8 +50,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   "jq '.foo bar' j":
     'jq: only path filters; other programs get a cnisim message, not jq 1.6 syntax errors',
   "jq 'keys' j": 'jq: only path filters',
-  'ip link add br1 type bridge vlan_filtering 1':
-    'the recording kernel lacks bridge VLAN filtering (EOPNOTSUPP); the model has it',
   'ip addr add 10.7.3.1/24 dev br0 label foo': 'address labels are not modelled',
   'ip route add blackhole 10.82.0.0/16': 'route types other than unicast are not modelled',
 };

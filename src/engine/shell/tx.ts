@@ -44,21 +44,31 @@ export class Tx {
 
   change<T>(fn: (n: Draft<NodeState>, rnd: RandomSource) => T, kernel: boolean): T {
     let out!: T;
+    let kept: unknown = null;
     const before = this.work;
     const next = produce(before, (d) => {
       const n = d.nodes[this.node]!;
       const initial = d.rng as RngState;
       const rng = new Rng(initial);
       if (kernel) (n.kernel as KernelState).now = d.clock;
-      out = fn(n, rng);
+      try {
+        out = fn(n, rng);
+      } catch (e) {
+        // A kernel call that failed after a change it does not undo: keep the change.
+        if (!(e as { keepsState?: boolean }).keepsState) throw e;
+        kept = e;
+      }
       if (rng.state !== initial) d.rng = rng.state as number[];
     });
     // Only the kernel's clock moved: nothing changed.
     const a = next.nodes[this.node]!;
     const b = before.nodes[this.node]!;
-    if (next.rng === before.rng && a.fs === b.fs && kernelEqualExceptNow(a.kernel, b.kernel))
+    if (next.rng === before.rng && a.fs === b.fs && kernelEqualExceptNow(a.kernel, b.kernel)) {
+      if (kept) throw kept;
       return out;
+    }
     this.work = next;
+    if (kept) throw kept;
     return out;
   }
 

@@ -134,7 +134,8 @@ export class Simulation {
 
   /**
    * Applies `change` to a draft of the world and records `ev` with the new state. If `change`
-   * throws, nothing changes and the event is recorded with `error`; the error is rethrown.
+   * throws, nothing changes and the event is recorded with `error`; the error is rethrown. An
+   * error marked `keepsState` (kernel KernelErrorAfterChange) keeps what `change` did first.
    */
   apply<T>(ev: EventInit, change: (d: Draft<WorldState>) => T): T {
     let out: T | undefined;
@@ -144,7 +145,13 @@ export class Simulation {
     try {
       next = produce(this.state, (d) => {
         d.clock += cost;
-        out = change(d);
+        try {
+          out = change(d);
+        } catch (e) {
+          // A kernel call that failed after a change it does not undo: keep the change.
+          if (!(e as { keepsState?: boolean }).keepsState) throw e;
+          failure = e;
+        }
       });
     } catch (e) {
       failure = e;

@@ -60,7 +60,15 @@ export function* linkAddBridge(
       `link add ${name}${mtu ? ` mtu ${mtu}` : ''} type bridge${vlanFiltering ? ' vlan_filtering 1' : ''}`,
     ),
     { ns: sys.nsLabel(ns), name, kind: 'bridge', mtu },
-    (k, rnd) => K.linkAdd(k, ns, { kind: 'bridge', name, mtu, vlanFiltering }, rnd),
+    // vishvananda/netlink sends IFLA_BR_VLAN_FILTERING only when Bridge.VlanFiltering is set,
+    // which bridge 1.1.1 does only for a vlan.
+    (k, rnd) =>
+      K.linkAdd(
+        k,
+        ns,
+        { kind: 'bridge', name, mtu, ...(vlanFiltering ? { vlanFiltering } : {}) },
+        rnd,
+      ),
   );
 }
 

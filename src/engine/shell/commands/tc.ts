@@ -1,10 +1,10 @@
 /**
  * `tc [-n NS] qdisc show [dev DEV] [root|ingress]`, `tc [-n NS] filter show dev DEV
- * [ingress|root|parent ffff:]` (iproute2 6.1; kernel/tc.ts). Not modelled: tc changes, classes,
- * actions, `tc -s` / `-d` / `-j`.
+ * [ingress|root|parent ffff:]`, `tc [-n NS] qdisc del dev DEV root|ingress` (iproute2 6.1;
+ * kernel/tc.ts). Not modelled: other tc changes, classes, actions, `tc -s` / `-d` / `-j`.
  */
-import { linkByName, linksOf } from '../../kernel/kernel';
-import { filterShowLines, qdiscShowLines } from '../../kernel/tc';
+import { KernelError, linkByName, linksOf } from '../../kernel/kernel';
+import { filterShowLines, qdiscDel, qdiscShowLines } from '../../kernel/tc';
 import type { Link, Netns } from '../../kernel/types';
 import type { CommandContext } from '../types';
 import { matches } from './ip-common';
@@ -96,6 +96,7 @@ export function tc(ctx: CommandContext): number {
     return 1;
   }
   const what = isQdisc ? 'qdisc' : 'filter';
+  if (isQdisc && cmd !== undefined && matches(cmd, 'delete')) return qdiscDelete(ctx, nsId, rest);
   if (
     cmd !== undefined &&
     !(matches(cmd, 'show') || matches(cmd, 'list') || matches(cmd, 'ls') || cmd === 'lst')
@@ -143,3 +144,51 @@ export function tc(ctx: CommandContext): number {
 }
 
 // iptables
+
+/**
+ * `tc qdisc del dev DEV root|ingress` (the words in any order), as the bandwidth plugin's
+ * qdiscs are removed by hand. The kernel's answers (checked with iproute2 6.1 on a 6.18 kernel):
+ * the default root qdisc (noqueue, or none on a down device) "Cannot delete qdisc with handle of
+ * zero.", a missing ingress qdisc "Cannot find specified qdisc on specified device.", neither
+ * root nor ingress (parent and handle unspecified) "Failed to find qdisc with specified handle.",
+ * each with exit code 2. Other selectors (handle, parent) are not modelled.
+ */
+function qdiscDelete(ctx: CommandContext, nsId: string, rest: string[]): number {
+  let devName: string | null = null;
+  let which: 'root' | 'ingress' | null = null;
+  for (let j = 0; j < rest.length; j++) {
+    const a = rest[j]!;
+    if (a === 'dev') {
+      const name = rest[++j];
+      if (name === undefined) {
+        ctx.err('Command line is not complete. Try option "help"\n');
+        return 255;
+      }
+      devName = name;
+    } else if ((a === 'root' || a === 'ingress') && which === null) which = a;
+    else return notSimulated(ctx, 'tc', `qdisc del ${a}`);
+  }
+  if (devName === null) return notSimulated(ctx, 'tc', 'qdisc del without dev');
+  const l = linkByName(nsOfCtx(ctx, nsId), devName);
+  if (!l) {
+    ctx.err(`Cannot find device "${devName}"\n`);
+    return 1;
+  }
+  if (which === null) {
+    ctx.err('Error: Failed to find qdisc with specified handle.\n');
+    return 2;
+  }
+  const w = which;
+  try {
+    ctx.changeKernel((k) => qdiscDel(k, nsId, l.ifindex, w));
+  } catch (e) {
+    if (!(e instanceof KernelError)) throw e;
+    ctx.err(
+      w === 'root'
+        ? 'Error: Cannot delete qdisc with handle of zero.\n'
+        : 'Error: Cannot find specified qdisc on specified device.\n',
+    );
+    return 2;
+  }
+  return 0;
+}
