@@ -6,35 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { addNode } from '../node/setup';
-import { Simulation, newWorld } from '../sim/world';
-import { Shell } from './shell';
+import { bashCases, bashShell, runBashCase } from './bash-golden';
 
-interface Case {
-  cmd: string;
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-const cases = readFileSync(new URL('./golden/case-outputs.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l !== '')
-  .map((l) => JSON.parse(l) as Case);
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function newShell(): Shell {
-  const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
-  return new Shell(sim, 'node', { cwd: '/tmp' });
-}
+const cases = bashCases(
+  readFileSync(new URL('./golden/case-outputs.jsonl', import.meta.url), 'utf8'),
+);
 
 describe('case runs what bash 5.2 runs', () => {
-  const sh = newShell();
+  const sh = bashShell();
   for (const c of cases) {
     it(c.cmd, () => {
-      const r = sh.run(`bash -c ${quote(c.cmd)}`);
-      expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({
+      expect(runBashCase(sh, c)).toEqual({
         stdout: c.stdout,
         stderr: c.stderr,
         exitCode: c.exitCode,

@@ -8,35 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { addNode } from '../node/setup';
-import { Simulation, newWorld } from '../sim/world';
-import { Shell } from './shell';
+import { bashCases, bashShell, runBashCase } from './bash-golden';
 
-interface Case {
-  cmd: string;
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-const cases = readFileSync(new URL('./golden/expansion-outputs.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l !== '')
-  .map((l) => JSON.parse(l) as Case);
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function newShell(): Shell {
-  const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
-  return new Shell(sim, 'node', { cwd: '/tmp' });
-}
+const cases = bashCases(
+  readFileSync(new URL('./golden/expansion-outputs.jsonl', import.meta.url), 'utf8'),
+);
 
 describe('arithmetic and brace expansion print what bash 5.2 prints', () => {
-  const sh = newShell();
+  const sh = bashShell();
   for (const c of cases) {
     it(c.cmd, () => {
-      const r = sh.run(`bash -c ${quote(c.cmd)}`);
-      expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({
+      expect(runBashCase(sh, c)).toEqual({
         stdout: c.stdout,
         stderr: c.stderr,
         exitCode: c.exitCode,
@@ -52,7 +34,7 @@ describe('arithmetic and brace expansion print what bash 5.2 prints', () => {
 
 describe('an expansion error at the prompt', () => {
   it('abandons the rest of the line, sets $? to 1, and the next line runs', () => {
-    const sh = newShell();
+    const sh = bashShell();
     const r = sh.run('echo $((5/0)) after; echo next');
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('bash: 5/0: division by 0 (error token is "0")\n');
@@ -60,7 +42,7 @@ describe('an expansion error at the prompt', () => {
     expect(sh.run('x=$((2**3)); echo $x').stdout).toBe('8\n');
   });
   it('ends only the line it is on when several are pasted', () => {
-    const sh = newShell();
+    const sh = bashShell();
     const r = sh.run('echo ${u?unset} more; echo same line\necho next line');
     expect(r.stdout).toBe('next line\n');
     expect(r.stderr).toBe('bash: u: unset\n');

@@ -8,35 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { addNode } from '../node/setup';
-import { Simulation, newWorld } from '../sim/world';
-import { Shell } from './shell';
+import { bashCases, bashShell, runBashCase } from './bash-golden';
 
-interface Case {
-  cmd: string;
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-const cases = readFileSync(new URL('./golden/read-builtin-outputs.jsonl', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l !== '')
-  .map((l) => JSON.parse(l) as Case);
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function newShell(): Shell {
-  const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
-  return new Shell(sim, 'node', { cwd: '/tmp' });
-}
+const cases = bashCases(
+  readFileSync(new URL('./golden/read-builtin-outputs.jsonl', import.meta.url), 'utf8'),
+);
 
 describe('read prints and sets what bash 5.2 does', () => {
-  const sh = newShell();
+  const sh = bashShell();
   for (const c of cases) {
     it(c.cmd, () => {
-      const r = sh.run(`bash -c ${quote(c.cmd)}`);
-      expect({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode }).toEqual({
+      expect(runBashCase(sh, c)).toEqual({
         stdout: c.stdout,
         stderr: c.stderr,
         exitCode: c.exitCode,
@@ -51,7 +33,7 @@ describe('read prints and sets what bash 5.2 does', () => {
 
 describe('read at the prompt', () => {
   it('takes a line per turn from a loop redirected from a node file, and the loop sees each', () => {
-    const sh = newShell();
+    const sh = bashShell();
     sh.run("printf '10.22.0.2 web-0\\n10.22.0.3 web-1\\n' > /tmp/pods");
     const r = sh.run('while read ip pod; do echo "$pod=$ip"; done < /tmp/pods');
     expect(r.stdout).toBe('web-0=10.22.0.2\nweb-1=10.22.0.3\n');
@@ -59,8 +41,7 @@ describe('read at the prompt', () => {
   });
 
   it('reads the end of the terminal: it shows its prompt and returns 1, the variable empty', () => {
-    const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
-    const sh = new Shell(sim, 'node', { cwd: '/tmp', tty: true });
+    const sh = bashShell({ tty: true });
     sh.run('name=old');
     const r = sh.run('read -p "Pod name: " name');
     expect(r.stderr).toBe('Pod name: ');
@@ -69,14 +50,13 @@ describe('read at the prompt', () => {
   });
 
   it('shows no prompt when its input is not the terminal', () => {
-    const sim = new Simulation(addNode(newWorld(1), { name: 'node', plugins: ['bridge'] }));
-    const sh = new Shell(sim, 'node', { cwd: '/tmp', tty: true });
+    const sh = bashShell({ tty: true });
     const r = sh.run('read -p "Pod name: " name <<< web-0; echo $name');
     expect(r.output).toBe('web-0\n');
   });
 
   it('says plainly that it has no arrays', () => {
-    const r = newShell().run('read -a ips <<< "1 2"');
+    const r = bashShell().run('read -a ips <<< "1 2"');
     expect(r.stderr).toBe('bash: read: -a: arrays are not supported by this shell\n');
     expect(r.exitCode).toBe(2);
   });

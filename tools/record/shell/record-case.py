@@ -9,7 +9,9 @@ loops, syntax errors), then words and patterns generated from a fixed seed. Each
 
     python3 tools/record/shell/record-case.py src/engine/shell/golden/case-outputs.jsonl
 """
-import json, random, subprocess, sys
+import random, sys
+
+from bashcases import record
 
 CASES = [
     'case a in a) echo A;; b) echo B;; esac', 'case b in a) echo A;; b) echo B;; esac', 'case c in a) echo A;; *) echo other;; esac',
@@ -50,12 +52,7 @@ def main(path):
     cmds = list(CASES)
     for _ in range(150):
         cmds.append(gen(r))
-    env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
-    with open(path, 'w') as out:
-        for cmd in cmds:
-            p = subprocess.run(['bash', '-c', cmd], cwd='/tmp', env=env, capture_output=True,
-                               stdin=subprocess.DEVNULL, timeout=5)
-            out.write(json.dumps({'cmd': cmd, 'stdout': p.stdout.decode(), 'stderr': p.stderr.decode(), 'exitCode': p.returncode}, ensure_ascii=False) + '\n')
+    record(path, cmds, ['/tmp/case-o'])
 
 
 if __name__ == '__main__':

@@ -9,7 +9,9 @@ generated from a fixed seed. Each runs as `bash -c CMD` in /tmp with a clean env
 
     python3 tools/record/shell/record-cond.py src/engine/shell/golden/cond-outputs.jsonl
 """
-import json, random, subprocess, sys
+import random, sys
+
+from bashcases import record
 
 CASES = [
     '[[ -d /tmp ]] && echo dir', '[[ -f /tmp ]] || echo not-file', 'touch /tmp/cond-f; [[ -f /tmp/cond-f && -e /tmp/cond-f ]]; echo $?',
@@ -52,13 +54,7 @@ def main(path):
     cmds = list(CASES)
     for _ in range(150):
         cmds.append(gen(r))
-    env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
-    with open(path, 'w') as out:
-        for cmd in cmds:
-            p = subprocess.run(['bash', '-c', cmd], cwd='/tmp', env=env, capture_output=True,
-                               stdin=subprocess.DEVNULL, timeout=5)
-            out.write(json.dumps({'cmd': cmd, 'stdout': p.stdout.decode(), 'stderr': p.stderr.decode(), 'exitCode': p.returncode}, ensure_ascii=False) + '\n')
-    subprocess.run(['rm', '-f', '/tmp/cond-f', '/tmp/cond-o'])
+    record(path, cmds, ['/tmp/cond-f', '/tmp/cond-o'])
 
 
 if __name__ == '__main__':

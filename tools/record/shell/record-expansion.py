@@ -8,7 +8,9 @@ fixed seed. Each runs as `bash -c CMD` in /tmp with a clean environment; nothing
 
     python3 tools/record/shell/record-expansion.py src/engine/shell/golden/expansion-outputs.jsonl
 """
-import json, random, subprocess, sys
+import random, sys
+
+from bashcases import record
 
 CASES = [
     'echo $((1/0))', 'echo $(( 1 + ))', 'echo $((1 +))', 'echo $(( 2 ** 10 )) $((7%3)) $((-7/2)) $((1<<62<<2))',
@@ -96,12 +98,7 @@ def main(path):
     cmds += BRACES
     for _ in range(150):
         cmds.append(f'v=V; for w in {brace(r)}; do printf "[%s]" "$w"; done; echo')
-    env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
-    with open(path, 'w') as out:
-        for cmd in cmds:
-            p = subprocess.run(['bash', '-c', cmd], cwd='/tmp', env=env, capture_output=True, timeout=5)
-            out.write(json.dumps({'cmd': cmd, 'stdout': p.stdout.decode(), 'stderr': p.stderr.decode(), 'exitCode': p.returncode}, ensure_ascii=False) + '\n')
-
+    record(path, cmds, ['/tmp/o'])
 
 if __name__ == '__main__':
     main(sys.argv[1])

@@ -10,7 +10,9 @@ environment and /dev/null as its input; nothing else is touched but /tmp/read-*.
 
     python3 tools/record/shell/record-read-builtin.py src/engine/shell/golden/read-builtin-outputs.jsonl
 """
-import json, random, subprocess, sys
+import random, sys
+
+from bashcases import record
 
 CASES = [
     'echo "a b c" | { read x y; echo "[$x][$y]"; }', 'echo hi | read x; echo "[$x]"',
@@ -66,12 +68,7 @@ def main(path):
     cmds = list(CASES)
     for _ in range(200):
         cmds.append(gen(r))
-    env = {'PATH': '/usr/bin:/bin', 'HOME': '/root', 'LANG': 'C.UTF-8'}
-    with open(path, 'w') as out:
-        for cmd in cmds:
-            p = subprocess.run(['bash', '-c', cmd], cwd='/tmp', env=env, capture_output=True,
-                               stdin=subprocess.DEVNULL, timeout=5)
-            out.write(json.dumps({'cmd': cmd, 'stdout': p.stdout.decode(), 'stderr': p.stderr.decode(), 'exitCode': p.returncode}, ensure_ascii=False) + '\n')
+    record(path, cmds, ['/tmp/read-f'])
 
 
 if __name__ == '__main__':
