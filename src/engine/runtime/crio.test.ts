@@ -518,3 +518,129 @@ describe('ocicni.go checkNetwork below 0.4.0, sandbox_network.go networkStart (c
     });
   }
 });
+
+describe('sandbox_network.go networkStop: a DEL that fails in StopPodSandbox, by patch release', () => {
+  /** A running pod whose DEL then fails (bridge cannot find its IPAM plugin), deleted. */
+  function failingDel(version: string) {
+    const c = crio(version);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    expect(c.shell(NODE, 'mv /opt/cni/bin/host-local /root/').exitCode).toBe(0);
+    c.deletePod('web-0');
+    c.runFor(60_000_000);
+    const label = `k8s_web-0_default_${sb!.pod.uid}_0(${sb!.id})`;
+    const del = `error removing pod default_web-0 from CNI network "containerd-net": plugin type="bridge" failed (delete): failed to find plugin "host-local" in path [/opt/cni/bin]`;
+    const kills = events(c, 'FailedKillPod');
+    const reserved = () =>
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.'));
+    const cacheFile = `/var/lib/cni/results/containerd-net-${sb!.id}-eth0`;
+    return { c, sb: sb!, label, del, kills, reserved, cacheFile };
+  }
+  const stopErr = (m: string) => `error killing pod: failed to "KillPodSandbox" for "${m}`;
+
+  // cri-o v1.31.3 server/sandbox_network.go networkStop: the error, the network not stopped.
+  it('1.31.3: the error is returned and the DEL retried: the pod stays Terminating', () => {
+    const { c, sb, label, del, kills, cacheFile } = failingDel('1.31.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toBe(
+      `${stopErr(sb.pod.uid)}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+    expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeDefined();
+  });
+
+  // cri-o v1.31.13 server/sandbox_network.go networkStop (commit 7c3290d): os.Stat, then
+  // os.RemoveAll of the pinned netns, a mount point: EBUSY, and the error says so.
+  it('1.31.13: the error says the pinned netns path could not be removed; the pod stays Terminating', () => {
+    const { c, sb, label, del, kills } = failingDel('1.31.13');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toContain(
+      `desc = failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}: failed to remove netns path: unlinkat ${sb.netns}: device or resource busy"`,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+  });
+
+  // cri-o v1.34.5 / v1.35.0 server/sandbox_network.go networkStop: the network is marked stopped
+  // anyway and cleanupCNIResultFiles removes the cache: one FailedKillPod, then the retry's stop
+  // succeeds and the pod goes, its address left reserved.
+  for (const version of ['1.34.5', '1.35.0', '1.32.8']) {
+    it(`${version}: one FailedKillPod ("network teardown failed"), then the pod is gone; the address leaks`, () => {
+      const { c, sb, label, del, kills, reserved, cacheFile } = failingDel(version);
+      expect(kills).toHaveLength(1);
+      expect(kills[0]!.count).toBe(1);
+      expect(kills[0]!.message).toContain(
+        `desc = network teardown failed for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+      );
+      expect(podPhase(c, 'web-0')).toBeUndefined();
+      expect(reserved()).toEqual(['10.244.1.2']);
+      expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeUndefined();
+      const log = crioLog(c);
+      expect(log).toContain(
+        `level=warning msg="Failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+      );
+      expect(log).toContain(
+        `level=warning msg="Failed to remove netns path ${sb.netns}: unlinkat ${sb.netns}: device or resource busy"`,
+      );
+      expect(log).toContain(
+        `level=info msg="Cleaned up CNI result file containerd-net-${sb.id}-eth0 for container ${sb.id}"`,
+      );
+      expect(log).toContain(`msg="Stopped pod sandbox: ${sb.id}"`);
+      expect(tkeys(c.sim.node(NODE).kernel.mounts)).toEqual([]);
+    });
+  }
+
+  // cri-o v1.33.3 server/sandbox_network.go networkStop (commit d17990a): the error, not stopped.
+  it('1.33.3: "network teardown failed", the network not marked stopped: the pod stays Terminating', () => {
+    const { c, label, kills, cacheFile } = failingDel('1.33.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toContain(
+      `desc = network teardown failed for pod sandbox ${label}: `,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+    expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeDefined();
+  });
+});
+
+describe('sandbox_network.go networkStop after a reboot (the pinned netns gone), by patch release', () => {
+  function rebootThenDelete(version: string) {
+    const c = crio(version);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.reboot(NODE);
+    c.runFor(60_000_000);
+    return { c, sb: sb! };
+  }
+  const bridgeDels = (c: Cluster) =>
+    execs(c, 'DEL').filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+
+  // cri-o v1.33.3 networkStop: a netns path that does not exist skips the DEL altogether.
+  it('1.33.3: the old sandbox is stopped without a DEL: its address stays reserved', () => {
+    const { c } = rebootThenDelete('1.33.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(bridgeDels(c)).toEqual([]);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(2);
+  });
+
+  // cri-o v1.35.0 networkStop: "Always attempt CNI teardown to prevent IP leaks".
+  it('1.35.0: the DEL runs with the missing path and releases the address', () => {
+    const { c } = rebootThenDelete('1.35.0');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(bridgeDels(c).length).toBeGreaterThan(0);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(1);
+  });
+});

@@ -20,6 +20,8 @@ import * as vfs from '../fs/vfs';
 import { q } from '../gofmt';
 import { linkSetUp } from '../kernel/links';
 import { holdNetns } from '../kernel/netns';
+import { settled } from '../sim/world';
+import { freezeFresh } from '../state/freeze';
 import { base64Decode } from '../base64';
 import { tdel, tentries, tget, tset, tvalues, type Table } from '../state/table';
 import { resultsDir } from '../libcni/cache';
@@ -733,9 +735,10 @@ export class Crio extends Containerd {
 
   /**
    * networkStop (`sandbox_network.go`) → ocicni TearDownPodWithContext: best effort, once per
-   * sandbox (a stopped network is not torn down again), under a 1-minute context. The
-   * attachments come from the result cache; each network's config and CNI_ARGS come from its
-   * cache file (loadNetworkFromCache), falling back to the config on disk. An error text, or null.
+   * sandbox (a stopped network is not torn down again), under a 1-minute context. What a failed
+   * DEL does depends on the patch release (crio-releases.ts StopDelFailure): an error the
+   * kubelet retries, that error with the netns path's fate, or a network marked stopped anyway
+   * with its result cache files removed. An error text, or null.
    */
   private *networkStop(
     sb: { id: string; netns: string; pod: SandboxRec['pod'] },
@@ -744,12 +747,152 @@ export class Crio extends Containerd {
     parent: number | undefined,
   ): Gen<string | null> {
     if (this.crio.networkStopped.includes(sb.id)) return null;
-    const sbName = crioSandboxName(sb.pod);
-    const wrap = (e: string) =>
-      `failed to destroy network for pod sandbox ${sbName}(${sb.id}): ${e}`;
+    const gen = this.crioRelease.stopDelFailure;
+    const label = `${crioSandboxName(sb.pod)}(${sb.id})`;
+    const path = sb.netns;
+    const stopped = (): null => {
+      this.crioQuietly((s) => {
+        s.networkStopped.push(sb.id);
+      });
+      return null;
+    };
+    // From 1.33.3 / 1.32.8 the netns path is looked at before the DEL (os.Stat, then
+    // validateNetworkNamespace: ns.GetNS in `sandbox_network_linux.go`).
+    let netnsValid = true;
+    if (gen === 'skip-missing' || gen === 'mark-stopped' || gen === 'mark-stopped-quiet') {
+      const at = this.netnsAt(path);
+      if (path === '') {
+        if (gen === 'mark-stopped-quiet') {
+          this.log(
+            'warning',
+            `Network namespace path is empty for pod sandbox ${label}, attempting CNI teardown with cached info`,
+            fields,
+          );
+          netnsValid = false;
+        }
+      } else if (at === 'missing') {
+        // (A debug line: "Network namespace file … does not exist".)
+        if (gen === 'skip-missing') return stopped();
+        netnsValid = false;
+      } else if (at === 'file') {
+        const what =
+          gen === 'skip-missing'
+            ? 'skipping CNI teardown'
+            : 'attempting CNI teardown with cached info';
+        this.log(
+          'warning',
+          `Network namespace file ${path} is invalid for pod sandbox ${label}: invalid network namespace: unknown FS magic on ${q(path)}: 1021994, removing and ${what}`,
+          fields,
+        );
+        yield* this.cleanupNetns(path, label, fields);
+        if (gen === 'skip-missing') return stopped();
+        netnsValid = false;
+      }
+    }
+    const err = yield* this.tearDownPod(sb, cfg, fields, parent);
+    if (err === null) return stopped();
+    const destroy = `failed to destroy network for pod sandbox ${label}: ${err}`;
+    switch (gen) {
+      case 'fail':
+        return destroy;
+      case 'rm-netns': {
+        // os.Stat, then os.RemoveAll of the path: a pinned namespace is a mount point, which
+        // unlink refuses (EBUSY); a plain file there goes, and the stop succeeds.
+        const at = this.netnsAt(path);
+        if (at === 'missing')
+          return `${destroy}: stat netns path ${q(path)}: stat ${path}: no such file or directory`;
+        if (at === 'pinned')
+          return `${destroy}: failed to remove netns path: unlinkat ${path}: device or resource busy`;
+        yield* this.removePlainFile(path);
+        this.log('warning', `Removed invalid netns path ${path} from pod sandbox ${label}`, fields);
+        return stopped();
+      }
+      default: {
+        if (gen === 'mark-stopped-quiet' && !netnsValid) {
+          // (A debug line: "CNI teardown failed due to missing/invalid network namespace".)
+          yield* this.cleanupCNIResultFiles(sb.id, fields);
+          return stopped();
+        }
+        this.log('warning', `Failed to destroy network for pod sandbox ${label}: ${err}`, fields);
+        if (path !== '' && netnsValid && this.netnsAt(path) !== 'missing')
+          yield* this.cleanupNetns(path, label, fields);
+        const teardown = `network teardown failed for pod sandbox ${label}: ${err}`;
+        if (gen === 'skip-missing') return teardown;
+        // "Even if CNI teardown failed, mark network as stopped to prevent retry loops."
+        yield* this.cleanupCNIResultFiles(sb.id, fields);
+        stopped();
+        return teardown;
+      }
+    }
+  }
+
+  /** What is at a sandbox's netns path: nothing, the pinned namespace (a mount), or a file. */
+  private netnsAt(path: string): 'missing' | 'pinned' | 'file' {
+    if (path === '' || !vfs.stat(this.nodeState().fs, path)) return 'missing';
+    return tget(this.nodeState().kernel.mounts, path) ? 'pinned' : 'file';
+  }
+
+  private *removePlainFile(path: string): Gen<void> {
+    this.change(`crio: rm ${path}`, (_c, n) => {
+      n.fs = freezeFresh(vfs.remove(settled(n.fs), path)) as never;
+    });
+    yield TICK;
+  }
+
+  /** cleanupNetns (`sandbox_network_linux.go`): os.RemoveAll of the netns path, logged. */
+  private *cleanupNetns(path: string, label: string, fields: Fields): Gen<void> {
+    if (this.netnsAt(path) === 'pinned') {
+      this.log(
+        'warning',
+        `Failed to remove netns path ${path}: unlinkat ${path}: device or resource busy`,
+        fields,
+      );
+      return;
+    }
+    if (this.netnsAt(path) === 'file') yield* this.removePlainFile(path);
+    this.log('info', `Removed netns path ${path} from pod sandbox ${label}`, fields);
+  }
+
+  /**
+   * cleanupCNIResultFiles (`sandbox_network.go`, 1.32.8+, 1.33.4+): every file of
+   * /var/lib/cni/results whose name holds the sandbox id is removed, after a failed DEL.
+   */
+  private *cleanupCNIResultFiles(id: string, fields: Fields): Gen<void> {
+    const dir = resultsDir();
+    const fs = this.nodeState().fs;
+    if (vfs.stat(fs, dir)?.kind !== 'dir') {
+      this.log(
+        'warning',
+        `Failed to read CNI cache directory ${dir}: open ${dir}: no such file or directory`,
+        fields,
+      );
+      return;
+    }
+    for (const f of vfs.readDir(fs, dir).sort()) {
+      const file = vfs.joinPath(dir, f);
+      if (!f.includes(id) || vfs.stat(this.nodeState().fs, file)?.kind !== 'file') continue;
+      this.change(`crio: rm ${file}`, (_c, n) => {
+        n.fs = freezeFresh(vfs.remove(settled(n.fs), file)) as never;
+      });
+      this.log('info', `Cleaned up CNI result file ${f} for container ${id}`, fields);
+    }
+    yield TICK;
+  }
+
+  /**
+   * ocicni TearDownPodWithContext: the attachments come from the result cache; each network's
+   * config and CNI_ARGS come from its cache file (loadNetworkFromCache), falling back to the
+   * config on disk. ocicni's error text, or null.
+   */
+  private *tearDownPod(
+    sb: { id: string; netns: string; pod: SandboxRec['pod'] },
+    cfg: PodSandboxConfig,
+    fields: Fields,
+    parent: number | undefined,
+  ): Gen<string | null> {
     let attachments = this.cachedAttachments(sb.id);
     if (attachments.length === 0) {
-      if (!this.crio.defaultNet) return wrap(missingDefaultNetwork(this.state.settings.confDir));
+      if (!this.crio.defaultNet) return missingDefaultNetwork(this.state.settings.confDir);
       attachments = [{ name: this.crio.defaultNet, ifName: 'eth0' }];
     }
     const ctx = new Ctx();
@@ -773,7 +916,7 @@ export class Crio extends Containerd {
         }
         if (!list) {
           const net = this.state.cni.networks.find((n) => n.name === a.name);
-          if (!net) return wrap(`failed to find requested network name ${a.name}`);
+          if (!net) return `failed to find requested network name ${a.name}`;
           list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
         }
         const pod = `${sb.pod.namespace}_${sb.pod.name}`;
@@ -784,16 +927,11 @@ export class Crio extends Containerd {
         );
         const out = yield* this.libcni(ctx, parent).delNetworkList(list, rt);
         if (!out.ok)
-          return wrap(
-            `error removing pod ${pod} from CNI network ${q(list.name)}: ${out.error.message}`,
-          );
+          return `error removing pod ${pod} from CNI network ${q(list.name)}: ${out.error.message}`;
       }
     } finally {
       this.deps.sched.cancel(timer);
     }
-    this.crioQuietly((s) => {
-      s.networkStopped.push(sb.id);
-    });
     return null;
   }
 
