@@ -52,6 +52,14 @@ export interface CrioRelease {
   continuousStatus: boolean;
   /** The commit of the tag, as `crio --version` prints it (GitCommit). */
   gitCommit: string;
+  /**
+   * libcni v1.3.0 (go.mod: 1.33+): ocicni's loadNetworks reads a conflist with ConfListFromFile,
+   * which appends the plugin configs of `<conf dir>/<network name>/*.conf` unless
+   * `loadOnlyInlinedPlugins`, and lets a list have no `plugins` key (`libcni/conf.go`
+   * NetworkConfFromFile). The result cache keeps the file's own bytes (`api.go` cacheAdd of
+   * list.Bytes), so CHECK and DEL, which ocicni runs from the cache, see the inline plugins only.
+   */
+  pluginConfDir: boolean;
   /** What networkStop does when the DEL fails (`server/sandbox_network.go`): see StopDelFailure. */
   stopDelFailure: StopDelFailure;
 }
@@ -159,6 +167,7 @@ export function parseCrioRelease(input: string): CrioReleaseParse {
       continuousStatus: n >= 36,
       gitCommit: CRIO_COMMITS[version] ?? '',
       stopDelFailure: stopDelFailure(n, patch),
+      pluginConfDir: n >= 33,
     },
   };
 }

@@ -644,3 +644,85 @@ describe('sandbox_network.go networkStop after a reboot (the pinned netns gone),
     ).toHaveLength(1);
   });
 });
+
+/**
+ * CRI-O 1.33+ vendors libcni v1.3.0 (go.mod): ocicni v0.4.3 `loadNetworks` reads a conflist with
+ * ConfListFromFile, which appends `<conf dir>/<network name>/*.conf` (libcni `conf.go`
+ * NetworkConfFromFile) and accepts a list without `plugins`. The result cache keeps the file's
+ * own bytes (`api.go` AddNetworkList: cacheAdd(result, list.Bytes, …)), and ocicni runs CHECK and
+ * DEL from the cache (loadNetworkFromCache), so those see the inline plugins only.
+ */
+describe('libcni v1.3 plugin directories (CRI-O 1.33+, ocicni loadNetworks, loadNetworkFromCache)', () => {
+  const DIR = '/etc/cni/net.d/containerd-net';
+  const full = JSON.parse(defaultConflist('10.244.1.0/24')) as { plugins: unknown[] };
+  const tuning = JSON.stringify({ type: 'tuning', sysctl: { 'net.core.somaxconn': '512' } });
+  const withDir = (version: string) =>
+    crio(version, {
+      cniConfigs: {
+        '10-containerd-net.conflist': JSON.stringify({ ...full, plugins: [full.plugins[0]] }),
+      },
+      files: { [`${DIR}/20-tuning.conf`]: tuning },
+    });
+  const chain = (c: Cluster, cmd: string) =>
+    execs(c, cmd)
+      .filter((e) => e.source === 'libcni')
+      .map((e) => e.target);
+
+  it("1.33.0: ADD runs the directory's plugin after the list's own; CHECK and DEL, from the cache, do not", () => {
+    const c = withDir('1.33.0');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(chain(c, 'ADD')).toEqual(['bridge', 'tuning']);
+    expect(chain(c, 'CHECK')).toEqual(['bridge']);
+    c.deletePod('web-0');
+    c.runFor(90_000_000);
+    expect(podPhase(c, 'web-0')).toBeUndefined();
+    expect(chain(c, 'DEL')).toEqual(['bridge']);
+  });
+
+  it('1.33.0: a list with no "plugins" key is loaded from its directory; 1.32.13 rejects it', () => {
+    const bridge = JSON.stringify(full.plugins[0]);
+    const spec = {
+      cniConfigs: {
+        '10-containerd-net.conflist': JSON.stringify({
+          cniVersion: '1.0.0',
+          name: 'containerd-net',
+        }),
+      },
+      files: { [`${DIR}/10-bridge.conf`]: bridge },
+    };
+    const c = crio('1.33.0', spec);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(chain(c, 'ADD')).toEqual(['bridge']);
+    // The cached list has no plugins: CHECK and DEL run none, and the address stays.
+    expect(chain(c, 'CHECK')).toEqual([]);
+    c.deletePod('web-0');
+    c.runFor(90_000_000);
+    expect(podPhase(c, 'web-0')).toBeUndefined();
+    expect(chain(c, 'DEL')).toEqual([]);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toEqual(['10.244.1.2']);
+    const old = crio('1.32.13', spec);
+    old.runFor(2_000_000);
+    expect(crioLog(old)).toContain(
+      'level=error msg="Error loading CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: no \'plugins\' key"',
+    );
+    expect(nodeReady(old)).toBe('False');
+  });
+
+  it('1.32.13: the directory is not read', () => {
+    const c = withDir('1.32.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(chain(c, 'ADD')).toEqual(['bridge']);
+  });
+});

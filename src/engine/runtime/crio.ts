@@ -25,7 +25,14 @@ import { freezeFresh } from '../state/freeze';
 import { base64Decode } from '../base64';
 import { tdel, tentries, tget, tset, tvalues, type Table } from '../state/table';
 import { resultsDir } from '../libcni/cache';
-import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
+import {
+  confFiles,
+  confFromBytes,
+  confListFromBytes,
+  confListFromConf,
+  confListFromFile,
+  withPlugins,
+} from '../libcni/conf';
 import type { NetworkConfigList } from '../libcni/conf';
 import { LIB_V1_1, LIB_V1_2, type Result, toCurrent } from '../cni/result';
 import { ipString } from '../net/ip';
@@ -210,9 +217,14 @@ export class Crio extends Containerd {
       if (!vfs.stat(fs, file)) continue; // do not log ENOENT errors
       const bytes = vfs.readFile(fs, file);
       let list: NetworkConfigList;
+      let dirPlugins: string[] = [];
       if (file.endsWith('.conflist')) {
         try {
-          list = confListFromBytes(bytes, { libcni: s.libcni });
+          // libcni v1.3 (1.33+): plugin configs from <conf dir>/<network name>/*.conf too.
+          ({ list, extra: dirPlugins } = confListFromFile(fs, file, {
+            libcni: s.libcni,
+            v13: this.crioRelease.pluginConfDir,
+          }));
         } catch (e) {
           this.log('error', `Error loading CNI config list file ${file}: ${(e as Error).message}`);
           continue;
@@ -268,7 +280,13 @@ export class Crio extends Containerd {
           `Ignored CNI network ${name} (type=${type}) at ${file} because already exists`,
         );
       } else {
-        networks.push({ name, ifName: def === '' ? 'eth0' : '', file, bytes: list.bytes });
+        networks.push({
+          name,
+          ifName: def === '' ? 'eth0' : '',
+          file,
+          bytes: list.bytes,
+          ...(dirPlugins.length > 0 ? { dirPlugins } : {}),
+        });
       }
       if (def === '') def = name;
     }
@@ -284,12 +302,21 @@ export class Crio extends Containerd {
     );
   }
 
+  /** A loaded network's list, with the plugin configs libcni v1.3 read from its directory. */
+  private loadedList(net: CniNetwork): NetworkConfigList {
+    const list = confListFromBytes(net.bytes, {
+      libcni: this.state.settings.libcni,
+      v13: this.crioRelease.pluginConfDir,
+    });
+    return withPlugins(list, net.dirPlugins ?? []);
+  }
+
   /** The default network's list, or null (ocicni getDefaultNetwork). */
   private defaultNetwork(): { net: CniNetwork; list: NetworkConfigList } | null {
     const def = this.crio.defaultNet;
     const net = this.state.cni.networks.find((n) => n.name === def);
     if (!def || !net) return null;
-    return { net, list: confListFromBytes(net.bytes, { libcni: this.state.settings.libcni }) };
+    return { net, list: this.loadedList(net) };
   }
 
   /**
@@ -446,7 +473,7 @@ export class Crio extends Containerd {
     }));
     const errs: string[] = [];
     for (const net of this.state.cni.networks) {
-      const list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+      const list = this.loadedList(net);
       const ctx = new Ctx();
       const timer = `crio/${this.node}/gc/${net.name}`;
       this.deps.sched.after(30_000_000, timer, () => ctx.cancel('context deadline exceeded'));
@@ -686,7 +713,12 @@ export class Crio extends Containerd {
     const bytes = info.config ? (base64Decode(info.config) ?? '') : '';
     let list: NetworkConfigList;
     try {
-      list = confListFromBytes(bytes, { libcni: this.state.settings.libcni });
+      // The file's own bytes (libcni caches list.Bytes): a v1.3 list without `plugins` parses,
+      // with none, and the plugins from its directory are not in it.
+      list = confListFromBytes(bytes, {
+        libcni: this.state.settings.libcni,
+        v13: this.crioRelease.pluginConfDir,
+      });
     } catch {
       try {
         list = confListFromConf(confFromBytes(bytes), { libcni: this.state.settings.libcni });
@@ -917,7 +949,7 @@ export class Crio extends Containerd {
         if (!list) {
           const net = this.state.cni.networks.find((n) => n.name === a.name);
           if (!net) return `failed to find requested network name ${a.name}`;
-          list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+          list = this.loadedList(net);
         }
         const pod = `${sb.pod.namespace}_${sb.pod.name}`;
         this.log(
