@@ -620,22 +620,29 @@ describe('sandbox_network.go networkStop after a reboot (the pinned netns gone),
   const bridgeDels = (c: Cluster) =>
     execs(c, 'DEL').filter((e) => e.payload.path === '/opt/cni/bin/bridge');
 
-  // cri-o v1.33.3 networkStop: a netns path that does not exist skips the DEL altogether.
-  it('1.33.3: the old sandbox is stopped without a DEL: its address stays reserved', () => {
-    const { c } = rebootThenDelete('1.33.3');
+  // cri-o v1.33.3 networkStop: a netns path that does not exist skips the DEL altogether; the
+  // restore's network clean-up succeeds without one. The address is released only by the GC
+  // that 1.32+ runs once at start (cnimgr.go doGC, server.go networkGC): CRI-O no longer knows
+  // the sandbox, so its cached attachment is stale.
+  it('1.33.3: networkStop runs no DEL; the start-up GC releases the address', () => {
+    const { c, sb } = rebootThenDelete('1.33.3');
     expect(podPhase(c, 'web-0')).toBe('Running');
-    expect(bridgeDels(c)).toEqual([]);
+    const log = crioLog(c);
+    expect(log).toContain(`msg="Successfully cleaned up network for pod ${sb.id}"`);
+    expect(log).not.toContain('msg="Deleting pod default_web-0 from CNI network');
+    expect(bridgeDels(c)).toHaveLength(1);
     expect(
       vfs
         .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
         .filter((f) => f.startsWith('10.')),
-    ).toHaveLength(2);
+    ).toHaveLength(1);
   });
 
   // cri-o v1.35.0 networkStop: "Always attempt CNI teardown to prevent IP leaks".
   it('1.35.0: the DEL runs with the missing path and releases the address', () => {
     const { c } = rebootThenDelete('1.35.0');
     expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(crioLog(c)).toContain('msg="Deleting pod default_web-0 from CNI network');
     expect(bridgeDels(c).length).toBeGreaterThan(0);
     expect(
       vfs
@@ -724,5 +731,60 @@ describe('libcni v1.3 plugin directories (CRI-O 1.33+, ocicni loadNetworks, load
     c.createPod({ name: 'web-0' });
     c.runFor(5_000_000);
     expect(chain(c, 'ADD')).toEqual(['bridge']);
+  });
+});
+
+/**
+ * cri-o v1.31.13 server/server.go restore → internal/lib/container_server.go LoadSandbox: a
+ * sandbox that was running must join its pinned netns again (NetNsJoin, ns.GetNS); after a
+ * reboot the pin is gone, so the sandbox is deleted from storage and only its network is stopped,
+ * in the background (wipeResourceCleaner). The kubelet finds no sandbox: Attempt 0, no
+ * SandboxChanged (kuberuntime_manager.go SyncPod records it only when a sandbox is replaced).
+ */
+describe('server.go restore after a reboot: sandboxes whose netns is gone are not restored', () => {
+  it('1.31.13: "Could not restore sandbox", a DEL from CRI-O itself, then a new sandbox with Attempt 0', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [old] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    const n = c.events.length;
+    c.reboot(NODE);
+    c.runFor(60_000_000);
+    const log = crioLog(c);
+    expect(log).toContain(
+      `level=warning msg="Could not restore sandbox ${old!.id}: failed to Statfs \\"${old!.netns}\\": no such file or directory"`,
+    );
+    expect(log).toContain(
+      `level=warning msg="Deleting all containers under sandbox ${old!.id} since it could not be restored"`,
+    );
+    expect(log).toContain(`level=info msg="Successfully cleaned up network for pod ${old!.id}"`);
+    // No StopPodSandbox for it: CRI-O no longer knows the sandbox.
+    expect(log).not.toContain(`msg="Stopping pod sandbox: ${old!.id}"`);
+    const bridgeDels = execs(c, 'DEL', n).filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+    expect(bridgeDels).toHaveLength(1);
+    expect(JSON.parse(bridgeDels[0]!.payload.stdin)).toHaveProperty('prevResult');
+    expect(events(c, 'SandboxChanged')).toEqual([]);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const sbs = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    expect(sbs.map((s) => s.pod.attempt)).toEqual([0]);
+    expect(sbs[0]!.id).not.toBe(old!.id);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(1);
+  });
+
+  it('1.31.13: a restart without a reboot restores the sandbox (its pin is still there)', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [old] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.shell(NODE, 'systemctl restart crio');
+    c.runFor(30_000_000);
+    expect(crioLog(c)).not.toContain('Could not restore sandbox');
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes).map((s) => s.id)).toEqual([old!.id]);
   });
 });

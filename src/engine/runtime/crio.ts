@@ -588,14 +588,90 @@ export class Crio extends Containerd {
     // (cnimgr.New → pollUntilReady).
     const body = function* (this: Crio): Gen<void> {
       yield* this.syncNetworkConfig();
+      // server.New → restore: sandboxes that cannot be loaded are deleted, their networks are
+      // stopped in the background.
+      const lost = this.restoreSandboxes();
       this.change('crio: serving the CRI', (c) => {
         c.up = true;
       });
       this.deps.host.send(containerdActorId(this.node), { type: 'READY' });
       this.onStatusChange();
       this.schedulePoll();
+      if (lost.length > 0)
+        this.restoreCleanup = this.deps.sched.spawn(this.cleanupLost(lost), {
+          name: 'crio restore cleanup',
+          node: this.node,
+        });
     }.call(this);
     this.starting = this.deps.sched.spawn(body, { name: 'crio start', node: this.node });
+  }
+
+  /** The background network clean-up of sandboxes the restore could not load. */
+  private restoreCleanup: Task<void> | null = null;
+
+  /**
+   * `server/server.go` restore → LoadSandbox (`internal/lib/container_server.go`): a sandbox
+   * whose infra container was not stopped must join its pinned network namespace again
+   * (NetNsJoin → nsmgr.GetNamespace → ns.GetNS). After a reboot the pin is gone (/var/run is
+   * tmpfs), so the load fails: the sandbox and its containers are deleted from storage, their
+   * names released, and the sandbox is kept only for a CNI DEL. The kubelet then finds no
+   * sandbox for the pod: a new one, Attempt 0, and no SandboxChanged.
+   */
+  private restoreSandboxes(): SandboxRec[] {
+    const fs = this.nodeState().fs;
+    const lost: SandboxRec[] = [];
+    for (const sb of tvalues(this.state.sandboxes)) {
+      const v = this.deps.host.get(sandboxActorId(this.node, sb.id))?.value;
+      if (v === 'stopped' || v === 'removed' || vfs.stat(fs, sb.netns)) continue;
+      lost.push(sb);
+      this.log(
+        'warning',
+        `Could not restore sandbox ${sb.id}: failed to Statfs ${q(sb.netns)}: no such file or directory`,
+      );
+      this.log(
+        'warning',
+        `Deleting all containers under sandbox ${sb.id} since it could not be restored`,
+      );
+      this.change(`crio: sandbox ${sb.id.slice(0, 13)} not restored`, (c) => {
+        tdel(c.sandboxes, sb.id);
+        dropName(c, crioSandboxName(sb.pod), sb.id);
+      });
+      this.deps.host.send(sandboxActorId(this.node, sb.id), { type: 'LOST' });
+    }
+    return lost;
+  }
+
+  /**
+   * restore's wipeResourceCleaner, run in a goroutine: networkStop of each sandbox it could not
+   * load, each retried (`internal/resourcestore/resourcecleaner.go` retry: 20 attempts, 500 ms
+   * apart, growing by 1.5); the first that never succeeds ends the clean-up.
+   */
+  private *cleanupLost(lost: SandboxRec[]): Gen<void> {
+    const what = 'cleanup sandbox network';
+    // ResourceCleaner.Add prepends: the last added runs first.
+    for (const sb of [...lost].reverse()) {
+      let delay = 500_000;
+      for (let step = 1; ; step++) {
+        this.log('info', what);
+        const cfg = sb.config;
+        const err = cfg ? yield* this.networkStop(sb, cfg, {}, undefined) : null;
+        if (err === null) {
+          this.log('info', `Successfully cleaned up network for pod ${sb.id}`);
+          break;
+        }
+        this.log('error', `Failed to cleanup (probably retrying): ${err}`);
+        if (step === 20) {
+          this.log('error', `Retried cleanup function ${q(what)} too often, giving up`);
+          this.log(
+            'error',
+            'Cleanup during server startup failed: wait on retry: timed out waiting for the condition',
+          );
+          return;
+        }
+        yield { tick: true, sleepUs: delay };
+        delay = Math.round(delay * 1.5);
+      }
+    }
   }
 
   /** The start-up task (InitCNI), which a crash kills. */
@@ -609,6 +685,8 @@ export class Crio extends Containerd {
   override crash(): void {
     if (this.starting && !this.starting.done) this.deps.sched.kill(this.starting);
     this.starting = null;
+    if (this.restoreCleanup && !this.restoreCleanup.done) this.deps.sched.kill(this.restoreCleanup);
+    this.restoreCleanup = null;
     if (this.syncing && !this.syncing.done) this.deps.sched.kill(this.syncing);
     this.syncing = null;
     this.queued = 0;
