@@ -60,6 +60,12 @@ export interface CrioRelease {
    * list.Bytes), so CHECK and DEL, which ocicni runs from the cache, see the inline plugins only.
    */
   pluginConfDir: boolean;
+  /**
+   * ocicni v0.5.0 (1.35+) logs less: `CNI monitoring event …` only for a file whose extension is
+   * `.conf`, `.conflist` or `.json` (commit e129e48; the plugin directories' events go unlogged),
+   * and `Updated default CNI network name to …` only when there is one (commit e4a886b).
+   */
+  quietMonitor: boolean;
   /** What networkStop does when the DEL fails (`server/sandbox_network.go`): see StopDelFailure. */
   stopDelFailure: StopDelFailure;
 }
@@ -168,6 +174,7 @@ export function parseCrioRelease(input: string): CrioReleaseParse {
       gitCommit: CRIO_COMMITS[version] ?? '',
       stopDelFailure: stopDelFailure(n, patch),
       pluginConfDir: n >= 33,
+      quietMonitor: n >= 35,
     },
   };
 }

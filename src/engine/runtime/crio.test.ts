@@ -788,3 +788,28 @@ describe('server.go restore after a reboot: sandboxes whose netns is gone are no
     expect(tvalues(c.sim.node(NODE).containerd!.sandboxes).map((s) => s.id)).toEqual([old!.id]);
   });
 });
+
+// ocicni v0.5.0 pkg/ocicni/ocicni.go monitorConfDir (commit e129e48) and syncNetworkConfig
+// (commit e4a886b), vendored from cri-o v1.35.0; v0.4.3 in 1.32 - 1.34.
+describe('ocicni v0.5.0 (CRI-O 1.35+): fewer monitoring lines', () => {
+  for (const [version, quiet] of [
+    ['1.34.11', false],
+    ['1.35.0', true],
+  ] as const) {
+    it(`${version}: a plugin binary's event is ${quiet ? 'not ' : ''}logged; no default network is ${quiet ? 'not ' : ''}announced`, () => {
+      const c = crio(version);
+      c.runFor(2_000_000);
+      c.shell(NODE, 'mv /opt/cni/bin/tuning /root/');
+      c.shell(NODE, 'rm /etc/cni/net.d/10-containerd-net.conflist');
+      c.runFor(2_000_000);
+      const log = crioLog(c);
+      expect(
+        log.includes('msg="CNI monitoring event RENAME        \\"/opt/cni/bin/tuning\\""'),
+      ).toBe(!quiet);
+      expect(log).toContain(
+        'msg="CNI monitoring event REMOVE        \\"/etc/cni/net.d/10-containerd-net.conflist\\""',
+      );
+      expect(log.includes('msg="Updated default CNI network name to "')).toBe(!quiet);
+    });
+  }
+});

@@ -290,7 +290,9 @@ export class Crio extends Containerd {
       }
       if (def === '') def = name;
     }
-    this.log('info', `Updated default CNI network name to ${def}`);
+    // ocicni v0.5.0 (1.35+) says nothing when there is no default network.
+    if (def !== '' || !this.crioRelease.quietMonitor)
+      this.log('info', `Updated default CNI network name to ${def}`);
     this.change(
       def
         ? `crio: CNI networks ${networks.map((n) => n.name).join(', ')} (default ${def})`
@@ -535,11 +537,11 @@ export class Crio extends Containerd {
     if (!this.state.up) return false;
     const remove = op === 'REMOVE';
     const defFile = this.state.cni.networks.find((n) => n.name === this.crio.defaultNet)?.file;
-    if (!['CREATE', 'WRITE', 'RENAME'].includes(op) && !(remove && defFile === path)) {
+    // ocicni v0.5.0 (1.35+): only events of a config file are logged.
+    const ext = /\.[^./]*$/.exec(vfs.basename(path))?.[0] ?? '';
+    if (!this.crioRelease.quietMonitor || ['.conf', '.conflist', '.json'].includes(ext))
       this.log('info', `CNI monitoring event ${event}`);
-      return false;
-    }
-    this.log('info', `CNI monitoring event ${event}`);
+    if (!['CREATE', 'WRITE', 'RENAME'].includes(op) && !(remove && defFile === path)) return false;
     this.sync();
     return true;
   }
