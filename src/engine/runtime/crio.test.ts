@@ -315,23 +315,23 @@ describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a gra
     // Failing every 5 s, within the grace period: still Ready.
     expect(nodeReady(c)).toBe('True');
     expect(crioLog(c)).toContain(
-      'level=warning msg="CNI plugin status check failed, will report unhealthy after grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+      'level=warning msg="CNI plugin status check failed, will report unhealthy after grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin/]"',
     );
     expect(crioLog(c)).not.toContain('unhealthy beyond grace period');
     c.runFor(15_000_000);
     expect(crioLog(c)).toContain(
-      'level=error msg="CNI plugin unhealthy beyond grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+      'level=error msg="CNI plugin unhealthy beyond grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin/]"',
     );
     expect(nodeReady(c)).toBe('False');
     expect(nodeMessage(c)).toBe(
-      `${NOT_READY}failed to find plugin "host-local" in path [/opt/cni/bin]`,
+      `${NOT_READY}failed to find plugin "host-local" in path [/opt/cni/bin/]`,
     );
     expect(c.sim.node(NODE).kubelet!.networkReady).toBe(false);
     // Back in place: the next poll passes and the node is Ready again.
     expect(c.shell(NODE, 'mv /root/host-local /opt/cni/bin/host-local').exitCode).toBe(0);
     c.runFor(7_000_000);
     expect(crioLog(c)).toContain(
-      'level=info msg="CNI plugin is now healthy (was: failed to find plugin \\"host-local\\" in path [/opt/cni/bin])"',
+      'level=info msg="CNI plugin is now healthy (was: failed to find plugin \\"host-local\\" in path [/opt/cni/bin/])"',
     );
     expect(nodeReady(c)).toBe('True');
     expect(c.sim.node(NODE).kubelet!.networkReady).toBe(true);
@@ -532,7 +532,7 @@ describe('sandbox_network.go networkStop: a DEL that fails in StopPodSandbox, by
     c.deletePod('web-0');
     c.runFor(60_000_000);
     const label = `k8s_web-0_default_${sb!.pod.uid}_0(${sb!.id})`;
-    const del = `error removing pod default_web-0 from CNI network "containerd-net": plugin type="bridge" failed (delete): failed to find plugin "host-local" in path [/opt/cni/bin]`;
+    const del = `error removing pod default_web-0 from CNI network "containerd-net": plugin type="bridge" failed (delete): failed to find plugin "host-local" in path [/opt/cni/bin/]`;
     const kills = events(c, 'FailedKillPod');
     const reserved = () =>
       vfs
@@ -812,4 +812,18 @@ describe('ocicni v0.5.0 (CRI-O 1.35+): fewer monitoring lines', () => {
       expect(log.includes('msg="Updated default CNI network name to "')).toBe(!quiet);
     });
   }
+});
+
+// cri-o v1.31.13 pkg/config/config_unix.go: cniBinDir = "/opt/cni/bin/", the default plugin_dirs;
+// ocicni hands it to libcni.NewCNIConfig, which passes it on as CNI_PATH as it is.
+describe('config_unix.go cniBinDir: the default plugin_dirs keeps its trailing slash', () => {
+  it('1.31.13: CNI_PATH is "/opt/cni/bin/" (the DEL tests above show it in "in path [/opt/cni/bin/]")', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const add = execs(c, 'ADD')[0]!;
+    expect(add.payload.path).toBe('/opt/cni/bin/bridge');
+    expect(add.payload.env.CNI_PATH).toBe('/opt/cni/bin/');
+  });
 });

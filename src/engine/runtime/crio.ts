@@ -71,6 +71,9 @@ export function crioSettings(version: string = DEFAULT_CRIO_VERSION): Containerd
     runtime: 'cri-o',
     version: rel.version,
     libcni: rel.libcni,
+    // pkg/config/config_unix.go cniBinDir: CRI-O's default plugin_dirs keeps its trailing slash,
+    // which libcni passes on as CNI_PATH and prints in "failed to find plugin … in path [...]".
+    binDirs: ['/opt/cni/bin/'],
   };
 }
 
