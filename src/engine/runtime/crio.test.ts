@@ -827,3 +827,45 @@ describe('config_unix.go cniBinDir: the default plugin_dirs keeps its trailing s
     expect(add.payload.env.CNI_PATH).toBe('/opt/cni/bin/');
   });
 });
+
+/**
+ * cri-o v1.31.13 server/server.go wipeIfAppropriate (internal_wipe = true by default) and
+ * cmd/crio/main.go (WriteVersionFile after server.New): /var/run/crio/version is on tmpfs, so a
+ * boot finds it missing, logs so and removes the sandboxes it restored; a restart finds it.
+ */
+describe('server.go wipeIfAppropriate: the version file on tmpfs', () => {
+  it('1.31.13: the first start and a boot log the missing file; a restart does not', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    const line =
+      'level=warning msg="Error encountered when checking whether cri-o should wipe containers: open /var/run/crio/version: no such file or directory"';
+    const count = () => crioLog(c).split(line).length - 1;
+    expect(count()).toBe(1);
+    expect(c.shell(NODE, 'cat /var/run/crio/version').stdout).toBe(
+      '"1.31.13+15789b8b6e1b644cb32c077e29407407e7481216"',
+    );
+    c.shell(NODE, 'systemctl restart crio');
+    c.runFor(5_000_000);
+    expect(count()).toBe(1);
+    c.reboot(NODE);
+    c.runFor(40_000_000);
+    expect(count()).toBe(2);
+  });
+
+  it('1.31.13: a sandbox stopped before the reboot is removed by CRI-O when it starts', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.deletePod('web-0');
+    c.runFor(5_000_000);
+    // Stopped, not yet removed (the kubelet's GC runs every minute).
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes).map((s) => s.id)).toEqual([sb!.id]);
+    c.reboot(NODE);
+    c.runFor(40_000_000);
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes)).toEqual([]);
+    expect(crioLog(c)).toContain(`level=info msg="Removed pod sandbox: ${sb!.id}"`);
+    expect(crioLog(c)).not.toContain(`Could not restore sandbox ${sb!.id}`);
+  });
+});

@@ -63,6 +63,9 @@ import {
 import { type CrioRelease, crioReleaseOf, DEFAULT_CRIO_VERSION } from './crio-releases';
 import type { Release } from './releases';
 
+/** CRI-O's version file (`pkg/config/config_unix.go` CrioVersionPathTmp): on tmpfs. */
+export const CRIO_VERSION_FILE = '/var/run/crio/version';
+
 /** A node's settings for CRI-O `version` (its libcni follows from the release). */
 export function crioSettings(version: string = DEFAULT_CRIO_VERSION): ContainerdSettings {
   const rel = crioReleaseOf(version);
@@ -596,6 +599,7 @@ export class Crio extends Containerd {
       // server.New → restore: sandboxes that cannot be loaded are deleted, their networks are
       // stopped in the background.
       const lost = this.restoreSandboxes();
+      yield* this.wipeIfAppropriate();
       this.change('crio: serving the CRI', (c) => {
         c.up = true;
       });
@@ -609,6 +613,55 @@ export class Crio extends Containerd {
         });
     }.call(this);
     this.starting = this.deps.sched.spawn(body, { name: 'crio start', node: this.node });
+  }
+
+  /**
+   * `server/server.go` wipeIfAppropriate (internal_wipe, on by default), then `cmd/crio/main.go`
+   * WriteVersionFile: the version file lives on tmpfs (`/var/run/crio/version`), so after a boot
+   * it is missing: CRI-O logs that it could not read it and removes every sandbox it restored
+   * (those that were stopped before the reboot); then it writes the file (`<version>+<commit>`,
+   * semver JSON). A restart without a reboot finds the file and wipes nothing.
+   */
+  private *wipeIfAppropriate(): Gen<void> {
+    const file = CRIO_VERSION_FILE;
+    if (!vfs.stat(this.nodeState().fs, file)) {
+      this.log(
+        'warning',
+        `Error encountered when checking whether cri-o should wipe containers: open ${file}: no such file or directory`,
+      );
+      for (const sb of this.listPodSandbox()) {
+        const f = this.request('RemovePodSandbox');
+        const config = sb.config;
+        const running = sb.pauseRunning || !!tget(this.nodeState().kernel.mounts, sb.netns);
+        const err =
+          running && config ? yield* this.stopCrioSandbox(sb, config, f, undefined) : null;
+        if (err !== null) {
+          this.log('warning', `Failed to remove sandbox ${sb.id}: stop pod network: ${err}`);
+          continue;
+        }
+        this.change(`crio: sandbox ${sb.id.slice(0, 13)} wiped`, (c) => {
+          tdel(c.sandboxes, sb.id);
+          dropName(c, crioSandboxName(sb.pod), sb.id);
+          c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== sb.id);
+        });
+        this.deps.host.send(sandboxActorId(this.node, sb.id), { type: 'REMOVED' });
+        this.log('info', `Removed pod sandbox: ${sb.id}`);
+      }
+    }
+    const rel = this.crioRelease;
+    const text = JSON.stringify(`${rel.version}${rel.gitCommit ? `+${rel.gitCommit}` : ''}`);
+    this.change(`crio: ${file} written`, (_c, n) => {
+      let fs = settled(n.fs);
+      // /var/run is a link to /run: the file goes where the link leads.
+      const dir = vfs.stat(fs, '/var/run')
+        ? vfs.joinPath(vfs.resolvePath(fs, '/var/run'), 'crio')
+        : vfs.dirname(file);
+      fs = vfs.mkdirAll(fs, dir);
+      n.fs = freezeFresh(
+        vfs.writeFile(fs, vfs.joinPath(dir, vfs.basename(file)), text, { mode: 0o644 }),
+      ) as never;
+    });
+    yield TICK;
   }
 
   /** The background network clean-up of sandboxes the restore could not load. */
