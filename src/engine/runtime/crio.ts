@@ -712,7 +712,9 @@ export class Crio extends Containerd {
       for (let step = 1; ; step++) {
         this.log('info', what);
         const cfg = sb.config;
-        const err = cfg ? yield* this.networkStop(sb, cfg, {}, undefined) : null;
+        // The failed join left a closed namespace whose Path() is "" (nsmgr types_linux.go):
+        // the DEL runs with an empty CNI_NETNS.
+        const err = cfg ? yield* this.networkStop({ ...sb, netns: '' }, cfg, {}, undefined) : null;
         if (err === null) {
           this.log('info', `Successfully cleaned up network for pod ${sb.id}`);
           break;
