@@ -733,11 +733,14 @@ export class Cluster implements ClusterHooks {
       let again = false;
       const all = [
         ...events,
-        ...c.state.settings.binDirs.flatMap((d) =>
-          vfs.stat(after, d)?.kind === 'dir' || vfs.stat(before, d)?.kind === 'dir'
-            ? confDirEvents(before, after, d, fsKind)
-            : [],
-        ),
+        // (CRI-O's default plugin dir is "/opt/cni/bin/": fsnotify names its files without "//".)
+        ...c.state.settings.binDirs
+          .map((d) => d.replace(/(.)\/+$/, '$1'))
+          .flatMap((d) =>
+            vfs.stat(after, d)?.kind === 'dir' || vfs.stat(before, d)?.kind === 'dir'
+              ? confDirEvents(before, after, d, fsKind)
+              : [],
+          ),
       ];
       for (const ev of all)
         if (c.reloadOn(ev.op, fsnotifyEventText('1.7', ev), ev.path)) again = true;

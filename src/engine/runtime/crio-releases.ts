@@ -52,6 +52,73 @@ export interface CrioRelease {
   continuousStatus: boolean;
   /** The commit of the tag, as `crio --version` prints it (GitCommit). */
   gitCommit: string;
+  /**
+   * libcni v1.3.0 (go.mod: 1.33+): ocicni's loadNetworks reads a conflist with ConfListFromFile,
+   * which appends the plugin configs of `<conf dir>/<network name>/*.conf` unless
+   * `loadOnlyInlinedPlugins`, and lets a list have no `plugins` key (`libcni/conf.go`
+   * NetworkConfFromFile). The result cache keeps the file's own bytes (`api.go` cacheAdd of
+   * list.Bytes), so CHECK and DEL, which ocicni runs from the cache, see the inline plugins only.
+   */
+  pluginConfDir: boolean;
+  /**
+   * ocicni v0.5.0 (1.35+) logs less: `CNI monitoring event …` only for a file whose extension is
+   * `.conf`, `.conflist` or `.json` (commit e129e48; the plugin directories' events go unlogged),
+   * and `Updated default CNI network name to …` only when there is one (commit e4a886b).
+   */
+  quietMonitor: boolean;
+  /** What networkStop does when the DEL fails (`server/sandbox_network.go`): see StopDelFailure. */
+  stopDelFailure: StopDelFailure;
+}
+
+/**
+ * networkStop (`server/sandbox_network.go`) when ocicni's TearDownPod (the DEL) fails, as it
+ * changed over the patch releases (the function's text compared at every tag):
+ * - `fail`: the error, `failed to destroy network for pod sandbox <name>(<id>): <err>`; the
+ *   network is not marked stopped, so the kubelet's retry runs DEL again
+ *   (1.28.x, 1.29.0 – 1.29.12, 1.30.0 – 1.30.8, 1.31.0 – 1.31.3);
+ * - `rm-netns` (commit 7c3290d "Allow to remove pod sandbox on netns removal"): the same error,
+ *   suffixed with why the netns path could not be dealt with: `stat netns path "<p>": …` when it
+ *   is gone, `failed to remove netns path: unlinkat <p>: device or resource busy` while it is
+ *   still pinned (a mount point); a plain file there is removed and the stop succeeds
+ *   (1.29.13, 1.30.9 – 1.30.14, 1.31.4 – 1.31.13, 1.32.0 – 1.32.7, 1.33.0 – 1.33.2);
+ * - `skip-missing` (commit d17990a): a netns path that is gone skips the DEL and the network
+ *   counts as stopped; a failed DEL is `network teardown failed for pod sandbox <name>(<id>):
+ *   <err>` and the pinned path is removed if it can be (1.33.3);
+ * - `mark-stopped`: DEL always runs; when it fails the sandbox's result cache files are removed
+ *   and the network is marked stopped anyway ("to prevent retry loops") before the same error
+ *   is returned, so the kubelet's next StopPodSandbox succeeds (1.32.8 – 1.32.10, 1.33.4, 1.34.0);
+ * - `mark-stopped-quiet`: as `mark-stopped`, and a DEL that fails while the netns path is gone
+ *   or empty is not an error at all (1.32.11+, 1.33.5+, 1.34.1+, 1.35, 1.36).
+ */
+export type StopDelFailure =
+  'fail' | 'rm-netns' | 'skip-missing' | 'mark-stopped' | 'mark-stopped-quiet';
+
+/** The networkStop generation of a release (see StopDelFailure). */
+function stopDelFailure(n: number, patch: number): StopDelFailure {
+  switch (n) {
+    case 28:
+      return 'fail';
+    case 29:
+      return patch >= 13 ? 'rm-netns' : 'fail';
+    case 30:
+      return patch >= 9 ? 'rm-netns' : 'fail';
+    case 31:
+      return patch >= 4 ? 'rm-netns' : 'fail';
+    case 32:
+      return patch <= 7 ? 'rm-netns' : patch <= 10 ? 'mark-stopped' : 'mark-stopped-quiet';
+    case 33:
+      return patch <= 2
+        ? 'rm-netns'
+        : patch === 3
+          ? 'skip-missing'
+          : patch === 4
+            ? 'mark-stopped'
+            : 'mark-stopped-quiet';
+    case 34:
+      return patch === 0 ? 'mark-stopped' : 'mark-stopped-quiet';
+    default:
+      return 'mark-stopped-quiet';
+  }
 }
 
 export type CrioReleaseParse = { ok: true; release: CrioRelease } | { ok: false; error: string };
@@ -105,6 +172,9 @@ export function parseCrioRelease(input: string): CrioReleaseParse {
       statusAndGc: n >= 32,
       continuousStatus: n >= 36,
       gitCommit: CRIO_COMMITS[version] ?? '',
+      stopDelFailure: stopDelFailure(n, patch),
+      pluginConfDir: n >= 33,
+      quietMonitor: n >= 35,
     },
   };
 }

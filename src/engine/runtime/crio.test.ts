@@ -315,23 +315,23 @@ describe('cnimgr.go pollContinuously (1.36): STATUS polled every 5 s, with a gra
     // Failing every 5 s, within the grace period: still Ready.
     expect(nodeReady(c)).toBe('True');
     expect(crioLog(c)).toContain(
-      'level=warning msg="CNI plugin status check failed, will report unhealthy after grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+      'level=warning msg="CNI plugin status check failed, will report unhealthy after grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin/]"',
     );
     expect(crioLog(c)).not.toContain('unhealthy beyond grace period');
     c.runFor(15_000_000);
     expect(crioLog(c)).toContain(
-      'level=error msg="CNI plugin unhealthy beyond grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin]"',
+      'level=error msg="CNI plugin unhealthy beyond grace period (1m0s): failed to find plugin \\"host-local\\" in path [/opt/cni/bin/]"',
     );
     expect(nodeReady(c)).toBe('False');
     expect(nodeMessage(c)).toBe(
-      `${NOT_READY}failed to find plugin "host-local" in path [/opt/cni/bin]`,
+      `${NOT_READY}failed to find plugin "host-local" in path [/opt/cni/bin/]`,
     );
     expect(c.sim.node(NODE).kubelet!.networkReady).toBe(false);
     // Back in place: the next poll passes and the node is Ready again.
     expect(c.shell(NODE, 'mv /root/host-local /opt/cni/bin/host-local').exitCode).toBe(0);
     c.runFor(7_000_000);
     expect(crioLog(c)).toContain(
-      'level=info msg="CNI plugin is now healthy (was: failed to find plugin \\"host-local\\" in path [/opt/cni/bin])"',
+      'level=info msg="CNI plugin is now healthy (was: failed to find plugin \\"host-local\\" in path [/opt/cni/bin/])"',
     );
     expect(nodeReady(c)).toBe('True');
     expect(c.sim.node(NODE).kubelet!.networkReady).toBe(true);
@@ -517,4 +517,355 @@ describe('ocicni.go checkNetwork below 0.4.0, sandbox_network.go networkStart (c
       expect(crioLog(c)).not.toContain('does not support the CHECK command');
     });
   }
+});
+
+describe('sandbox_network.go networkStop: a DEL that fails in StopPodSandbox, by patch release', () => {
+  /** A running pod whose DEL then fails (bridge cannot find its IPAM plugin), deleted. */
+  function failingDel(version: string) {
+    const c = crio(version);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    expect(c.shell(NODE, 'mv /opt/cni/bin/host-local /root/').exitCode).toBe(0);
+    c.deletePod('web-0');
+    c.runFor(60_000_000);
+    const label = `k8s_web-0_default_${sb!.pod.uid}_0(${sb!.id})`;
+    const del = `error removing pod default_web-0 from CNI network "containerd-net": plugin type="bridge" failed (delete): failed to find plugin "host-local" in path [/opt/cni/bin/]`;
+    const kills = events(c, 'FailedKillPod');
+    const reserved = () =>
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.'));
+    const cacheFile = `/var/lib/cni/results/containerd-net-${sb!.id}-eth0`;
+    return { c, sb: sb!, label, del, kills, reserved, cacheFile };
+  }
+  const stopErr = (m: string) => `error killing pod: failed to "KillPodSandbox" for "${m}`;
+
+  // cri-o v1.31.3 server/sandbox_network.go networkStop: the error, the network not stopped.
+  it('1.31.3: the error is returned and the DEL retried: the pod stays Terminating', () => {
+    const { c, sb, label, del, kills, cacheFile } = failingDel('1.31.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toBe(
+      `${stopErr(sb.pod.uid)}" with KillPodSandboxError: "rpc error: code = Unknown desc = failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+    expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeDefined();
+  });
+
+  // cri-o v1.31.13 server/sandbox_network.go networkStop (commit 7c3290d): os.Stat, then
+  // os.RemoveAll of the pinned netns, a mount point: EBUSY, and the error says so.
+  it('1.31.13: the error says the pinned netns path could not be removed; the pod stays Terminating', () => {
+    const { c, sb, label, del, kills } = failingDel('1.31.13');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toContain(
+      `desc = failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}: failed to remove netns path: unlinkat ${sb.netns}: device or resource busy"`,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+  });
+
+  // cri-o v1.34.5 / v1.35.0 server/sandbox_network.go networkStop: the network is marked stopped
+  // anyway and cleanupCNIResultFiles removes the cache: one FailedKillPod, then the retry's stop
+  // succeeds and the pod goes, its address left reserved.
+  for (const version of ['1.34.5', '1.35.0', '1.32.8']) {
+    it(`${version}: one FailedKillPod ("network teardown failed"), then the pod is gone; the address leaks`, () => {
+      const { c, sb, label, del, kills, reserved, cacheFile } = failingDel(version);
+      expect(kills).toHaveLength(1);
+      expect(kills[0]!.count).toBe(1);
+      expect(kills[0]!.message).toContain(
+        `desc = network teardown failed for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+      );
+      expect(podPhase(c, 'web-0')).toBeUndefined();
+      expect(reserved()).toEqual(['10.244.1.2']);
+      expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeUndefined();
+      const log = crioLog(c);
+      expect(log).toContain(
+        `level=warning msg="Failed to destroy network for pod sandbox ${label}: ${del.replace(/"/g, '\\"')}"`,
+      );
+      expect(log).toContain(
+        `level=warning msg="Failed to remove netns path ${sb.netns}: unlinkat ${sb.netns}: device or resource busy"`,
+      );
+      expect(log).toContain(
+        `level=info msg="Cleaned up CNI result file containerd-net-${sb.id}-eth0 for container ${sb.id}"`,
+      );
+      expect(log).toContain(`msg="Stopped pod sandbox: ${sb.id}"`);
+      expect(tkeys(c.sim.node(NODE).kernel.mounts)).toEqual([]);
+    });
+  }
+
+  // cri-o v1.33.3 server/sandbox_network.go networkStop (commit d17990a): the error, not stopped.
+  it('1.33.3: "network teardown failed", the network not marked stopped: the pod stays Terminating', () => {
+    const { c, label, kills, cacheFile } = failingDel('1.33.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(kills[0]!.message).toContain(
+      `desc = network teardown failed for pod sandbox ${label}: `,
+    );
+    expect(kills[0]!.count).toBeGreaterThan(1);
+    expect(vfs.stat(c.sim.node(NODE).fs, cacheFile)).toBeDefined();
+  });
+});
+
+describe('sandbox_network.go networkStop after a reboot (the pinned netns gone), by patch release', () => {
+  function rebootThenDelete(version: string) {
+    const c = crio(version);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.reboot(NODE);
+    c.runFor(60_000_000);
+    return { c, sb: sb! };
+  }
+  const bridgeDels = (c: Cluster) =>
+    execs(c, 'DEL').filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+
+  // cri-o v1.33.3 networkStop skips the DEL only for a netns path that is given and missing; the
+  // restore's clean-up passes an empty one (the closed namespace's Path()), so the DEL runs.
+  it('1.33.3: the restore clean-up runs the DEL with an empty netns and releases the address', () => {
+    const { c, sb } = rebootThenDelete('1.33.3');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const log = crioLog(c);
+    expect(log).toContain(`msg="Successfully cleaned up network for pod ${sb.id}"`);
+    expect(log).toContain('msg="Deleting pod default_web-0 from CNI network');
+    expect(bridgeDels(c)).toHaveLength(1);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(1);
+  });
+
+  // cri-o v1.35.0 networkStop: "Always attempt CNI teardown to prevent IP leaks".
+  it('1.35.0: the DEL runs with the missing path and releases the address', () => {
+    const { c } = rebootThenDelete('1.35.0');
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(crioLog(c)).toContain('msg="Deleting pod default_web-0 from CNI network');
+    expect(bridgeDels(c).length).toBeGreaterThan(0);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(1);
+  });
+});
+
+/**
+ * CRI-O 1.33+ vendors libcni v1.3.0 (go.mod): ocicni v0.4.3 `loadNetworks` reads a conflist with
+ * ConfListFromFile, which appends `<conf dir>/<network name>/*.conf` (libcni `conf.go`
+ * NetworkConfFromFile) and accepts a list without `plugins`. The result cache keeps the file's
+ * own bytes (`api.go` AddNetworkList: cacheAdd(result, list.Bytes, …)), and ocicni runs CHECK and
+ * DEL from the cache (loadNetworkFromCache), so those see the inline plugins only.
+ */
+describe('libcni v1.3 plugin directories (CRI-O 1.33+, ocicni loadNetworks, loadNetworkFromCache)', () => {
+  const DIR = '/etc/cni/net.d/containerd-net';
+  const full = JSON.parse(defaultConflist('10.244.1.0/24')) as { plugins: unknown[] };
+  const tuning = JSON.stringify({ type: 'tuning', sysctl: { 'net.core.somaxconn': '512' } });
+  const withDir = (version: string) =>
+    crio(version, {
+      cniConfigs: {
+        '10-containerd-net.conflist': JSON.stringify({ ...full, plugins: [full.plugins[0]] }),
+      },
+      files: { [`${DIR}/20-tuning.conf`]: tuning },
+    });
+  const chain = (c: Cluster, cmd: string) =>
+    execs(c, cmd)
+      .filter((e) => e.source === 'libcni')
+      .map((e) => e.target);
+
+  it("1.33.0: ADD runs the directory's plugin after the list's own; CHECK and DEL, from the cache, do not", () => {
+    const c = withDir('1.33.0');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(chain(c, 'ADD')).toEqual(['bridge', 'tuning']);
+    expect(chain(c, 'CHECK')).toEqual(['bridge']);
+    c.deletePod('web-0');
+    c.runFor(90_000_000);
+    expect(podPhase(c, 'web-0')).toBeUndefined();
+    expect(chain(c, 'DEL')).toEqual(['bridge']);
+  });
+
+  it('1.33.0: a list with no "plugins" key is loaded from its directory; 1.32.13 rejects it', () => {
+    const bridge = JSON.stringify(full.plugins[0]);
+    const spec = {
+      cniConfigs: {
+        '10-containerd-net.conflist': JSON.stringify({
+          cniVersion: '1.0.0',
+          name: 'containerd-net',
+        }),
+      },
+      files: { [`${DIR}/10-bridge.conf`]: bridge },
+    };
+    const c = crio('1.33.0', spec);
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    expect(chain(c, 'ADD')).toEqual(['bridge']);
+    // The cached list has no plugins: CHECK and DEL run none, and the address stays.
+    expect(chain(c, 'CHECK')).toEqual([]);
+    c.deletePod('web-0');
+    c.runFor(90_000_000);
+    expect(podPhase(c, 'web-0')).toBeUndefined();
+    expect(chain(c, 'DEL')).toEqual([]);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toEqual(['10.244.1.2']);
+    const old = crio('1.32.13', spec);
+    old.runFor(2_000_000);
+    expect(crioLog(old)).toContain(
+      'level=error msg="Error loading CNI config list file /etc/cni/net.d/10-containerd-net.conflist: error parsing configuration list: no \'plugins\' key"',
+    );
+    expect(nodeReady(old)).toBe('False');
+  });
+
+  it('1.32.13: the directory is not read', () => {
+    const c = withDir('1.32.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    expect(chain(c, 'ADD')).toEqual(['bridge']);
+  });
+});
+
+/**
+ * cri-o v1.31.13 server/server.go restore → internal/lib/container_server.go LoadSandbox: a
+ * sandbox that was running must join its pinned netns again (NetNsJoin, ns.GetNS); after a
+ * reboot the pin is gone, so the sandbox is deleted from storage and only its network is stopped,
+ * in the background (wipeResourceCleaner). The kubelet finds no sandbox: Attempt 0, no
+ * SandboxChanged (kuberuntime_manager.go SyncPod records it only when a sandbox is replaced).
+ */
+describe('server.go restore after a reboot: sandboxes whose netns is gone are not restored', () => {
+  it('1.31.13: "Could not restore sandbox", a DEL from CRI-O itself, then a new sandbox with Attempt 0', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [old] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    const n = c.events.length;
+    c.reboot(NODE);
+    c.runFor(60_000_000);
+    const log = crioLog(c);
+    expect(log).toContain(
+      `level=warning msg="Could not restore sandbox ${old!.id}: failed to Statfs \\"${old!.netns}\\": no such file or directory"`,
+    );
+    expect(log).toContain(
+      `level=warning msg="Deleting all containers under sandbox ${old!.id} since it could not be restored"`,
+    );
+    expect(log).toContain(`level=info msg="Successfully cleaned up network for pod ${old!.id}"`);
+    // No StopPodSandbox for it: CRI-O no longer knows the sandbox.
+    expect(log).not.toContain(`msg="Stopping pod sandbox: ${old!.id}"`);
+    const bridgeDels = execs(c, 'DEL', n).filter((e) => e.payload.path === '/opt/cni/bin/bridge');
+    expect(bridgeDels).toHaveLength(1);
+    expect(JSON.parse(bridgeDels[0]!.payload.stdin)).toHaveProperty('prevResult');
+    // The namespace it could not join is closed: its Path() is "" (nsmgr types_linux.go).
+    expect(bridgeDels[0]!.payload.env.CNI_NETNS).toBe('');
+    expect(events(c, 'SandboxChanged')).toEqual([]);
+    expect(podPhase(c, 'web-0')).toBe('Running');
+    const sbs = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    expect(sbs.map((s) => s.pod.attempt)).toEqual([0]);
+    expect(sbs[0]!.id).not.toBe(old!.id);
+    expect(
+      vfs
+        .readDir(c.sim.node(NODE).fs, '/var/lib/cni/networks/containerd-net')
+        .filter((f) => f.startsWith('10.')),
+    ).toHaveLength(1);
+  });
+
+  it('1.31.13: a restart without a reboot restores the sandbox (its pin is still there)', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [old] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.shell(NODE, 'systemctl restart crio');
+    c.runFor(30_000_000);
+    expect(crioLog(c)).not.toContain('Could not restore sandbox');
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes).map((s) => s.id)).toEqual([old!.id]);
+  });
+});
+
+// ocicni v0.5.0 pkg/ocicni/ocicni.go monitorConfDir (commit e129e48) and syncNetworkConfig
+// (commit e4a886b), vendored from cri-o v1.35.0; v0.4.3 in 1.32 - 1.34.
+describe('ocicni v0.5.0 (CRI-O 1.35+): fewer monitoring lines', () => {
+  for (const [version, quiet] of [
+    ['1.34.11', false],
+    ['1.35.0', true],
+  ] as const) {
+    it(`${version}: a plugin binary's event is ${quiet ? 'not ' : ''}logged; no default network is ${quiet ? 'not ' : ''}announced`, () => {
+      const c = crio(version);
+      c.runFor(2_000_000);
+      c.shell(NODE, 'mv /opt/cni/bin/tuning /root/');
+      c.shell(NODE, 'rm /etc/cni/net.d/10-containerd-net.conflist');
+      c.runFor(2_000_000);
+      const log = crioLog(c);
+      expect(
+        log.includes('msg="CNI monitoring event RENAME        \\"/opt/cni/bin/tuning\\""'),
+      ).toBe(!quiet);
+      expect(log).toContain(
+        'msg="CNI monitoring event REMOVE        \\"/etc/cni/net.d/10-containerd-net.conflist\\""',
+      );
+      expect(log.includes('msg="Updated default CNI network name to "')).toBe(!quiet);
+    });
+  }
+});
+
+// cri-o v1.31.13 pkg/config/config_unix.go: cniBinDir = "/opt/cni/bin/", the default plugin_dirs;
+// ocicni hands it to libcni.NewCNIConfig, which passes it on as CNI_PATH as it is.
+describe('config_unix.go cniBinDir: the default plugin_dirs keeps its trailing slash', () => {
+  it('1.31.13: CNI_PATH is "/opt/cni/bin/" (the DEL tests above show it in "in path [/opt/cni/bin/]")', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const add = execs(c, 'ADD')[0]!;
+    expect(add.payload.path).toBe('/opt/cni/bin/bridge');
+    expect(add.payload.env.CNI_PATH).toBe('/opt/cni/bin/');
+  });
+});
+
+/**
+ * cri-o v1.31.13 server/server.go wipeIfAppropriate (internal_wipe = true by default) and
+ * cmd/crio/main.go (WriteVersionFile after server.New): /var/run/crio/version is on tmpfs, so a
+ * boot finds it missing, logs so and removes the sandboxes it restored; a restart finds it.
+ */
+describe('server.go wipeIfAppropriate: the version file on tmpfs', () => {
+  it('1.31.13: the first start and a boot log the missing file; a restart does not', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    const line =
+      'level=warning msg="Error encountered when checking whether cri-o should wipe containers: open /var/run/crio/version: no such file or directory"';
+    const count = () => crioLog(c).split(line).length - 1;
+    expect(count()).toBe(1);
+    expect(c.shell(NODE, 'cat /var/run/crio/version').stdout).toBe(
+      '"1.31.13+15789b8b6e1b644cb32c077e29407407e7481216"',
+    );
+    c.shell(NODE, 'systemctl restart crio');
+    c.runFor(5_000_000);
+    expect(count()).toBe(1);
+    c.reboot(NODE);
+    c.runFor(40_000_000);
+    expect(count()).toBe(2);
+  });
+
+  it('1.31.13: a sandbox stopped before the reboot is removed by CRI-O when it starts', () => {
+    const c = crio('1.31.13');
+    c.runFor(2_000_000);
+    c.createPod({ name: 'web-0' });
+    c.runFor(5_000_000);
+    const [sb] = tvalues(c.sim.node(NODE).containerd!.sandboxes);
+    c.deletePod('web-0');
+    c.runFor(5_000_000);
+    // Stopped, not yet removed (the kubelet's GC runs every minute).
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes).map((s) => s.id)).toEqual([sb!.id]);
+    c.reboot(NODE);
+    c.runFor(40_000_000);
+    expect(tvalues(c.sim.node(NODE).containerd!.sandboxes)).toEqual([]);
+    expect(crioLog(c)).toContain(`level=info msg="Removed pod sandbox: ${sb!.id}"`);
+    expect(crioLog(c)).not.toContain(`Could not restore sandbox ${sb!.id}`);
+  });
 });

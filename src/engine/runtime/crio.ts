@@ -20,10 +20,19 @@ import * as vfs from '../fs/vfs';
 import { q } from '../gofmt';
 import { linkSetUp } from '../kernel/links';
 import { holdNetns } from '../kernel/netns';
+import { settled } from '../sim/world';
+import { freezeFresh } from '../state/freeze';
 import { base64Decode } from '../base64';
 import { tdel, tentries, tget, tset, tvalues, type Table } from '../state/table';
 import { resultsDir } from '../libcni/cache';
-import { confFiles, confFromBytes, confListFromBytes, confListFromConf } from '../libcni/conf';
+import {
+  confFiles,
+  confFromBytes,
+  confListFromBytes,
+  confListFromConf,
+  confListFromFile,
+  withPlugins,
+} from '../libcni/conf';
 import type { NetworkConfigList } from '../libcni/conf';
 import { LIB_V1_1, LIB_V1_2, type Result, toCurrent } from '../cni/result';
 import { ipString } from '../net/ip';
@@ -54,6 +63,9 @@ import {
 import { type CrioRelease, crioReleaseOf, DEFAULT_CRIO_VERSION } from './crio-releases';
 import type { Release } from './releases';
 
+/** CRI-O's version file (`pkg/config/config_unix.go` CrioVersionPathTmp): on tmpfs. */
+export const CRIO_VERSION_FILE = '/var/run/crio/version';
+
 /** A node's settings for CRI-O `version` (its libcni follows from the release). */
 export function crioSettings(version: string = DEFAULT_CRIO_VERSION): ContainerdSettings {
   const rel = crioReleaseOf(version);
@@ -62,6 +74,9 @@ export function crioSettings(version: string = DEFAULT_CRIO_VERSION): Containerd
     runtime: 'cri-o',
     version: rel.version,
     libcni: rel.libcni,
+    // pkg/config/config_unix.go cniBinDir: CRI-O's default plugin_dirs keeps its trailing slash,
+    // which libcni passes on as CNI_PATH and prints in "failed to find plugin … in path [...]".
+    binDirs: ['/opt/cni/bin/'],
   };
 }
 
@@ -208,9 +223,14 @@ export class Crio extends Containerd {
       if (!vfs.stat(fs, file)) continue; // do not log ENOENT errors
       const bytes = vfs.readFile(fs, file);
       let list: NetworkConfigList;
+      let dirPlugins: string[] = [];
       if (file.endsWith('.conflist')) {
         try {
-          list = confListFromBytes(bytes, { libcni: s.libcni });
+          // libcni v1.3 (1.33+): plugin configs from <conf dir>/<network name>/*.conf too.
+          ({ list, extra: dirPlugins } = confListFromFile(fs, file, {
+            libcni: s.libcni,
+            v13: this.crioRelease.pluginConfDir,
+          }));
         } catch (e) {
           this.log('error', `Error loading CNI config list file ${file}: ${(e as Error).message}`);
           continue;
@@ -266,11 +286,19 @@ export class Crio extends Containerd {
           `Ignored CNI network ${name} (type=${type}) at ${file} because already exists`,
         );
       } else {
-        networks.push({ name, ifName: def === '' ? 'eth0' : '', file, bytes: list.bytes });
+        networks.push({
+          name,
+          ifName: def === '' ? 'eth0' : '',
+          file,
+          bytes: list.bytes,
+          ...(dirPlugins.length > 0 ? { dirPlugins } : {}),
+        });
       }
       if (def === '') def = name;
     }
-    this.log('info', `Updated default CNI network name to ${def}`);
+    // ocicni v0.5.0 (1.35+) says nothing when there is no default network.
+    if (def !== '' || !this.crioRelease.quietMonitor)
+      this.log('info', `Updated default CNI network name to ${def}`);
     this.change(
       def
         ? `crio: CNI networks ${networks.map((n) => n.name).join(', ')} (default ${def})`
@@ -282,12 +310,21 @@ export class Crio extends Containerd {
     );
   }
 
+  /** A loaded network's list, with the plugin configs libcni v1.3 read from its directory. */
+  private loadedList(net: CniNetwork): NetworkConfigList {
+    const list = confListFromBytes(net.bytes, {
+      libcni: this.state.settings.libcni,
+      v13: this.crioRelease.pluginConfDir,
+    });
+    return withPlugins(list, net.dirPlugins ?? []);
+  }
+
   /** The default network's list, or null (ocicni getDefaultNetwork). */
   private defaultNetwork(): { net: CniNetwork; list: NetworkConfigList } | null {
     const def = this.crio.defaultNet;
     const net = this.state.cni.networks.find((n) => n.name === def);
     if (!def || !net) return null;
-    return { net, list: confListFromBytes(net.bytes, { libcni: this.state.settings.libcni }) };
+    return { net, list: this.loadedList(net) };
   }
 
   /**
@@ -444,7 +481,7 @@ export class Crio extends Containerd {
     }));
     const errs: string[] = [];
     for (const net of this.state.cni.networks) {
-      const list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+      const list = this.loadedList(net);
       const ctx = new Ctx();
       const timer = `crio/${this.node}/gc/${net.name}`;
       this.deps.sched.after(30_000_000, timer, () => ctx.cancel('context deadline exceeded'));
@@ -506,11 +543,11 @@ export class Crio extends Containerd {
     if (!this.state.up) return false;
     const remove = op === 'REMOVE';
     const defFile = this.state.cni.networks.find((n) => n.name === this.crio.defaultNet)?.file;
-    if (!['CREATE', 'WRITE', 'RENAME'].includes(op) && !(remove && defFile === path)) {
+    // ocicni v0.5.0 (1.35+): only events of a config file are logged.
+    const ext = /\.[^./]*$/.exec(vfs.basename(path))?.[0] ?? '';
+    if (!this.crioRelease.quietMonitor || ['.conf', '.conflist', '.json'].includes(ext))
       this.log('info', `CNI monitoring event ${event}`);
-      return false;
-    }
-    this.log('info', `CNI monitoring event ${event}`);
+    if (!['CREATE', 'WRITE', 'RENAME'].includes(op) && !(remove && defFile === path)) return false;
     this.sync();
     return true;
   }
@@ -559,14 +596,142 @@ export class Crio extends Containerd {
     // (cnimgr.New → pollUntilReady).
     const body = function* (this: Crio): Gen<void> {
       yield* this.syncNetworkConfig();
+      // server.New → restore: sandboxes that cannot be loaded are deleted, their networks are
+      // stopped in the background.
+      const lost = this.restoreSandboxes();
+      yield* this.wipeIfAppropriate();
       this.change('crio: serving the CRI', (c) => {
         c.up = true;
       });
       this.deps.host.send(containerdActorId(this.node), { type: 'READY' });
       this.onStatusChange();
       this.schedulePoll();
+      if (lost.length > 0)
+        this.restoreCleanup = this.deps.sched.spawn(this.cleanupLost(lost), {
+          name: 'crio restore cleanup',
+          node: this.node,
+        });
     }.call(this);
     this.starting = this.deps.sched.spawn(body, { name: 'crio start', node: this.node });
+  }
+
+  /**
+   * `server/server.go` wipeIfAppropriate (internal_wipe, on by default), then `cmd/crio/main.go`
+   * WriteVersionFile: the version file lives on tmpfs (`/var/run/crio/version`), so after a boot
+   * it is missing: CRI-O logs that it could not read it and removes every sandbox it restored
+   * (those that were stopped before the reboot); then it writes the file (`<version>+<commit>`,
+   * semver JSON). A restart without a reboot finds the file and wipes nothing.
+   */
+  private *wipeIfAppropriate(): Gen<void> {
+    const file = CRIO_VERSION_FILE;
+    if (!vfs.stat(this.nodeState().fs, file)) {
+      this.log(
+        'warning',
+        `Error encountered when checking whether cri-o should wipe containers: open ${file}: no such file or directory`,
+      );
+      for (const sb of this.listPodSandbox()) {
+        const f = this.request('RemovePodSandbox');
+        const config = sb.config;
+        const running = sb.pauseRunning || !!tget(this.nodeState().kernel.mounts, sb.netns);
+        const err =
+          running && config ? yield* this.stopCrioSandbox(sb, config, f, undefined) : null;
+        if (err !== null) {
+          this.log('warning', `Failed to remove sandbox ${sb.id}: stop pod network: ${err}`);
+          continue;
+        }
+        this.change(`crio: sandbox ${sb.id.slice(0, 13)} wiped`, (c) => {
+          tdel(c.sandboxes, sb.id);
+          dropName(c, crioSandboxName(sb.pod), sb.id);
+          c.crio!.networkStopped = c.crio!.networkStopped.filter((x) => x !== sb.id);
+        });
+        this.deps.host.send(sandboxActorId(this.node, sb.id), { type: 'REMOVED' });
+        this.log('info', `Removed pod sandbox: ${sb.id}`);
+      }
+    }
+    const rel = this.crioRelease;
+    const text = JSON.stringify(`${rel.version}${rel.gitCommit ? `+${rel.gitCommit}` : ''}`);
+    this.change(`crio: ${file} written`, (_c, n) => {
+      let fs = settled(n.fs);
+      // /var/run is a link to /run: the file goes where the link leads.
+      const dir = vfs.stat(fs, '/var/run')
+        ? vfs.joinPath(vfs.resolvePath(fs, '/var/run'), 'crio')
+        : vfs.dirname(file);
+      fs = vfs.mkdirAll(fs, dir);
+      n.fs = freezeFresh(
+        vfs.writeFile(fs, vfs.joinPath(dir, vfs.basename(file)), text, { mode: 0o644 }),
+      ) as never;
+    });
+    yield TICK;
+  }
+
+  /** The background network clean-up of sandboxes the restore could not load. */
+  private restoreCleanup: Task<void> | null = null;
+
+  /**
+   * `server/server.go` restore → LoadSandbox (`internal/lib/container_server.go`): a sandbox
+   * whose infra container was not stopped must join its pinned network namespace again
+   * (NetNsJoin → nsmgr.GetNamespace → ns.GetNS). After a reboot the pin is gone (/var/run is
+   * tmpfs), so the load fails: the sandbox and its containers are deleted from storage, their
+   * names released, and the sandbox is kept only for a CNI DEL. The kubelet then finds no
+   * sandbox for the pod: a new one, Attempt 0, and no SandboxChanged.
+   */
+  private restoreSandboxes(): SandboxRec[] {
+    const fs = this.nodeState().fs;
+    const lost: SandboxRec[] = [];
+    for (const sb of tvalues(this.state.sandboxes)) {
+      const v = this.deps.host.get(sandboxActorId(this.node, sb.id))?.value;
+      if (v === 'stopped' || v === 'removed' || vfs.stat(fs, sb.netns)) continue;
+      lost.push(sb);
+      this.log(
+        'warning',
+        `Could not restore sandbox ${sb.id}: failed to Statfs ${q(sb.netns)}: no such file or directory`,
+      );
+      this.log(
+        'warning',
+        `Deleting all containers under sandbox ${sb.id} since it could not be restored`,
+      );
+      this.change(`crio: sandbox ${sb.id.slice(0, 13)} not restored`, (c) => {
+        tdel(c.sandboxes, sb.id);
+        dropName(c, crioSandboxName(sb.pod), sb.id);
+      });
+      this.deps.host.send(sandboxActorId(this.node, sb.id), { type: 'LOST' });
+    }
+    return lost;
+  }
+
+  /**
+   * restore's wipeResourceCleaner, run in a goroutine: networkStop of each sandbox it could not
+   * load, each retried (`internal/resourcestore/resourcecleaner.go` retry: 20 attempts, 500 ms
+   * apart, growing by 1.5); the first that never succeeds ends the clean-up.
+   */
+  private *cleanupLost(lost: SandboxRec[]): Gen<void> {
+    const what = 'cleanup sandbox network';
+    // ResourceCleaner.Add prepends: the last added runs first.
+    for (const sb of [...lost].reverse()) {
+      let delay = 500_000;
+      for (let step = 1; ; step++) {
+        this.log('info', what);
+        const cfg = sb.config;
+        // The failed join left a closed namespace whose Path() is "" (nsmgr types_linux.go):
+        // the DEL runs with an empty CNI_NETNS.
+        const err = cfg ? yield* this.networkStop({ ...sb, netns: '' }, cfg, {}, undefined) : null;
+        if (err === null) {
+          this.log('info', `Successfully cleaned up network for pod ${sb.id}`);
+          break;
+        }
+        this.log('error', `Failed to cleanup (probably retrying): ${err}`);
+        if (step === 20) {
+          this.log('error', `Retried cleanup function ${q(what)} too often, giving up`);
+          this.log(
+            'error',
+            'Cleanup during server startup failed: wait on retry: timed out waiting for the condition',
+          );
+          return;
+        }
+        yield { tick: true, sleepUs: delay };
+        delay = Math.round(delay * 1.5);
+      }
+    }
   }
 
   /** The start-up task (InitCNI), which a crash kills. */
@@ -580,6 +745,8 @@ export class Crio extends Containerd {
   override crash(): void {
     if (this.starting && !this.starting.done) this.deps.sched.kill(this.starting);
     this.starting = null;
+    if (this.restoreCleanup && !this.restoreCleanup.done) this.deps.sched.kill(this.restoreCleanup);
+    this.restoreCleanup = null;
     if (this.syncing && !this.syncing.done) this.deps.sched.kill(this.syncing);
     this.syncing = null;
     this.queued = 0;
@@ -684,7 +851,12 @@ export class Crio extends Containerd {
     const bytes = info.config ? (base64Decode(info.config) ?? '') : '';
     let list: NetworkConfigList;
     try {
-      list = confListFromBytes(bytes, { libcni: this.state.settings.libcni });
+      // The file's own bytes (libcni caches list.Bytes): a v1.3 list without `plugins` parses,
+      // with none, and the plugins from its directory are not in it.
+      list = confListFromBytes(bytes, {
+        libcni: this.state.settings.libcni,
+        v13: this.crioRelease.pluginConfDir,
+      });
     } catch {
       try {
         list = confListFromConf(confFromBytes(bytes), { libcni: this.state.settings.libcni });
@@ -733,9 +905,10 @@ export class Crio extends Containerd {
 
   /**
    * networkStop (`sandbox_network.go`) → ocicni TearDownPodWithContext: best effort, once per
-   * sandbox (a stopped network is not torn down again), under a 1-minute context. The
-   * attachments come from the result cache; each network's config and CNI_ARGS come from its
-   * cache file (loadNetworkFromCache), falling back to the config on disk. An error text, or null.
+   * sandbox (a stopped network is not torn down again), under a 1-minute context. What a failed
+   * DEL does depends on the patch release (crio-releases.ts StopDelFailure): an error the
+   * kubelet retries, that error with the netns path's fate, or a network marked stopped anyway
+   * with its result cache files removed. An error text, or null.
    */
   private *networkStop(
     sb: { id: string; netns: string; pod: SandboxRec['pod'] },
@@ -744,12 +917,152 @@ export class Crio extends Containerd {
     parent: number | undefined,
   ): Gen<string | null> {
     if (this.crio.networkStopped.includes(sb.id)) return null;
-    const sbName = crioSandboxName(sb.pod);
-    const wrap = (e: string) =>
-      `failed to destroy network for pod sandbox ${sbName}(${sb.id}): ${e}`;
+    const gen = this.crioRelease.stopDelFailure;
+    const label = `${crioSandboxName(sb.pod)}(${sb.id})`;
+    const path = sb.netns;
+    const stopped = (): null => {
+      this.crioQuietly((s) => {
+        s.networkStopped.push(sb.id);
+      });
+      return null;
+    };
+    // From 1.33.3 / 1.32.8 the netns path is looked at before the DEL (os.Stat, then
+    // validateNetworkNamespace: ns.GetNS in `sandbox_network_linux.go`).
+    let netnsValid = true;
+    if (gen === 'skip-missing' || gen === 'mark-stopped' || gen === 'mark-stopped-quiet') {
+      const at = this.netnsAt(path);
+      if (path === '') {
+        if (gen === 'mark-stopped-quiet') {
+          this.log(
+            'warning',
+            `Network namespace path is empty for pod sandbox ${label}, attempting CNI teardown with cached info`,
+            fields,
+          );
+          netnsValid = false;
+        }
+      } else if (at === 'missing') {
+        // (A debug line: "Network namespace file … does not exist".)
+        if (gen === 'skip-missing') return stopped();
+        netnsValid = false;
+      } else if (at === 'file') {
+        const what =
+          gen === 'skip-missing'
+            ? 'skipping CNI teardown'
+            : 'attempting CNI teardown with cached info';
+        this.log(
+          'warning',
+          `Network namespace file ${path} is invalid for pod sandbox ${label}: invalid network namespace: unknown FS magic on ${q(path)}: 1021994, removing and ${what}`,
+          fields,
+        );
+        yield* this.cleanupNetns(path, label, fields);
+        if (gen === 'skip-missing') return stopped();
+        netnsValid = false;
+      }
+    }
+    const err = yield* this.tearDownPod(sb, cfg, fields, parent);
+    if (err === null) return stopped();
+    const destroy = `failed to destroy network for pod sandbox ${label}: ${err}`;
+    switch (gen) {
+      case 'fail':
+        return destroy;
+      case 'rm-netns': {
+        // os.Stat, then os.RemoveAll of the path: a pinned namespace is a mount point, which
+        // unlink refuses (EBUSY); a plain file there goes, and the stop succeeds.
+        const at = this.netnsAt(path);
+        if (at === 'missing')
+          return `${destroy}: stat netns path ${q(path)}: stat ${path}: no such file or directory`;
+        if (at === 'pinned')
+          return `${destroy}: failed to remove netns path: unlinkat ${path}: device or resource busy`;
+        yield* this.removePlainFile(path);
+        this.log('warning', `Removed invalid netns path ${path} from pod sandbox ${label}`, fields);
+        return stopped();
+      }
+      default: {
+        if (gen === 'mark-stopped-quiet' && !netnsValid) {
+          // (A debug line: "CNI teardown failed due to missing/invalid network namespace".)
+          yield* this.cleanupCNIResultFiles(sb.id, fields);
+          return stopped();
+        }
+        this.log('warning', `Failed to destroy network for pod sandbox ${label}: ${err}`, fields);
+        if (path !== '' && netnsValid && this.netnsAt(path) !== 'missing')
+          yield* this.cleanupNetns(path, label, fields);
+        const teardown = `network teardown failed for pod sandbox ${label}: ${err}`;
+        if (gen === 'skip-missing') return teardown;
+        // "Even if CNI teardown failed, mark network as stopped to prevent retry loops."
+        yield* this.cleanupCNIResultFiles(sb.id, fields);
+        stopped();
+        return teardown;
+      }
+    }
+  }
+
+  /** What is at a sandbox's netns path: nothing, the pinned namespace (a mount), or a file. */
+  private netnsAt(path: string): 'missing' | 'pinned' | 'file' {
+    if (path === '' || !vfs.stat(this.nodeState().fs, path)) return 'missing';
+    return tget(this.nodeState().kernel.mounts, path) ? 'pinned' : 'file';
+  }
+
+  private *removePlainFile(path: string): Gen<void> {
+    this.change(`crio: rm ${path}`, (_c, n) => {
+      n.fs = freezeFresh(vfs.remove(settled(n.fs), path)) as never;
+    });
+    yield TICK;
+  }
+
+  /** cleanupNetns (`sandbox_network_linux.go`): os.RemoveAll of the netns path, logged. */
+  private *cleanupNetns(path: string, label: string, fields: Fields): Gen<void> {
+    if (this.netnsAt(path) === 'pinned') {
+      this.log(
+        'warning',
+        `Failed to remove netns path ${path}: unlinkat ${path}: device or resource busy`,
+        fields,
+      );
+      return;
+    }
+    if (this.netnsAt(path) === 'file') yield* this.removePlainFile(path);
+    this.log('info', `Removed netns path ${path} from pod sandbox ${label}`, fields);
+  }
+
+  /**
+   * cleanupCNIResultFiles (`sandbox_network.go`, 1.32.8+, 1.33.4+): every file of
+   * /var/lib/cni/results whose name holds the sandbox id is removed, after a failed DEL.
+   */
+  private *cleanupCNIResultFiles(id: string, fields: Fields): Gen<void> {
+    const dir = resultsDir();
+    const fs = this.nodeState().fs;
+    if (vfs.stat(fs, dir)?.kind !== 'dir') {
+      this.log(
+        'warning',
+        `Failed to read CNI cache directory ${dir}: open ${dir}: no such file or directory`,
+        fields,
+      );
+      return;
+    }
+    for (const f of vfs.readDir(fs, dir).sort()) {
+      const file = vfs.joinPath(dir, f);
+      if (!f.includes(id) || vfs.stat(this.nodeState().fs, file)?.kind !== 'file') continue;
+      this.change(`crio: rm ${file}`, (_c, n) => {
+        n.fs = freezeFresh(vfs.remove(settled(n.fs), file)) as never;
+      });
+      this.log('info', `Cleaned up CNI result file ${f} for container ${id}`, fields);
+    }
+    yield TICK;
+  }
+
+  /**
+   * ocicni TearDownPodWithContext: the attachments come from the result cache; each network's
+   * config and CNI_ARGS come from its cache file (loadNetworkFromCache), falling back to the
+   * config on disk. ocicni's error text, or null.
+   */
+  private *tearDownPod(
+    sb: { id: string; netns: string; pod: SandboxRec['pod'] },
+    cfg: PodSandboxConfig,
+    fields: Fields,
+    parent: number | undefined,
+  ): Gen<string | null> {
     let attachments = this.cachedAttachments(sb.id);
     if (attachments.length === 0) {
-      if (!this.crio.defaultNet) return wrap(missingDefaultNetwork(this.state.settings.confDir));
+      if (!this.crio.defaultNet) return missingDefaultNetwork(this.state.settings.confDir);
       attachments = [{ name: this.crio.defaultNet, ifName: 'eth0' }];
     }
     const ctx = new Ctx();
@@ -773,8 +1086,8 @@ export class Crio extends Containerd {
         }
         if (!list) {
           const net = this.state.cni.networks.find((n) => n.name === a.name);
-          if (!net) return wrap(`failed to find requested network name ${a.name}`);
-          list = confListFromBytes(net.bytes, { libcni: this.state.settings.libcni });
+          if (!net) return `failed to find requested network name ${a.name}`;
+          list = this.loadedList(net);
         }
         const pod = `${sb.pod.namespace}_${sb.pod.name}`;
         this.log(
@@ -784,16 +1097,11 @@ export class Crio extends Containerd {
         );
         const out = yield* this.libcni(ctx, parent).delNetworkList(list, rt);
         if (!out.ok)
-          return wrap(
-            `error removing pod ${pod} from CNI network ${q(list.name)}: ${out.error.message}`,
-          );
+          return `error removing pod ${pod} from CNI network ${q(list.name)}: ${out.error.message}`;
       }
     } finally {
       this.deps.sched.cancel(timer);
     }
-    this.crioQuietly((s) => {
-      s.networkStopped.push(sb.id);
-    });
     return null;
   }
 

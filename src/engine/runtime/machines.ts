@@ -62,9 +62,9 @@ export const sandboxMachine = setup({
      * The clean-up of a failed RunPodSandbox failed (1.6.9 – 1.6.36, 1.7): kept in the store as
      * SANDBOX_UNKNOWN (listed NOTREADY) until the kubelet stops it.
      */
-    unknown: { on: { STOP: 'stopping' } },
-    ready: { on: { STOP: 'stopping', PAUSE_DIED: 'notReady' } },
-    notReady: { on: { STOP: 'stopping' } },
+    unknown: { on: { STOP: 'stopping', LOST: 'lost' } },
+    ready: { on: { STOP: 'stopping', PAUSE_DIED: 'notReady', LOST: 'lost' } },
+    notReady: { on: { STOP: 'stopping', LOST: 'lost' } },
     stopping: { on: { STOPPED: 'stopped', STOP_FAILED: 'notReady' } },
     stopped: { on: { REMOVED: 'removed', STOP: 'stopping' } },
     failed: { type: 'final' },
