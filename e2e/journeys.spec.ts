@@ -213,6 +213,8 @@ test('Back during a long run leaves it for the page the address names', async ({
   expect(page.url()).toContain('#/lesson/add-step-by-step');
   await expect(lesson).toBeVisible({ timeout: 20_000 });
   await expect(busy).toBeHidden();
+  // Leaving is not a Stop: nothing about the run shows over the lesson.
+  await expect(page.getByText(/^Stopped running until/)).toHaveCount(0);
   // Forward again: my sandbox, at the step the run was stopped from.
   await page.goForward();
   await expect(lesson).toBeHidden({ timeout: 20_000 });

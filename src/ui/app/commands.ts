@@ -3,7 +3,7 @@
  * and acts on it (the long ones as jobs, ./jobs.ts); `ui` changes what is shown. Components
  * never write the store themselves (./state.ts).
  */
-import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
+import type { Level, PerformResult, Session, SessionAction, StopCondition } from '../../engine';
 import { faultFailsNewPods } from '../faults';
 import { Cancelled, jobRunning, quietly, runJob } from './jobs';
 import { notify, notifyRunEnd } from './notices';
@@ -78,22 +78,29 @@ export const cmd = {
     if (!s) return;
     pause();
     quietly(
-      runJob(`Running until ${label}`, s.runUntilJob(cond), LEAVE)?.then((found) => {
-        const end = s.lastRun;
-        if (found !== null || !end) return;
-        // A node-scoped fault (injected with its node) that makes new pods fail shows only in
-        // that node's new pods. Others (a restart, a reboot, a stale reservation, a network
-        // fault) let them run: creating one there would not bring the error.
-        let faultNode: string | null = null;
-        for (const a of s.actions)
-          if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
-            faultNode =
-              typeof a.action.params?.['node'] === 'string' && faultFailsNewPods(a.action.fault)
-                ? (a.output?.faultNode ?? null)
-                : null;
-        const text = get().engine?.runEndText(end, label, faultNode);
-        if (text) notifyRunEnd(end.kind === 'repeating' ? 'warning' : 'info', text, s);
-      }) ?? null,
+      runJob(`Running until ${label}`, s.runUntilJob(cond), LEAVE)?.then(
+        (found) => {
+          const end = s.lastRun;
+          if (found !== null || !end) return;
+          // A node-scoped fault (injected with its node) that makes new pods fail shows only in
+          // that node's new pods. Others (a restart, a reboot, a stale reservation, a network
+          // fault) let them run: creating one there would not bring the error.
+          let faultNode: string | null = null;
+          for (const a of s.actions)
+            if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
+              faultNode =
+                typeof a.action.params?.['node'] === 'string' && faultFailsNewPods(a.action.fault)
+                  ? (a.output?.faultNode ?? null)
+                  : null;
+          const text = get().engine?.runEndText(end, label, faultNode);
+          if (text) notifyRunEnd(end.kind === 'repeating' ? 'warning' : 'info', text, s);
+        },
+        (e: unknown) => {
+          // Stop: the run keeps the steps it computed, the cursor stays where the run began.
+          if (e instanceof Cancelled && !e.left) notifyRunEnd('info', runStoppedText(label, s), s);
+          throw e;
+        },
+      ) ?? null,
     );
   },
 
@@ -177,6 +184,14 @@ export const cmd = {
     }
   },
 };
+
+/**
+ * What Stop during "Run until" says: that the run stopped, how long the trace has grown, where the
+ * user still is (the cursor does not move), and how to go on. Steps as numbered on screen.
+ */
+export function runStoppedText(label: string, s: Pick<Session, 'cursor' | 'events'>): string {
+  return `Stopped running until ${label}: the trace now has ${s.events.length} steps, and you are still at step ${s.cursor + 1}. Press Run to go on from here, or End to see the last step.`;
+}
 
 /** Goes to a step as numbered on screen (0: the start), computing the steps on the way. */
 export async function seekTo(step: number): Promise<void> {
