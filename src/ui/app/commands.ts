@@ -193,12 +193,45 @@ export function runStoppedText(label: string, s: Pick<Session, 'cursor' | 'event
   return `Stopped running until ${label}: the trace now has ${s.events.length} steps, and you are still at step ${s.cursor + 1}. Press Run to go on from here, or End to see the last step.`;
 }
 
-/** Goes to a step as numbered on screen (0: the start), computing the steps on the way. */
-export async function seekTo(step: number): Promise<void> {
+/**
+ * Goes to a step as numbered on screen (0: the start), computing the steps on the way. Resolves
+ * with the step shown then (less than `step` when the trace ends before it), or null when the
+ * seek was stopped or failed (a failure is reported as a notice).
+ */
+export async function seekTo(step: number): Promise<number | null> {
   const s = get().session;
-  if (!s) return;
+  if (!s) return null;
   const job = runJob('Computing steps', s.seekJob(Math.max(-1, step - 1)));
-  if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
+  if (!job) return null;
+  try {
+    return (await job) + 1;
+  } catch (e) {
+    if (!(e instanceof Cancelled)) notify('error', (e as Error).message);
+    return null;
+  }
+}
+
+/** How the warning about an address's `?step=` starts (see `pastEndText`). */
+export const ADDRESS_STEP = "The address's step";
+
+/**
+ * What is said when a step asked for (by an address, an embed, a host's message: `what`) is past
+ * the trace's end, and the last step is shown instead.
+ */
+export function pastEndText(what: string, step: number, last: number): string {
+  return `${what} ${step} is past the end of the trace, which ends at step ${last}; step ${last} is shown.`;
+}
+
+/**
+ * Goes to a step that an address or an embed's attribute asked for (`what` names it), and says
+ * so when the trace ends before it (the last step is shown). Resolves with the problem, if any.
+ */
+export async function seekToAsked(step: number, what: string): Promise<string | null> {
+  const at = await seekTo(step);
+  if (at === null || at >= step) return null;
+  const problem = pastEndText(what, step, at);
+  notify('warning', problem);
+  return problem;
 }
 
 let timer: ReturnType<typeof setInterval> | null = null;

@@ -7,7 +7,7 @@
  */
 import { loadCourseEngine, type Lesson } from '../../engine';
 import { routeHash, type Route } from '../route';
-import { seekTo } from '../app/commands';
+import { ADDRESS_STEP, seekToAsked } from '../app/commands';
 import { notify } from '../app/notices';
 import { saveNow } from '../app/persistence';
 import { get, publish, update } from '../app/state';
@@ -80,7 +80,7 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     openLesson(lesson, false);
     update({ course: route });
     // A step in the address (#/lesson/<id>?step=12) opens the lesson there.
-    if (route.step !== undefined) await seekTo(route.step);
+    if (route.step !== undefined) await seekToAsked(route.step, ADDRESS_STEP);
     return;
   }
   const ch = course.challenges.find((c) => c.id === route.id);
