@@ -119,7 +119,7 @@ test("a reload keeps the learner's work on the cluster and the step they were at
   test.setTimeout(120_000);
   const errors = collectPageErrors(page);
   await page.goto('./#/challenge/node-notready?seed=1');
-  let panel = await openChallenge(page);
+  const panel = await openChallenge(page);
   const attempt = panel.getByText(/^So far: /);
 
   // The learner changes node-1 from its shell, then steps on.
@@ -138,7 +138,7 @@ test("a reload keeps the learner's work on the cluster and the step they were at
   const cost = await attempt.textContent();
 
   await page.reload();
-  panel = await openChallenge(page);
+  await openChallenge(page);
   // The same step of the same trace, the same attempt (the replay is not counted as steps).
   await expect(page.locator('.position')).toHaveText(position!, { timeout: 30_000 });
   await expect(attempt).toHaveText(cost!);
