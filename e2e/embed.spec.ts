@@ -185,6 +185,25 @@ test("embed.html: a step past the end of a lesson's trace opens at its last step
   expect(errors).toEqual([]);
 });
 
+test('Step forward at the end of an embedded lesson says that nothing is left, and where to act', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./embed.html?scenario=lesson:add-step-by-step&views=steps');
+  await expect(page.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible({
+    timeout: 30_000,
+  });
+  const position = page.locator('.position');
+  const at = await position.textContent();
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This is the last step' })).toHaveText(
+    'This is the last step: nothing is left to happen. To act on the cluster, open it in cnisim.',
+  );
+  await expect(position).toHaveText(at!);
+  await expect(page.getByRole('link', { name: 'Open in cnisim' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('the default embed: its first screen is in embed.html; other parameters never paint it', async ({
   page,
 }) => {

@@ -18,6 +18,16 @@ import {
   type Theme,
 } from './state';
 
+/**
+ * What Step forward says at the end of a trace where nothing is left to happen: how to go on.
+ * An embed has no actions (docs/embedding.md): the app, which it links to, has.
+ */
+export function nothingLeftText(): string {
+  return get().source === 'embed'
+    ? 'This is the last step: nothing is left to happen. To act on the cluster, open it in cnisim.'
+    : 'Nothing is left to happen: act on the cluster to go on.';
+}
+
 /** The user's computations on the session shown: stopped when they leave for another address. */
 const LEAVE = { stopOnLeave: true };
 
@@ -31,8 +41,7 @@ export const cmd = {
     quietly(
       runJob('Computing the next step', s.stepForwardJob(), LEAVE)?.then((moved) => {
         if (!moved && get().playing) pause();
-        if (!moved)
-          notifyRunEnd('info', 'Nothing is left to happen: act on the cluster to go on.', s);
+        if (!moved) notifyRunEnd('info', nothingLeftText(), s);
       }) ?? null,
     );
   },
