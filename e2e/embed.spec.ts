@@ -201,6 +201,15 @@ test('Step forward at the end of an embedded lesson says that nothing is left, a
   );
   await expect(position).toHaveText(at!);
   await expect(page.getByRole('link', { name: 'Open in cnisim' })).toBeVisible();
+
+  // Autoplay that reaches the end just stops: nothing grows the host's iframe.
+  await page.goto('./embed.html?scenario=lesson:add-step-by-step&views=steps&autoplay=1');
+  await expect(page.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByText('This is the last step')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

@@ -40,8 +40,12 @@ export const cmd = {
     if (!s) return;
     quietly(
       runJob('Computing the next step', s.stepForwardJob(), LEAVE)?.then((moved) => {
-        if (!moved && get().playing) pause();
-        if (!moved) notifyRunEnd('info', nothingLeftText(), s);
+        if (moved) return;
+        const played = get().playing;
+        if (played) pause();
+        // An embed playing to its end (autoplay in a documentation page) just stops: a notice
+        // there would grow the host's iframe for nothing the reader asked.
+        if (!(played && get().source === 'embed')) notifyRunEnd('info', nothingLeftText(), s);
       }) ?? null,
     );
   },
