@@ -3,7 +3,7 @@
  * answers stay counted, and a solved attempt keeps its score. Another seed is a fresh attempt.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors } from './support';
+import { clearSavedState, collectPageErrors, terminalScreen } from './support';
 
 test.afterEach(async ({ page }) => clearSavedState(page));
 
@@ -110,5 +110,79 @@ test('a tampered saved attempt is left out with a notice; the rest of the progre
   await page.goto('./#/challenge/node-notready?seed=1');
   await openChallenge(page);
   await expect(page.getByText(/^So far: /)).toContainText('0 hints, 0 refused answers');
+  expect(errors).toEqual([]);
+});
+
+test("a reload keeps the learner's work on the cluster and the step they were at", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./#/challenge/node-notready?seed=1');
+  const panel = await openChallenge(page);
+  const attempt = panel.getByText(/^So far: /);
+
+  // The learner changes node-1 from its shell, then steps on.
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  const terminal = page.locator('.shell-terminal textarea');
+  await terminal.focus();
+  await page.keyboard.type('touch /tmp/my-notes && ls /tmp\n');
+  await expect.poll(() => terminalScreen(page)).toContain('my-notes');
+  await page.keyboard.press('Escape');
+  const forward = page.getByRole('button', { name: 'Step forward', exact: true });
+  await forward.click();
+  await expect(forward).toBeEnabled();
+  await forward.click();
+  await expect(forward).toBeEnabled();
+  const position = await page.locator('.position').textContent();
+  const cost = await attempt.textContent();
+
+  await page.reload();
+  await openChallenge(page);
+  // The same step of the same trace, the same attempt (the replay is not counted as steps).
+  await expect(page.locator('.position')).toHaveText(position!, { timeout: 30_000 });
+  await expect(attempt).toHaveText(cost!);
+  // And node-1 as the learner left it.
+  await page.getByRole('tab', { name: 'Shell' }).click();
+  await page.locator('.shell-terminal textarea').focus();
+  await page.keyboard.type('ls /tmp\n');
+  await expect.poll(() => terminalScreen(page)).toMatch(/ls \/tmp\s*my-notes/);
+  expect(errors).toEqual([]);
+});
+
+test('saved work that was tampered with is left out with a notice; the challenge opens as it starts', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await page.goto('./#/challenge/node-notready?seed=1');
+  await openChallenge(page);
+  const arrived = await page.locator('.position strong').textContent();
+  const back = page.getByRole('button', { name: 'Step back', exact: true });
+  await back.click();
+  await back.click();
+  await expect(page.locator('.position strong')).toHaveText(String(Number(arrived) - 2));
+  await expect
+    .poll(() =>
+      page.evaluate("JSON.parse(localStorage.getItem('cnisim.challenge-work.v1'))?.cursor"),
+    )
+    .toBe(Number(arrived) - 3);
+  // Someone edits one of the challenge's own actions out of the saved work (away from the challenge, which saves
+  // its work as the page goes).
+  await page.goto('./#/course');
+  await expect(page.getByRole('heading', { name: 'Course' })).toBeVisible({ timeout: 20_000 });
+  await page.evaluate(() => {
+    const w = JSON.parse(localStorage.getItem('cnisim.challenge-work.v1')!);
+    w.actions.shift();
+    localStorage.setItem('cnisim.challenge-work.v1', JSON.stringify(w));
+  });
+  await page.goto('./#/challenge/node-notready?seed=1');
+  await openChallenge(page);
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'Your work on this challenge could not be restored' }),
+  ).toContainText("the challenge's own actions are not all there");
+  await expect(page.locator('.position strong')).toHaveText(arrived!);
   expect(errors).toEqual([]);
 });

@@ -180,3 +180,39 @@ test('Run by keyboard: when the run ends, the focus is back on the Run button', 
   await expect(run).toBeEnabled();
   await expect(run).toBeFocused();
 });
+
+test('Stop during a long run says that it stopped, where the user is, and how to go on', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = collectPageErrors(page);
+  await openApp(page);
+  await page.getByRole('tab', { name: 'Actions', exact: true }).click();
+  await page.getByRole('spinbutton', { name: 'Replicas' }).fill('30');
+  await page.getByRole('button', { name: 'Scale deployment' }).click();
+  await expect(page.getByText(/^Done at step \d+\.$/)).toBeVisible({ timeout: 60_000 });
+  const before = await currentStep(page);
+  const group = page.getByRole('group', { name: 'Run until' });
+  await group.getByRole('combobox').selectOption({ label: 'nothing is left to happen' });
+  await group.getByRole('button', { name: 'Run', exact: true }).click();
+  const busy = page.getByRole('status').filter({ hasText: /^Running until/ });
+  await expect(busy).toBeVisible();
+  await busy.getByRole('button', { name: 'Stop' }).click();
+  await expect(busy).toBeHidden();
+
+  const notice = page
+    .getByRole('list', { name: 'Notices' })
+    .getByRole('status')
+    .filter({ hasText: 'Stopped running until nothing is left to happen' });
+  await expect(notice).toBeVisible();
+  const text = (await notice.textContent())!;
+  const length = Number(/the trace now has (\d+) steps/.exec(text)![1]);
+  expect(length).toBeGreaterThan(before);
+  expect(text).toContain(`you are still at step ${before}.`);
+  expect(text).toContain('Press Run to go on');
+  expect(await currentStep(page)).toBe(before);
+  await expect(page.locator('.position')).toContainText(`of ${length}`);
+  // The focus is back on Run, which goes on from here.
+  await expect(group.getByRole('button', { name: 'Run', exact: true })).toBeFocused();
+  expect(errors).toEqual([]);
+});

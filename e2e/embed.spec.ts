@@ -169,6 +169,50 @@ test('embed.html alone: parameters, theme, and no serious axe violations', async
   expect(errors).toEqual([]);
 });
 
+test("embed.html: a step past the end of a lesson's trace opens at its last step and says so", async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./embed.html?scenario=lesson:add-step-by-step&step=99999&views=steps');
+  const warning = page.getByRole('alert').filter({ hasText: 'Embed parameter step:' });
+  await expect(warning).toContainText(
+    /^Embed parameter step: 99999 is past the end of the trace, which ends at step (\d+); step \1 is shown\.$/,
+    { timeout: 30_000 },
+  );
+  const last = /ends at step (\d+)/.exec((await warning.textContent())!)![1]!;
+  await expect(page.locator('.position strong')).toHaveText(last);
+  await expect(page.locator('.position')).toContainText(`of ${last}`);
+  expect(errors).toEqual([]);
+});
+
+test('Step forward at the end of an embedded lesson says that nothing is left, and where to act', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./embed.html?scenario=lesson:add-step-by-step&views=steps');
+  await expect(page.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible({
+    timeout: 30_000,
+  });
+  const position = page.locator('.position');
+  const at = await position.textContent();
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'This is the last step' })).toHaveText(
+    'This is the last step: nothing is left to happen. To act on the cluster, open it in cnisim.',
+  );
+  await expect(position).toHaveText(at!);
+  await expect(page.getByRole('link', { name: 'Open in cnisim' })).toBeVisible();
+
+  // Autoplay that reaches the end just stops: nothing grows the host's iframe.
+  await page.goto('./embed.html?scenario=lesson:add-step-by-step&views=steps&autoplay=1');
+  await expect(page.getByRole('heading', { name: 'Lesson: ADD, step by step' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByText('This is the last step')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
 test('the default embed: its first screen is in embed.html; other parameters never paint it', async ({
   page,
 }) => {
@@ -302,6 +346,14 @@ test('scenario values: a scenario file, and unknown ids explained in the embed a
   await page.evaluate("drive({ type: 'load', scenario: 'scenario:hang-timeout' })");
   await expect(frame.locator('.position strong')).toHaveText('0');
   await expect.poll(() => lastOf(page, 'step')).toMatchObject({ step: 0, length: 118 });
+  // A step past its end: the last step, and the host is told.
+  await page.evaluate("drive({ type: 'goto', step: 5000 })");
+  await expect(frame.locator('.position strong')).toHaveText('118');
+  await expect
+    .poll(async () => (await lastOf(page, 'error'))?.message)
+    .toBe(
+      'goto: step 5000 is past the end of the trace, which ends at step 118; step 118 is shown.',
+    );
   await expect(frame.getByRole('heading', { name: /^Lesson:/ })).toBeHidden();
   await page.evaluate("drive({ type: 'load', scenario: 'scenario:nope' })");
   await expect

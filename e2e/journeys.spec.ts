@@ -213,6 +213,8 @@ test('Back during a long run leaves it for the page the address names', async ({
   expect(page.url()).toContain('#/lesson/add-step-by-step');
   await expect(lesson).toBeVisible({ timeout: 20_000 });
   await expect(busy).toBeHidden();
+  // Leaving is not a Stop: nothing about the run shows over the lesson.
+  await expect(page.getByText(/^Stopped running until/)).toHaveCount(0);
   // Forward again: my sandbox, at the step the run was stopped from.
   await page.goForward();
   await expect(lesson).toBeHidden({ timeout: 20_000 });
@@ -312,5 +314,23 @@ test('a paste too large for a node file is refused at once, and says why', async
   await page.keyboard.press('Control+v');
   await expect(editor).toContainText('"pasted"');
   await expect(status).toHaveText('Valid JSON, not applied yet.');
+  expect(errors).toEqual([]);
+});
+
+test("a lesson's address with a step past its trace opens at the last step and says so", async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  await page.goto('./#/lesson/add-step-by-step?step=99999');
+  await expect(page.getByRole('region', { name: 'ADD, step by step' })).toBeVisible({
+    timeout: 30_000,
+  });
+  const warning = page.getByRole('alert').filter({ hasText: "The address's step" });
+  await expect(warning).toContainText(
+    /^The address's step 99999 is past the end of the trace, which ends at step (\d+); step \1 is shown\./,
+    { timeout: 30_000 },
+  );
+  const last = /ends at step (\d+)/.exec((await warning.textContent())!)![1]!;
+  expect(await currentStep(page)).toBe(Number(last));
   expect(errors).toEqual([]);
 });

@@ -140,6 +140,35 @@ for (const [width, height] of [
       await expect.poll(() => currentStep(page)).toBe(step - 2);
       await expect(narration).toContainText(`Step ${step - 2}`);
     });
+
+    test('in a lesson, the lesson panel leaves the view and the steps on the screen', async ({
+      page,
+    }) => {
+      test.setTimeout(60_000);
+      await page.goto('./#/lesson/add-step-by-step');
+      const lesson = page.getByRole('region', { name: 'ADD, step by step' });
+      await expect(lesson).toBeVisible({ timeout: 20_000 });
+      await lesson.getByRole('button', { name: 'Replay the solution' }).click();
+      await expect(lesson.getByText('replaying the solution')).toBeVisible();
+      await page.locator('body').focus();
+      await page.keyboard.press('p');
+      const narration = page.getByRole('region', { name: 'Narration' });
+      await expect(narration).toBeVisible();
+      for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+      const topo = page.getByRole('region', { name: 'Views' }).locator('svg.topo-svg');
+      await expect(topo).toBeVisible({ timeout: 15_000 });
+      const steps = page.getByRole('region', { name: 'Steps' });
+      const t = (await topo.boundingBox())!;
+      const s = (await steps.boundingBox())!;
+      // The lesson panel scrolls within itself: the page does not, and the view and the steps
+      // reach the bottom of the screen with room to read them.
+      expect(await page.evaluate('document.documentElement.scrollHeight')).toBeLessThanOrEqual(
+        height + 1,
+      );
+      expect((t.width * t.height) / (width * height)).toBeGreaterThan(0.15);
+      expect(s.y + s.height).toBeGreaterThan(height - 24);
+      await expect(steps.locator('li[aria-current="step"]')).toBeInViewport();
+    });
   });
 }
 

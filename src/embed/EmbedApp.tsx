@@ -114,13 +114,13 @@ function useKeys(): void {
 }
 
 /**
- * A warning over the embed (a parameter or a message it could not carry out): it goes by itself
- * after a while, as the app's notices do (noticeLife.ts); an error stays.
+ * A notice over the embed (a parameter or a message it could not carry out, Step forward at the
+ * end): it goes by itself after a while, as the app's notices do (noticeLife.ts); an error stays.
  */
 function EmbedNotice({ n }: { n: Notice }) {
   useNoticeExpiry(n);
   return (
-    <p role="alert" className={`notice notice-${n.kind}`}>
+    <p role={n.kind === 'info' ? 'status' : 'alert'} className={`notice notice-${n.kind}`}>
       {n.text}
     </p>
   );
@@ -175,11 +175,9 @@ export function EmbedApp() {
           The simulation could not be loaded: {loadError}
         </p>
       )}
-      {notices
-        .filter((n) => n.kind !== 'info')
-        .map((n) => (
-          <EmbedNotice key={n.id} n={n} />
-        ))}
+      {notices.map((n) => (
+        <EmbedNotice key={n.id} n={n} />
+      ))}
       {lesson && (
         <ErrorBoundary what="The lesson">
           <Suspense fallback={<Loading />}>

@@ -3,7 +3,7 @@
  * the host's origin only, answers to that origin only, never '*'.
  */
 import { loadFaults } from '../engine';
-import { cmd, notify, pause } from '../ui/store';
+import { cmd, notify, pastEndText, pause } from '../ui/store';
 import { get, subscribe } from '../ui/app/state';
 import {
   parseHostMessage,
@@ -45,13 +45,22 @@ export function connectHost(origin: string | null, applyTheme: (t: Theme) => voi
     const { engine, session } = get();
     if (!engine || !session) return;
     switch (m.type) {
-      case 'goto':
+      case 'goto': {
         pause();
-        await seekTo(m.step);
+        const at = await seekTo(m.step);
+        if (at !== null && at < m.step)
+          post({ type: 'error', message: pastEndText('goto: step', m.step, at) });
         return;
+      }
       case 'load': {
-        const problem = await loadScenario(engine, m.scenario, m.step ?? null);
+        const { problem, pastEnd } = await loadScenario(
+          engine,
+          m.scenario,
+          m.step ?? null,
+          'load: step',
+        );
         if (problem !== null) post({ type: 'error', message: problem });
+        if (pastEnd !== null) post({ type: 'error', message: pastEnd });
         return;
       }
       case 'inject': {

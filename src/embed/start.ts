@@ -1,5 +1,5 @@
 import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
-import { notify, pause, publish, runJob, seekTo, cmd } from '../ui/store';
+import { notify, pause, publish, runJob, seekTo, seekToAsked, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
 import { waitForWholeEngine } from '../ui/landing';
 import { takeOver, takePending } from '../ui/app/preview';
@@ -22,13 +22,15 @@ async function openSandbox(engine: EngineModule, payload: string | null): Promis
 /**
  * Replaces the session with a scenario (protocol.ts: `sandbox`, `lesson:<id>`, `scenario:<name>`
  * or a share payload), at a step or its own. An unknown lesson or file, or a bad link, shows the
- * default sandbox with the problem in the embed; the problem is returned for the host.
+ * default sandbox with the problem in the embed; the problem is returned for the host, and so is
+ * a `step` past the trace's end (the last step is shown, with a warning that `stepWhat` starts).
  */
 export async function loadScenario(
   engine: EngineModule,
   scenario: string,
   step: number | null,
-): Promise<string | null> {
+  stepWhat = STEP_PARAM,
+): Promise<{ problem: string | null; pastEnd: string | null }> {
   pause();
   const ref = parseScenario(scenario) ?? { kind: 'sandbox' };
   let problem: string | null;
@@ -61,10 +63,13 @@ export async function loadScenario(
     ...(opened && ref.kind === 'lesson' ? {} : { lesson: null }),
     ...(opened && ref.kind === 'challenge' ? {} : { challenge: null }),
   });
-  if (step !== null) await seekTo(step);
+  const pastEnd = step !== null ? await seekToAsked(step, stepWhat) : null;
   publish();
-  return problem;
+  return { problem, pastEnd };
 }
+
+/** How a warning about the `step` attribute starts, as those about the other parameters do. */
+export const STEP_PARAM = 'Embed parameter step:';
 
 export { seekTo };
 
@@ -95,8 +100,8 @@ export async function startEmbed(
   // The landing's sandbox (startEmbedLanding), already open and maybe stepped, is kept.
   const landing = get().phase === 'ready' && params.scenario === 'sandbox';
   let problem: string | null = null;
-  if (!landing) problem = await loadScenario(engine, params.scenario, params.step);
-  else if (params.step !== null) await seekTo(params.step);
+  if (!landing) ({ problem } = await loadScenario(engine, params.scenario, params.step));
+  else if (params.step !== null) await seekToAsked(params.step, STEP_PARAM);
   if (params.level && !landing) get().session?.setLevel(params.level);
   update({ phase: 'ready' });
   publish();

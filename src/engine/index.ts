@@ -15,6 +15,8 @@
  */
 
 export { LEVELS, levelShows } from './session/view';
+/** A session's limits (the longest file an action may write, ...): constants, no code. */
+export { LIMITS } from './session/limits';
 export { isTable, tchangedKeys, tentries, tget, tkeys, tvalues, type Table } from './state/table';
 export { dirChildren, entriesIn, entryIn, namesIn, stat } from './fs/vfs';
 export type { Inflight } from './node/inspect';

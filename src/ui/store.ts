@@ -22,6 +22,16 @@ export {
 } from './app/state';
 export { Cancelled, cancelJob, runJob } from './app/jobs';
 export { dismissNotice, notify, obsoleteNotices } from './app/notices';
-export { cmd, pause, runInShell, seekTo, setTheme, SPEEDS, ui } from './app/commands';
+export {
+  cmd,
+  pastEndText,
+  pause,
+  runInShell,
+  seekTo,
+  seekToAsked,
+  setTheme,
+  SPEEDS,
+  ui,
+} from './app/commands';
 export { CORRUPT_KEY, restoreOwn, saveNow, STORAGE_KEY } from './app/persistence';
 export { shownWalk, useWalkState, walkCmd, type ShownWalk } from './app/walk';

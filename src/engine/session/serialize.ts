@@ -28,6 +28,7 @@ import type { SessionAction } from './actions';
 import type { LoggedAction, Session } from './session';
 import { LEVELS } from './view';
 import { EXPECTED_TYPE, pathText, type SchemaIssue } from '../schema-text';
+import { LIMITS } from './limits';
 
 // Strict pages forbid eval: zod must not compile parsers with new Function.
 z.config({ jitless: true });
@@ -35,14 +36,8 @@ z.config({ jitless: true });
 export const SESSION_FORMAT = 'cnisim-session';
 export const SESSION_VERSION = 1;
 
-/** Limits that keep a hostile or damaged file from freezing the page. */
-export const LIMITS = {
-  nodes: 16,
-  actions: 5_000,
-  replicas: 250,
-  cursor: 2_000_000,
-  text: 1_000_000,
-} as const;
+/** Limits that keep a hostile or damaged file from freezing the page (./limits.ts). */
+export { LIMITS };
 
 export interface SavedSession {
   format: typeof SESSION_FORMAT;

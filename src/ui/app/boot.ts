@@ -7,7 +7,7 @@
 import type { EngineModule } from '../../engine';
 import { pageUrl, parseRoute, type Route } from '../route';
 import { openLink } from '../share/open';
-import { pause, seekTo } from './commands';
+import { ADDRESS_STEP, pause, seekTo, seekToAsked } from './commands';
 import { afterJob, jobRunning, stopJobOnLeave } from './jobs';
 import { notify } from './notices';
 import { restoreOwn, saveNow } from './persistence';
@@ -57,7 +57,8 @@ async function openScenario(route: Extract<Route, { kind: 'scenario' }>): Promis
   }
   update({ session: opened.session, source: 'link', selectedPod: null, selectedFile: null });
   if (opened.warning) notify('warning', opened.warning);
-  await seekTo(route.step ?? 0);
+  if (route.step !== undefined) await seekToAsked(route.step, ADDRESS_STEP);
+  else await seekTo(0);
 }
 
 function isCourse(r: Route): r is NonNullable<AppState['course']> {

@@ -3,7 +3,7 @@
  * and acts on it (the long ones as jobs, ./jobs.ts); `ui` changes what is shown. Components
  * never write the store themselves (./state.ts).
  */
-import type { Level, PerformResult, SessionAction, StopCondition } from '../../engine';
+import type { Level, PerformResult, Session, SessionAction, StopCondition } from '../../engine';
 import { faultFailsNewPods } from '../faults';
 import { Cancelled, jobRunning, quietly, runJob } from './jobs';
 import { notify, notifyRunEnd } from './notices';
@@ -18,6 +18,16 @@ import {
   type Theme,
 } from './state';
 
+/**
+ * What Step forward says at the end of a trace where nothing is left to happen: how to go on.
+ * An embed has no actions (docs/embedding.md): the app, which it links to, has.
+ */
+export function nothingLeftText(): string {
+  return get().source === 'embed'
+    ? 'This is the last step: nothing is left to happen. To act on the cluster, open it in cnisim.'
+    : 'Nothing is left to happen: act on the cluster to go on.';
+}
+
 /** The user's computations on the session shown: stopped when they leave for another address. */
 const LEAVE = { stopOnLeave: true };
 
@@ -30,9 +40,12 @@ export const cmd = {
     if (!s) return;
     quietly(
       runJob('Computing the next step', s.stepForwardJob(), LEAVE)?.then((moved) => {
-        if (!moved && get().playing) pause();
-        if (!moved)
-          notifyRunEnd('info', 'Nothing is left to happen: act on the cluster to go on.', s);
+        if (moved) return;
+        const played = get().playing;
+        if (played) pause();
+        // An embed playing to its end (autoplay in a documentation page) just stops: a notice
+        // there would grow the host's iframe for nothing the reader asked.
+        if (!(played && get().source === 'embed')) notifyRunEnd('info', nothingLeftText(), s);
       }) ?? null,
     );
   },
@@ -78,22 +91,29 @@ export const cmd = {
     if (!s) return;
     pause();
     quietly(
-      runJob(`Running until ${label}`, s.runUntilJob(cond), LEAVE)?.then((found) => {
-        const end = s.lastRun;
-        if (found !== null || !end) return;
-        // A node-scoped fault (injected with its node) that makes new pods fail shows only in
-        // that node's new pods. Others (a restart, a reboot, a stale reservation, a network
-        // fault) let them run: creating one there would not bring the error.
-        let faultNode: string | null = null;
-        for (const a of s.actions)
-          if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
-            faultNode =
-              typeof a.action.params?.['node'] === 'string' && faultFailsNewPods(a.action.fault)
-                ? (a.output?.faultNode ?? null)
-                : null;
-        const text = get().engine?.runEndText(end, label, faultNode);
-        if (text) notifyRunEnd(end.kind === 'repeating' ? 'warning' : 'info', text, s);
-      }) ?? null,
+      runJob(`Running until ${label}`, s.runUntilJob(cond), LEAVE)?.then(
+        (found) => {
+          const end = s.lastRun;
+          if (found !== null || !end) return;
+          // A node-scoped fault (injected with its node) that makes new pods fail shows only in
+          // that node's new pods. Others (a restart, a reboot, a stale reservation, a network
+          // fault) let them run: creating one there would not bring the error.
+          let faultNode: string | null = null;
+          for (const a of s.actions)
+            if (a.first !== null && a.first <= s.cursor && a.action.do === 'injectFault')
+              faultNode =
+                typeof a.action.params?.['node'] === 'string' && faultFailsNewPods(a.action.fault)
+                  ? (a.output?.faultNode ?? null)
+                  : null;
+          const text = get().engine?.runEndText(end, label, faultNode);
+          if (text) notifyRunEnd(end.kind === 'repeating' ? 'warning' : 'info', text, s);
+        },
+        (e: unknown) => {
+          // Stop: the run keeps the steps it computed, the cursor stays where the run began.
+          if (e instanceof Cancelled && !e.left) notifyRunEnd('info', runStoppedText(label, s), s);
+          throw e;
+        },
+      ) ?? null,
     );
   },
 
@@ -178,12 +198,53 @@ export const cmd = {
   },
 };
 
-/** Goes to a step as numbered on screen (0: the start), computing the steps on the way. */
-export async function seekTo(step: number): Promise<void> {
+/**
+ * What Stop during "Run until" says: that the run stopped, how long the trace has grown, where the
+ * user still is (the cursor does not move), and how to go on. Steps as numbered on screen.
+ */
+export function runStoppedText(label: string, s: Pick<Session, 'cursor' | 'events'>): string {
+  return `Stopped running until ${label}: the trace now has ${s.events.length} steps, and you are still at step ${s.cursor + 1}. Press Run to go on from here, or End to see the last step.`;
+}
+
+/**
+ * Goes to a step as numbered on screen (0: the start), computing the steps on the way. Resolves
+ * with the step shown then (less than `step` when the trace ends before it), or null when the
+ * seek was stopped or failed (a failure is reported as a notice).
+ */
+export async function seekTo(step: number): Promise<number | null> {
   const s = get().session;
-  if (!s) return;
+  if (!s) return null;
   const job = runJob('Computing steps', s.seekJob(Math.max(-1, step - 1)));
-  if (job) await job.catch((e: unknown) => notify('error', (e as Error).message));
+  if (!job) return null;
+  try {
+    return (await job) + 1;
+  } catch (e) {
+    if (!(e instanceof Cancelled)) notify('error', (e as Error).message);
+    return null;
+  }
+}
+
+/** How the warning about an address's `?step=` starts (see `pastEndText`). */
+export const ADDRESS_STEP = "The address's step";
+
+/**
+ * What is said when a step asked for (by an address, an embed, a host's message: `what`) is past
+ * the trace's end, and the last step is shown instead.
+ */
+export function pastEndText(what: string, step: number, last: number): string {
+  return `${what} ${step} is past the end of the trace, which ends at step ${last}; step ${last} is shown.`;
+}
+
+/**
+ * Goes to a step that an address or an embed's attribute asked for (`what` names it), and says
+ * so when the trace ends before it (the last step is shown). Resolves with the problem, if any.
+ */
+export async function seekToAsked(step: number, what: string): Promise<string | null> {
+  const at = await seekTo(step);
+  if (at === null || at >= step) return null;
+  const problem = pastEndText(what, step, at);
+  notify('warning', problem);
+  return problem;
 }
 
 let timer: ReturnType<typeof setInterval> | null = null;

@@ -37,6 +37,8 @@ function nextTask(f: () => void): void {
 }
 interface Token {
   cancelled: boolean;
+  /** Stopped because the user left for another address (`stopJobOnLeave`), not by Stop. */
+  left: boolean;
   /** Stopped when the user leaves for another address (see `runJob`). */
   stopOnLeave: boolean;
   /** Set while the job waits for its gate: resumes it at once (Stop). */
@@ -97,7 +99,12 @@ export function runJob<T>(
   opts: { stopOnLeave?: boolean } = {},
 ): Promise<T> | null {
   if (current) return null;
-  const token: Token = { cancelled: false, stopOnLeave: opts.stopOnLeave ?? false, wake: null };
+  const token: Token = {
+    cancelled: false,
+    left: false,
+    stopOnLeave: opts.stopOnLeave ?? false,
+    wake: null,
+  };
   current = token;
   let shown = -Infinity;
   let progress = 0;
@@ -149,7 +156,7 @@ export function runJob<T>(
       if (r?.done || token.cancelled) {
         finish();
         if (r?.done) resolve(r.value);
-        else reject(new Cancelled());
+        else reject(new Cancelled(token.left));
         return;
       }
       if (waitFor) {
@@ -169,6 +176,12 @@ export function runJob<T>(
 
 export class Cancelled extends Error {
   override name = 'Cancelled';
+  /** Whether the user left for another address (nothing to tell them about this job). */
+  readonly left: boolean;
+  constructor(left = false) {
+    super('Stopped');
+    this.left = left;
+  }
 }
 
 /**
@@ -188,7 +201,9 @@ export function cancelJob(): void {
  * sandbox in its place.
  */
 export function stopJobOnLeave(): void {
-  if (current?.stopOnLeave) cancelJob();
+  if (!current?.stopOnLeave) return;
+  current.left = true;
+  cancelJob();
 }
 
 /** Runs a promise's job, reporting its failure (not a Stop) as a notice. */

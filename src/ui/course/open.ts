@@ -5,14 +5,16 @@
  * the seed of the attempt saved in this browser resumes that attempt). The session's
  * `source` becomes 'course', so it is never saved over the user's own sandbox.
  */
-import { loadCourseEngine, type Lesson } from '../../engine';
+import { loadCourseEngine, type ChallengeRun, type Lesson } from '../../engine';
 import { routeHash, type Route } from '../route';
-import { seekTo } from '../app/commands';
+import { ADDRESS_STEP, seekToAsked } from '../app/commands';
+import { Cancelled, runJob } from '../app/jobs';
 import { notify } from '../app/notices';
 import { saveNow } from '../app/persistence';
 import { get, publish, update } from '../app/state';
 import { loadProgress } from './progress';
 import { keepChallengeAttempt, setCourse, storage, useCourse } from './state';
+import { forgetWork, readWork, replayWork, savedWorkText, setRestoring } from './work';
 
 type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
 
@@ -80,7 +82,7 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
     openLesson(lesson, false);
     update({ course: route });
     // A step in the address (#/lesson/<id>?step=12) opens the lesson there.
-    if (route.step !== undefined) await seekTo(route.step);
+    if (route.step !== undefined) await seekToAsked(route.step, ADDRESS_STEP);
     return;
   }
   const ch = course.challenges.find((c) => c.id === route.id);
@@ -101,6 +103,8 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
   // or none saved, starts a fresh one. Read before the session changes: moving the cursor is a
   // step of the attempt open until now, which saves it.
   const saved = useCourse.getState().progress.challenges[ch.id]?.attempt;
+  // So does the work on its cluster (./work.ts): replayed before the attempt reads the cursor.
+  if (saved?.seed === seed) await resumeWork(run);
   const hintCount = ch.hints.length * 3;
   const now = Date.now();
   const attempt =
@@ -117,6 +121,41 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
   setCourse({ open: { kind: 'challenge', run, attempt } });
   keepChallengeAttempt(run, attempt);
   publish();
+}
+
+/**
+ * Replays the learner's saved work on a challenge's fresh run (./work.ts), or says why it could
+ * not be and leaves the challenge as it opens.
+ */
+async function resumeWork(run: ChallengeRun): Promise<void> {
+  const engine = get().engine;
+  if (!engine) return;
+  const work = readWork(savedWorkText(), run, engine.actionProblems);
+  if (work === null) return;
+  const lost = (why: string) =>
+    notify(
+      'warning',
+      `Your work on this challenge could not be restored (${why}): the cluster is as the ticket found it. Your hints and answers are kept.`,
+    );
+  if ('problem' in work) {
+    forgetWork();
+    lost(work.problem);
+    return;
+  }
+  setRestoring(true);
+  try {
+    const job = runJob('Restoring your work on this challenge', replayWork(run, work));
+    if (job && !(await job))
+      notify(
+        'warning',
+        `Your saved step ${work.cursor + 1} no longer exists: the trace now ends at step ${run.session.cursor + 1}.`,
+      );
+  } catch (e) {
+    // Stopped: the challenge as it opens; the saved work stays for the next opening.
+    if (!(e instanceof Cancelled)) lost((e as Error).message);
+  } finally {
+    setRestoring(false);
+  }
 }
 
 /** Opens a lesson's start, or its solution's replay (from where the learner takes over). */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useDeferredValue, useState } from 'react';
-import { entriesIn, entryIn, type FsState } from '../../engine';
+import { entriesIn, entryIn, LIMITS, type FsState } from '../../engine';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { jsonProblem } from './jsonProblem';
@@ -10,8 +10,8 @@ const JsonEditor = lazy(() => import('./JsonEditor'));
 
 const CONF_DIR = '/etc/cni/net.d';
 
-/** The longest file a session's action may write (the engine's LIMITS.text, session/serialize.ts). */
-const MAX_FILE = 1_000_000;
+/** The longest file a session's action may write. */
+const MAX_FILE = LIMITS.text;
 
 /** 1268951 → "1,268,951" (without Intl, whose first use costs tens of ms). */
 function grouped(n: number): string {
