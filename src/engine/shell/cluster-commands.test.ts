@@ -283,6 +283,27 @@ describe('kubectl', () => {
     );
   });
 
+  it("get nodes -o wide names each node's own runtime and release, as the kubelet reports it", () => {
+    const c = new Cluster(
+      {
+        nodes: [
+          { name: 'node-1', podCIDR: '10.244.1.0/24', containerd: { version: '2.0.0' } },
+          {
+            name: 'node-2',
+            podCIDR: '10.244.2.0/24',
+            runtime: { name: 'cri-o', version: '1.31.13' },
+          },
+        ],
+      },
+      { seed: 3 },
+    );
+    c.runFor(1_000_000);
+    const rows = c.shell('node-1', 'kubectl get nodes -o wide').stdout.split('\n');
+    expect(rows[1]).toMatch(/^node-1 .* containerd:\/\/2\.0\.0$/);
+    expect(rows[2]).toMatch(/^node-2 .* cri-o:\/\/1\.31\.13$/);
+    expect(c.shell('node-1', 'crictl version').stdout).toContain('RuntimeVersion:  v2.0.0\n');
+  });
+
   it('describe pod: the pod, its conditions and its Events section', () => {
     const { sh, pod } = cluster();
     const out = sh('kubectl describe pod web-0').stdout;

@@ -2,6 +2,8 @@
  * kubectl (1.32): get pods / nodes / events, describe pod and delete pod, from the API server's
  * objects.
  */
+import { crioReleaseOf } from '../../runtime/crio-releases';
+import { releaseOf } from '../../runtime/releases';
 import type { ApiState, PodObj } from '../../state/api';
 import { BASE_TIME_MS, klogTime } from '../../trace/time';
 import { tabwrite } from '../tabwriter';
@@ -188,12 +190,24 @@ function getNodes(ctx: CommandContext, api: ApiState, a: KubectlArgs, names: str
   for (const n of nodes) {
     text += `${n.name}\t${n.ready.status === 'True' ? 'Ready' : 'NotReady'}\t<none>\t${humanDuration(t)}\t${KUBELET_VERSION}`;
     if (wide)
-      text +=
-        '\t<none>\t<none>\tDebian GNU/Linux 12 (bookworm)\t6.1.0-28-amd64\tcontainerd://1.7.24';
+      text += `\t<none>\t<none>\tDebian GNU/Linux 12 (bookworm)\t6.1.0-28-amd64\t${runtimeOf(ctx, n.name)}`;
     text += '\n';
   }
   ctx.out(tabwrite(text, { minwidth: 6, padding: 3 }));
   return status;
+}
+
+/**
+ * The node's CONTAINER-RUNTIME: the kubelet's nodeInfo.containerRuntimeVersion, its runtime's
+ * CRI RuntimeName and RuntimeVersion as "name://version" (kubelet nodestatus/setters.go
+ * VersionInfo; the version parsed as semver, so containerd's "v1.7.22" shows as 1.7.22).
+ */
+function runtimeOf(ctx: CommandContext, node: string): string {
+  const c = ctx.sim.state.nodes[node]?.containerd;
+  if (!c) return '<unknown>';
+  return c.settings.runtime === 'cri-o'
+    ? `cri-o://${crioReleaseOf(c.settings.version).version}`
+    : `containerd://${releaseOf(c.settings).version}`;
 }
 
 function getEvents(ctx: CommandContext, api: ApiState, a: KubectlArgs): number {
