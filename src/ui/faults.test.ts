@@ -25,7 +25,9 @@ describe('the Actions view faults', () => {
     expect(FAULTS.map((f) => f.id)).toEqual(CATALOGUE.map((f) => f.id));
     for (const f of FAULTS)
       expect(f.explanation).toContain(CATALOGUE.find((c) => c.id === f.id)!.explanation);
-    expect(byTitle('Corrupted result cache').explanation).toMatch(/libcni v1\.1 cannot parse it/);
+    expect(byTitle('Corrupted result cache').explanation).toMatch(
+      /libcni before v1\.2 \(containerd 1\.6 and 1\.7 vendor v1\.0\.1 – v1\.1\.2\) cannot parse it/,
+    );
   });
 
   it('say why a pod fault cannot be injected before a pod runs, and pick the running pod after', () => {
