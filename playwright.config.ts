@@ -7,20 +7,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium';
 // (Debian: `apt-get install chromium`), or the binary named by CHROMIUM_PATH.
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
-/** Specs that measure long tasks on the main thread: run alone, after every other spec. */
-const SOLO = [/long-tasks\.spec\.ts$/, /journeys\.spec\.ts$/];
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  // Two workers on a 2-core machine: each test spends most of its time waiting on its page,
-  // so two share the cores well. The specs that measure the main thread's long tasks are the
-  // `solo` project: `npm run test:e2e` runs it after the others, alone, so that no other browser
-  // competes with them (not a project dependency, which would run every other spec first
-  // whenever one solo spec is run by hand).
-  workers: Math.max(2, Math.min(4, availableParallelism())),
+  // Small CI machines (2 cores) are faster and steadier with one worker.
+  workers: availableParallelism() <= 2 ? 1 : undefined,
   fullyParallel: false,
   timeout: 30_000,
   expect: { timeout: 5_000 },
@@ -38,10 +32,6 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
-  projects: [
-    { name: 'app', testIgnore: SOLO },
-    { name: 'solo', testMatch: SOLO, workers: 1 },
-  ],
   webServer: {
     command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
     url: baseURL,
