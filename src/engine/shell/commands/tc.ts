@@ -143,8 +143,6 @@ export function tc(ctx: CommandContext): number {
   return 0;
 }
 
-// iptables
-
 /**
  * `tc qdisc del dev DEV root|ingress` (the words in any order), as the bandwidth plugin's
  * qdiscs are removed by hand. The kernel's answers (checked with iproute2 6.1 on a 6.18 kernel):
