@@ -101,6 +101,40 @@ describe('a terminal on a session', () => {
     expect(type(s, t, 'cat containerd-net-*').output).toBe('garbage\n');
   });
 
+  it('a conflist written with a here-document, as CNI tutorials do, is one step that replays', () => {
+    const s = running();
+    let t = newTermState();
+    const text = [
+      'NET=mynet; cat <<EOF > /etc/cni/net.d/99-mynet.conflist',
+      '{',
+      '  "cniVersion": "1.0.0",',
+      '  "name": "$NET",',
+      '  "plugins": [{ "type": "loopback" }]',
+      '}',
+      'EOF',
+    ].join('\n');
+    const events = s.events.length;
+    const o = tryLine(s, 'node-1', text, t);
+    expect(o.kind).toBe('change');
+    if (o.kind !== 'change') return;
+    const r = s.perform(o.action);
+    // Its step (then containerd seeing the new file) is named by the command, not its body.
+    expect(r.first).toBe(events);
+    expect(s.events[r.first!]!.summary).toBe('cat <<EOF > /etc/cni/net.d/99-mynet.conflist');
+    t = afterAction(t, o.action.line, r.output?.shell);
+    const want =
+      '{\n  "cniVersion": "1.0.0",\n  "name": "mynet",\n  "plugins": [{ "type": "loopback" }]\n}\n';
+    expect(type(s, t, 'cat /etc/cni/net.d/99-mynet.conflist').output).toBe(want);
+    // Saved and reopened, the action runs the same text again.
+    const parsed = parseSavedSession(JSON.parse(serializeSession(s)));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const again = newSandbox({ cluster: ONE_NODE, seed: 2 });
+    const report = drain(loadJob(again, parsed.saved));
+    expect(report.warnings).toEqual([]);
+    expect(type(again, newTermState(), 'cat /etc/cni/net.d/99-mynet.conflist').output).toBe(want);
+  });
+
   it('a corrupted cache file makes the next DEL fail, as the corrupted-cache fault does', () => {
     const s = running();
     let t = newTermState();

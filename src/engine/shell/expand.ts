@@ -55,7 +55,7 @@ class FieldBuilder {
 }
 
 function paramValue(p: Extract<WordPart, { t: 'param' }>, env: ExpandEnv): string {
-  if (p.bad) throw new ShellSyntaxError(`${p.raw}: bad substitution`, 1);
+  if (p.bad) throw new ShellSyntaxError(p.error ?? `${p.raw}: bad substitution`, 1);
   const v = env.getVar(p.name);
   if (p.length) return String([...(v ?? '')].length);
   if (!p.op) return v ?? '';

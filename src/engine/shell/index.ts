@@ -9,7 +9,13 @@ export {
   type RunResult,
   MAX_LOOP_ITERATIONS,
 } from './shell';
-export { parseScript, ScriptReader, ShellSyntaxError, type CommandList } from './parse';
+export {
+  needsMoreInput,
+  parseScript,
+  ScriptReader,
+  ShellSyntaxError,
+  type CommandList,
+} from './parse';
 export { defaultCommands } from './registry';
 export {
   CommandRegistry,

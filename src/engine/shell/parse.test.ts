@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ScriptReader,
+  needsMoreInput,
   ShellSyntaxError,
   parseScript,
   type CommandList,
@@ -191,7 +192,8 @@ describe("parser: bash's syntax errors", () => {
     ['echo (a)', "syntax error near unexpected token `a'"],
     ['echo a (b)', "syntax error near unexpected token `('"],
     ['f() { echo; }', 'cnisim: shell functions are not supported'],
-    ['cat << EOF', 'cnisim: here-documents (<<) are not supported'],
+    ['cat << EOF', 'no error'],
+    ['cat <<', "syntax error near unexpected token `newline'"],
     ['case x in esac', 'no error'],
     ['case x in x) echo;; ;; esac', "syntax error near unexpected token `;;'"],
     ['[[ -f x ]]', 'no error'],
@@ -212,4 +214,46 @@ describe("parser: bash's syntax errors", () => {
   it('a bad ${...} is an error when expanded, not when parsed (as in bash)', () => {
     expect(syntaxError('echo ${a b}')).toBe('no error');
   });
+});
+
+describe('needsMoreInput: when a prompt asks for another line (PS2)', () => {
+  const more: string[] = [
+    'cat <<EOF',
+    'cat <<EOF\n{\n  "a": 1',
+    'cat <<-EOF\n\tx\n EOF',
+    'cat <<A; cat <<B\none\nA',
+    'echo "open',
+    "echo 'open",
+    'echo $(date',
+    'echo a |',
+    'true &&',
+    'false ||',
+    'if true; then',
+    'for i in 1 2; do echo $i',
+    'while true; do',
+    'case x in',
+    '{ echo a',
+    '( echo a',
+    'echo a \\',
+    'x=$(cat <<EOF\nbody',
+  ];
+  const done: string[] = [
+    'echo a',
+    'cat <<EOF\nbody\nEOF',
+    'cat <<-EOF\n\tbody\n\tEOF',
+    'cat <<A; cat <<B\none\nA\ntwo\nB',
+    'echo "a\nb"',
+    'if true; then echo a\nfi',
+    'echo a # a comment \\',
+    'echo a \\\\',
+    ';;',
+    'echo a )',
+    'cat <<',
+    'cat <<EOF\n$(\nEOF',
+    '',
+  ];
+  for (const src of more)
+    it(`wants more: ${JSON.stringify(src)}`, () => expect(needsMoreInput(src)).toBe(true));
+  for (const src of done)
+    it(`runs: ${JSON.stringify(src)}`, () => expect(needsMoreInput(src)).toBe(false));
 });

@@ -10,9 +10,11 @@
  *   ${NAME:-w} ${NAME-w} ${NAME:=w} ${NAME=w} ${NAME:+w} ${NAME+w} ${NAME:?w} ${NAME?w},
  *   command substitution $(...) and `...`, comments (#), lists with ; & and newlines, && ||,
  *   pipelines | and |& with !, redirections [n]> [n]>> [n]< [n]>& [n]<& &> &>> >| <<< <>,
+ *   here-documents <<WORD and <<-WORD (bodies read after the line's newline; a quoted WORD leaves
+ *   the body unexpanded),
  *   assignments before a command (X=1 cmd), compound commands { ...; } ( ... ),
  *   for NAME [in WORDS]; do ...; done, if/elif/else/fi, while/until ... do ...; done.
- * Not supported (a clear error, exit status 2): here-documents (<<), select,
+ * Not supported (a clear error, exit status 2): select,
  *   functions, arrays, coprocesses.
  */
 
@@ -28,6 +30,8 @@ export type WordPart =
       length?: boolean;
       raw: string;
       bad?: boolean;
+      /** With `bad`: the error expanding it gives, when not "bad substitution". */
+      error?: string;
     }
   | { t: 'cmdsub'; list: CommandList; q: boolean; raw: string }
   /** $(( expr )): the expression's text, expanded as in double quotes, then evaluated. */
@@ -42,14 +46,40 @@ export interface Word {
   raw: string;
 }
 
-export type RedirOp = '>' | '>>' | '<' | '>&' | '<&' | '&>' | '&>>' | '>|' | '<<<' | '<>';
+export type RedirOp =
+  '>' | '>>' | '<' | '>&' | '<&' | '&>' | '&>>' | '>|' | '<<<' | '<>' | '<<' | '<<-';
 
 export interface Redirect {
   /** The file descriptor redirected (default 1 for output, 0 for input; -1 for &> / &>>). */
   fd: number;
   op: RedirOp;
+  /**
+   * What the redirection names; for a here-document (`<<`, `<<-`), its body as one word: quoted
+   * throughout (it is expanded as in double quotes, never split or globbed), or a single quoted
+   * literal when the delimiter was quoted.
+   */
   target: Word;
   raw: string;
+}
+
+/** A here-document whose body is still to be read (after the newline ending its line). */
+interface PendingHeredoc {
+  redirect: Redirect;
+  /** The delimiter after quote removal. */
+  delim: string;
+  /** The delimiter had quotes or backslashes: the body is not expanded. */
+  quoted: boolean;
+  /** `<<-`: leading tabs are stripped from the body's lines and the delimiter's. */
+  strip: boolean;
+  /** Line of the redirection (bash's warning names it). */
+  line: number;
+}
+
+/** A warning bash prints while reading its input (a here-document ended by the end of it). */
+export interface ParseWarning {
+  /** The line bash was reading (its "line N:" prefix in a script). */
+  line: number;
+  message: string;
 }
 
 export interface Assignment {
@@ -259,6 +289,16 @@ class Parser {
   private tok: Tok | null = null;
   /** The source ends with an implicit newline (a line typed at a prompt). */
   private sentNewline = false;
+  /** Here-documents of the current line, whose bodies follow its newline. */
+  private heredocs: PendingHeredoc[] = [];
+  /** Warnings so far (a here-document delimited by the end of the input). */
+  readonly warnings: ParseWarning[] = [];
+  /**
+   * The input ended where more was wanted without it being an error: a here-document without its
+   * delimiter, or a backslash at the very end (a line continuation). At a prompt, bash then asks
+   * for another line (PS2); a script goes on as if the input had ended there.
+   */
+  wantsMore = false;
 
   constructor(
     readonly src: string,
@@ -306,6 +346,7 @@ class Parser {
     const s = this.src;
     const start = this.pos;
     if (start >= s.length) {
+      this.readHeredocBodies(start);
       if (!this.sentNewline && !this.inSubst) {
         this.sentNewline = true;
         return { k: 'op', op: 'newline', start, end: start };
@@ -315,13 +356,12 @@ class Parser {
     const c = s[start]!;
     const two = s.slice(start, start + 2);
     const three = s.slice(start, start + 3);
-    if (c === '\n') return { k: 'op', op: 'newline', start, end: start + 1 };
+    if (c === '\n')
+      return { k: 'op', op: 'newline', start, end: this.readHeredocBodies(start + 1) };
     // Redirections, optionally with a file descriptor number.
     const m = /^([0-9]+)?(&>>|&>|<<<|<<-|<<|<>|<&|>>|>&|>\||<|>)/.exec(s.slice(start, start + 24));
     if (m && !(m[1] && m[2]!.startsWith('&'))) {
       const op = m[2]!;
-      if (op === '<<' || op === '<<-')
-        throw new ShellSyntaxError('cnisim: here-documents (<<) are not supported');
       return {
         k: 'redir',
         fd: m[1] ? Number(m[1]) : null,
@@ -391,6 +431,8 @@ class Parser {
         this.readDoubleQuoted(parts, lit);
       } else if (c === '\\') {
         if (this.pos + 1 >= s.length) {
+          // At a prompt, a line ending in a backslash continues on the next.
+          if (!this.inSubst) this.wantsMore = true;
           lit('\\', false);
           this.pos++;
         } else if (s[this.pos + 1] === '\n') {
@@ -904,17 +946,98 @@ class Parser {
     if (target.k !== 'word') this.fail(target);
     this.next();
     const dflt =
-      t.op === '<' || t.op === '<&' || t.op === '<<<' || t.op === '<>'
+      t.op === '<' || t.op === '<&' || t.op === '<<<' || t.op === '<>' || t.op.startsWith('<<')
         ? 0
         : t.op === '&>' || t.op === '&>>'
           ? -1
           : 1;
-    return {
+    const r: Redirect = {
       fd: t.fd ?? dflt,
       op: t.op,
       target: target.word,
       raw: this.src.slice(t.start, target.end),
     };
+    if (t.op === '<<' || t.op === '<<-') {
+      const d = heredocDelimiter(target.word.raw);
+      this.heredocs.push({ redirect: r, ...d, strip: t.op === '<<-', line: this.lineAt(t.start) });
+    }
+    return r;
+  }
+
+  /**
+   * Reads the bodies of the line's here-documents, in order, from `from` (just after the line's
+   * newline, or the end of the input); returns where the input goes on. A body is the lines up
+   * to one that is exactly the delimiter (for `<<-`, after leading tabs); at the end of the input
+   * bash takes what there is, with a warning.
+   */
+  private readHeredocBodies(from: number): number {
+    if (this.heredocs.length === 0) return from;
+    const s = this.src;
+    let p = from;
+    for (const h of this.heredocs.splice(0)) {
+      let body = '';
+      let closed = false;
+      while (p < s.length) {
+        const nl = s.indexOf('\n', p);
+        const end = nl < 0 ? s.length : nl;
+        let line = s.slice(p, end);
+        p = nl < 0 ? s.length : nl + 1;
+        if (h.strip) line = line.replace(/^\t+/, '');
+        if (line === h.delim) {
+          closed = true;
+          break;
+        }
+        body += line + '\n';
+      }
+      if (!closed) {
+        this.wantsMore = true;
+        const lines = s.split('\n').length - (s.endsWith('\n') ? 1 : 0);
+        this.warnings.push({
+          line: Math.max(1, lines),
+          message: `warning: here-document at line ${h.line} delimited by end-of-file (wanted \`${h.delim}')`,
+        });
+      }
+      h.redirect.target = h.quoted
+        ? { parts: [{ t: 'lit', v: body, q: true }], raw: body }
+        : heredocWord(body);
+    }
+    return p;
+  }
+
+  /** A here-document's body, expanded as bash does: as in double quotes, but `"` is ordinary. */
+  readHeredocBody(): Word {
+    const s = this.src;
+    const parts: WordPart[] = [{ t: 'lit', v: '', q: true }];
+    const lit = (v: string) => {
+      const last = parts[parts.length - 1]!;
+      if (last.t === 'lit') last.v += v;
+      else parts.push({ t: 'lit', v, q: true });
+    };
+    while (this.pos < s.length) {
+      const c = s[this.pos]!;
+      if (c === '\\') {
+        const n = s[this.pos + 1];
+        if (n === '$' || n === '`' || n === '\\') {
+          lit(n);
+          this.pos += 2;
+        } else if (n === '\n') {
+          this.pos += 2;
+        } else {
+          lit('\\');
+          this.pos++;
+        }
+      } else if (c === '$') {
+        const p = this.readDollar(true);
+        if (p) parts.push(p);
+        else lit('$');
+      } else if (c === '`') {
+        parts.push(this.readBackquote(true));
+      } else {
+        lit(c);
+        this.pos++;
+      }
+    }
+    return { parts, raw: s };
   }
 
   private parseSimple(): SimpleCommand {
@@ -1303,6 +1426,72 @@ export function parseWordText(text: string): Word {
   return new Parser(text, 0, false).readOperand();
 }
 
+/**
+ * A here-document's delimiter after quote removal, and whether it was quoted (any quote or
+ * backslash in it: the body is then taken as it is). `$X` stays `$X`: it is not expanded.
+ */
+function heredocDelimiter(raw: string): { delim: string; quoted: boolean } {
+  let delim = '';
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "'") {
+      quoted = true;
+      const end = raw.indexOf("'", i + 1);
+      delim += raw.slice(i + 1, end < 0 ? raw.length : end);
+      i = end < 0 ? raw.length : end;
+    } else if (c === '"') {
+      quoted = true;
+      for (i++; i < raw.length && raw[i] !== '"'; i++) {
+        if (raw[i] === '\\' && '$`"\\'.includes(raw[i + 1] ?? '')) i++;
+        delim += raw[i]!;
+      }
+    } else if (c === '\\') {
+      quoted = true;
+      if (i + 1 < raw.length) delim += raw[++i]!;
+    } else if (c === '$' && (raw[i + 1] === "'" || raw[i + 1] === '"')) {
+      // $'…' and $"…": the quotes that follow do the rest.
+    } else delim += c;
+  }
+  return { delim, quoted };
+}
+
+/**
+ * An unquoted here-document's body as a word. bash parses the body when it expands it, so a
+ * broken substitution in it (`$(` never closed) is an error of that command when it runs, not a
+ * syntax error of the script: the word then holds that error.
+ */
+function heredocWord(body: string): Word {
+  try {
+    return new Parser(body, 0, true).readHeredocBody();
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    return {
+      parts: [{ t: 'param', name: '', q: true, raw: body, bad: true, error: e.message }],
+      raw: body,
+    };
+  }
+}
+
+/**
+ * Whether a prompt should ask for another line before running `src` (bash's PS2): the input
+ * ends inside a quote, a substitution or a compound command, after `|`, `&&` or `||`, with a
+ * here-document still open, or with a backslash. A real syntax error is not a reason: the line
+ * runs and reports it.
+ */
+export function needsMoreInput(src: string): boolean {
+  const p = new Parser(src, 0, false);
+  try {
+    while (p.parseCompleteCommand()) {
+      // Parse everything; nothing runs.
+    }
+  } catch (e) {
+    if (!(e instanceof ShellSyntaxError)) throw e;
+    return e.eof || e.message.startsWith('unexpected EOF while looking for matching');
+  }
+  return p.wantsMore;
+}
+
 /** Parses a whole script (used for `...` and `bash -c`); throws ShellSyntaxError. */
 export function parseScript(src: string): CommandList {
   const p = new Parser(src, 0, false);
@@ -1326,6 +1515,10 @@ export class ScriptReader {
   }
   next(): CommandList | null {
     return this.p.parseCompleteCommand();
+  }
+  /** Warnings the reading gave since the last call (bash prints them as it reads). */
+  takeWarnings(): ParseWarning[] {
+    return this.p.warnings.splice(0);
   }
   /** The line the reader is on (for error messages). */
   line(): number {

@@ -111,6 +111,11 @@ export function withRedirects(
       if (r.fd === 0) stdin = new Input(target + '\n');
       continue;
     }
+    if (r.op === '<<' || r.op === '<<-') {
+      // The here-document's body, expanded (parse.ts readHeredocBodies).
+      if (r.fd === 0) stdin = new Input(target);
+      continue;
+    }
     // Output: >, >|, >>, &>, &>>, >& FILE.
     const append = r.op === '>>' || r.op === '&>>';
     const opened = openForWrite(host.cwd, target, append, tx, inner.netns);

@@ -311,6 +311,12 @@ export class Shell implements ShellState, D.DispatchHost {
         this.lastStatus = e.exitCode;
         return;
       }
+      for (const w of reader.takeWarnings()) {
+        // bash: "bash: line 3: warning: here-document at line 1 delimited by end-of-file …"
+        // (in a script, -c included, with no "-c: "); at a prompt without the line.
+        if (this.dash) continue;
+        io.err(`${this.basePrefix}${this.scriptMode ? `line ${w.line}: ` : ''}${w.message}\n`);
+      }
       if (!list) return;
       try {
         this.execList(list, io, frame);
@@ -792,7 +798,7 @@ export class Shell implements ShellState, D.DispatchHost {
     const expanded =
       cmd.words.some(hasExpansion) ||
       cmd.assigns.some((a) => hasExpansion(a.value)) ||
-      cmd.redirects.some((r) => hasExpansion(r.target));
+      cmd.redirects.some((r) => !isHeredoc(r) && hasExpansion(r.target));
     if (!expanded) return cmd.text;
     const parts = [...assigns.map(([k, v]) => `${k}=${shellQuote(v)}`), ...argv.map(shellQuote)];
     const xenv = this.expandEnv(
@@ -800,6 +806,11 @@ export class Shell implements ShellState, D.DispatchHost {
       { netns: this.hostNs(), tx: null },
     );
     for (const r of cmd.redirects) {
+      if (isHeredoc(r)) {
+        // The redirection as typed (`<<EOF`): its body is the input, not part of the command.
+        parts.push(r.raw);
+        continue;
+      }
       let t = r.target.raw;
       if (!r.target.parts.some((p) => p.t === 'cmdsub')) {
         try {
@@ -861,3 +872,8 @@ export class Shell implements ShellState, D.DispatchHost {
 }
 
 export { parseScript, isName, resolvePath };
+
+/** A here-document (`<<WORD`, `<<-WORD`): its target is the body. */
+function isHeredoc(r: Redirect): boolean {
+  return r.op === '<<' || r.op === '<<-';
+}
