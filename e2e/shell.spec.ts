@@ -91,6 +91,31 @@ test('reads the node: results cache, a cache file, containerd journal; reads add
   await expect.poll(() => terminalScreen(page)).toMatch(/# ls \/var\/lib\/cni\/results\/ *$/);
   await page.keyboard.press('Control+C');
 
+  // A here-document over several lines: each line after the first gets bash's PS2 prompt "> ",
+  // and the command runs once its delimiter comes. Ctrl-C on a "> " line drops the command.
+  await clearScreen(page);
+  const rows = () =>
+    page
+      .locator('.shell-terminal .xterm-rows > div')
+      .evaluateAll((rs) => rs.map((r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()))
+      .then((rs) => rs.join('\n').trimEnd());
+  await page.keyboard.type('cat <<EOF | grep -c cni');
+  await page.keyboard.press('Enter');
+  await expect.poll(rows).toMatch(/\n>$/);
+  for (const line of ['cni0', 'eth0', 'cni-podman0']) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+  }
+  await typeLine(page, 'EOF');
+  expect(await rows()).toBe(
+    'root@node-1:~# cat <<EOF | grep -c cni\n> cni0\n> eth0\n> cni-podman0\n> EOF\n2\nroot@node-1:~#',
+  );
+  await page.keyboard.type('if true; then');
+  await page.keyboard.press('Enter');
+  await expect.poll(rows).toMatch(/\n>$/);
+  await page.keyboard.press('Control+C');
+  await expect.poll(rows).toMatch(/# if true; then\n> \^C\nroot@node-1:~#$/);
+
   // None of this was a step: the cursor stayed.
   expect(await currentStep(page)).toBe(step);
 

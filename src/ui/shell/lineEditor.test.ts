@@ -64,6 +64,18 @@ describe('the terminal line editor', () => {
     expect(e.line).toBe('');
   });
 
+  it('Ctrl-C on a continuation line (PS2) comes back to the main prompt and says so', () => {
+    const e = editor();
+    e.start('> ', []);
+    e.cancelPrompt = '# ';
+    e.input('{ "cniVersion"');
+    const evs = e.input('\x03');
+    expect(written(evs)).toContain('^C\r\n# ');
+    expect(evs.some((v) => v.kind === 'cancel')).toBe(true);
+    expect(e.prompt).toBe('# ');
+    expect(e.cancelPrompt).toBeNull();
+  });
+
   it('Tab completes a unique word with a space, a common prefix, and lists on the second Tab', () => {
     const e = editor();
     e.input('jou\t');

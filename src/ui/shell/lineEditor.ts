@@ -19,7 +19,9 @@ export type EditorEvent =
   /** Enter: run this line (the prompt and the line are already on screen, with a newline). */
   | { kind: 'submit'; line: string }
   /** Ctrl-L. */
-  | { kind: 'clear' };
+  | { kind: 'clear' }
+  /** Ctrl-C: the line was abandoned (a new prompt is already written). */
+  | { kind: 'cancel' };
 
 /** The most a single input (a paste) may hold. */
 export const MAX_INPUT = 100_000;
@@ -29,6 +31,8 @@ export class LineEditor {
   pos = 0;
   cols = 80;
   prompt = '$ ';
+  /** The prompt Ctrl-C comes back to, when not this one (PS1, on a continuation line). */
+  cancelPrompt: string | null = null;
   private history: readonly string[] = [];
   /** Index into history while browsing it (history.length: the line being typed). */
   private hIndex = 0;
@@ -106,7 +110,13 @@ export class LineEditor {
         case '\x03': // Ctrl-C: abandon the line, as readline does.
           this.pos = this.line.length;
           out.push({ kind: 'write', data: this.redraw() + '^C\r\n' });
-          out.push({ kind: 'write', data: this.start(this.prompt, this.history) });
+          // On a continuation line (PS2), bash drops the whole command and prompts with PS1.
+          out.push({
+            kind: 'write',
+            data: this.start(this.cancelPrompt ?? this.prompt, this.history),
+          });
+          this.cancelPrompt = null;
+          out.push({ kind: 'cancel' });
           continue;
         case '\x01':
           this.pos = 0;

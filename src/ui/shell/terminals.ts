@@ -13,7 +13,7 @@ import '@xterm/xterm/css/xterm.css';
 import { loadTerminal, type TermState } from '../../engine';
 import { cancelJob, cmd, get, publish } from '../store';
 import { actionEnd } from './actionEnd';
-import { LineEditor } from './lineEditor';
+import { LineEditor, MAX_INPUT } from './lineEditor';
 import { shellOutput, terminalText, visible } from './visible';
 
 /** The root font size in px (the app's zoom: rem-based sizes and the browser's zoom follow it). */
@@ -33,6 +33,11 @@ export class NodeTerminal {
   private state: TermState = loadTerminal.now().newTermState();
   private busy = false;
   private opened = false;
+  /**
+   * The lines typed so far of a command that goes on (a here-document, an open quote, `if`
+   * without `fi`): bash's PS2 prompt `> ` asks for the next, and the whole text runs at once.
+   */
+  private more: string | null = null;
   /** Escape was pressed: the next Tab leaves the terminal instead of completing. */
   private releaseTab = false;
 
@@ -144,20 +149,41 @@ export class NodeTerminal {
     for (const ev of this.editor.input(data)) {
       if (ev.kind === 'write') this.term.write(ev.data);
       else if (ev.kind === 'clear') this.term.write('\x1b[H\x1b[2J\x1b[3J');
+      else if (ev.kind === 'cancel') this.more = null;
       else void this.run(ev.line);
     }
   }
 
   /** Runs a submitted line, then shows the next prompt (and types what a paste left). */
   private async run(line: string): Promise<void> {
-    this.busy = true;
-    try {
-      await this.execute(line);
-    } catch (e) {
-      this.term.write(toTerminal(`cnisim: ${(e as Error).message}\n`));
+    const text = this.more === null ? line : `${this.more}\n${line}`;
+    this.more = null;
+    this.editor.cancelPrompt = null;
+    if (text.length > MAX_INPUT) {
+      this.term.write(
+        toTerminal(`cnisim: a command of more than ${MAX_INPUT} characters was not run\n`),
+      );
+    } else if (loadTerminal.now().needsMoreInput(text)) {
+      this.more = text;
+      this.editor.cancelPrompt = this.prompt();
+      this.term.write(this.editor.start('> ', this.state.history));
+      this.typePending();
+      return;
+    } else {
+      this.busy = true;
+      try {
+        await this.execute(text);
+      } catch (e) {
+        this.term.write(toTerminal(`cnisim: ${(e as Error).message}\n`));
+      }
+      this.busy = false;
     }
-    this.busy = false;
     this.term.write(this.editor.start(this.prompt(), this.state.history));
+    this.typePending();
+  }
+
+  /** Types what a paste left after the line that ran (its next lines). */
+  private typePending(): void {
     const rest = this.editor.pending;
     this.editor.pending = '';
     if (rest) this.onData(rest);
