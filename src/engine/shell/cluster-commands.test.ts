@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
+import { clusterPreset } from '../cluster/presets';
 import { journalLines } from '../node/journal';
 import { addNode } from '../node/setup';
 import { Simulation, newWorld } from '../sim/world';
@@ -302,6 +303,30 @@ describe('kubectl', () => {
     expect(rows[1]).toMatch(/^node-1 .* containerd:\/\/2\.0\.0$/);
     expect(rows[2]).toMatch(/^node-2 .* cri-o:\/\/1\.31\.13$/);
     expect(c.shell('node-1', 'crictl version').stdout).toContain('RuntimeVersion:  v2.0.0\n');
+  });
+
+  it("get nodes -o wide and describe pod show the node's InternalIP: its default route's address", () => {
+    const c = new Cluster(clusterPreset('host-gw')!.spec, { seed: 3 });
+    c.scale('web', 1);
+    c.run();
+    const eth0 = (n: string) =>
+      /inet (\S+)\//.exec(c.shell(n, 'ip -4 -o addr show dev eth0').stdout)?.[1];
+    const ips = ['node-1', 'node-2'].map(eth0);
+    expect(ips.every((ip) => ip && /^\d+\.\d+\.\d+\.\d+$/.test(ip))).toBe(true);
+    const rows = c.shell('node-1', 'kubectl get nodes -o wide').stdout.split('\n');
+    expect(rows[1]!.split(/ +/)[5]).toBe(ips[0]);
+    expect(rows[2]!.split(/ +/)[5]).toBe(ips[1]);
+    const pod = c.shell('node-1', 'kubectl get pods -o name').stdout.trim().split('/')[1]!;
+    const node = /Node:\s+(node-\d)\/(\S*)/.exec(
+      c.shell('node-1', `kubectl describe pod ${pod}`).stdout,
+    );
+    expect(node?.[2]).toBe(ips[Number(node![1]!.slice(5)) - 1]);
+    // The default cluster's nodes have no NIC: nothing to report.
+    const bare = new Cluster(undefined, { seed: 3 });
+    bare.run();
+    expect(
+      bare.shell('node-1', 'kubectl get nodes -o wide').stdout.split('\n')[1]!.split(/ +/)[5],
+    ).toBe('<none>');
   });
 
   it('describe pod: the pod, its conditions and its Events section', () => {

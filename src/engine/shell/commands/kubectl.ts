@@ -190,11 +190,28 @@ function getNodes(ctx: CommandContext, api: ApiState, a: KubectlArgs, names: str
   for (const n of nodes) {
     text += `${n.name}\t${n.ready.status === 'True' ? 'Ready' : 'NotReady'}\t<none>\t${humanDuration(t)}\t${KUBELET_VERSION}`;
     if (wide)
-      text += `\t<none>\t<none>\tDebian GNU/Linux 12 (bookworm)\t6.1.0-28-amd64\t${runtimeOf(ctx, n.name)}`;
+      text += `\t${internalIP(ctx, n.name)}\t<none>\tDebian GNU/Linux 12 (bookworm)\t6.1.0-28-amd64\t${runtimeOf(ctx, n.name)}`;
     text += '\n';
   }
   ctx.out(tabwrite(text, { minwidth: 6, padding: 3 }));
   return status;
+}
+
+/**
+ * The node's INTERNAL-IP: without --node-ip or a cloud provider, the kubelet takes the IPv4
+ * address of the interface that holds the default route (kubelet nodestatus/setters.go
+ * NodeAddress, through apimachinery's net.ResolveBindAddress / ChooseHostInterface). A node
+ * without a default route (the default cluster's nodes have no NIC: they are not wired to each
+ * other) shows `<none>`, and describe pod's Node line ends with "/", as with an empty hostIP.
+ */
+function internalIP(ctx: CommandContext, node: string): string {
+  const k = ctx.sim.state.nodes[node]?.kernel;
+  const ns = k ? tget(k.netns, k.root) : undefined;
+  if (!ns) return '<none>';
+  const global4 = (l: (typeof ns.links)[number] | undefined) =>
+    l?.adminUp ? l.addrs.find((a) => a.family === 4 && a.scope === 'global')?.local : undefined;
+  const dflt = ns.routes.find((r) => r.family === 4 && r.prefix === 0);
+  return (dflt && global4(ns.links[dflt.dev])) ?? '<none>';
 }
 
 /**
@@ -269,7 +286,9 @@ function describePod(ctx: CommandContext, api: ApiState, a: KubectlArgs, name: s
   w += `Namespace:\t${p.spec.namespace}\n`;
   w += 'Priority:\t0\n';
   w += 'Service Account:\tdefault\n';
-  w += `Node:\t${p.spec.nodeName}/\n`;
+  // kubectl: NodeName + "/" + status.hostIP, the node's InternalIP (empty when it has none).
+  const hostIP = p.spec.nodeName ? internalIP(ctx, p.spec.nodeName) : '<none>';
+  w += `Node:\t${p.spec.nodeName}/${hostIP === '<none>' ? '' : hostIP}\n`;
   w += `Start Time:\t${rfc1123z(p.createdAt)}\n`;
   w += 'Labels:\t<none>\n';
   const ann = Object.entries(p.spec.annotations).sort(([x], [y]) => (x < y ? -1 : 1));
