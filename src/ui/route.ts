@@ -24,8 +24,11 @@ export type Route =
   | { kind: 'scenario'; name: string; step?: number };
 
 const ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
-/** The highest step a link may ask for (a session's own limit, LIMITS.cursor). */
-const MAX_STEP = 1_000_000;
+/**
+ * The highest step a link may ask for: a session's own limit, LIMITS.cursor (a literal here, so
+ * that the first screen's route module imports nothing; link.test.ts checks the two agree).
+ */
+export const MAX_STEP = 2_000_000;
 
 /** `{ step }` from a route's query `step=<n>`; nothing when absent or not a step number. */
 function stepParam(query: string | undefined): { step?: number } {

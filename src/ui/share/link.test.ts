@@ -9,8 +9,8 @@ import {
   type SavedSession,
 } from '../../engine/session/serialize';
 import { drain } from '../../engine/session/session';
-import { loadEngine } from '../../engine';
-import { parseRoute, routeHash } from '../route';
+import { LIMITS, loadEngine } from '../../engine';
+import { MAX_STEP, parseRoute, routeHash } from '../route';
 import {
   decodeLink,
   encodeLink,
@@ -267,7 +267,14 @@ describe('routes', () => {
       name: 'silent-ip-leak',
       step: 0,
     });
-    for (const bad of ['-1', '1e3', '12abc', '99999999', ''])
+    // Up to the session's own cursor limit, and not beyond.
+    expect(MAX_STEP).toBe(LIMITS.cursor);
+    expect(parseRoute('#/scenario/happy-path?step=2000000')).toEqual({
+      kind: 'scenario',
+      name: 'happy-path',
+      step: 2_000_000,
+    });
+    for (const bad of ['-1', '1e3', '12abc', '99999999', '2000001', ''])
       expect(parseRoute(`#/scenario/happy-path?step=${bad}`)).toEqual({
         kind: 'scenario',
         name: 'happy-path',
