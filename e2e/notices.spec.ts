@@ -28,6 +28,19 @@ test('an info notice expires; hovering holds it; a repeated one shows once', asy
   await expect(page.getByRole('button', { name: 'Step forward', exact: true })).toBeEnabled();
   await expect(notices.getByRole('status')).toHaveCount(1);
   await expect(said).toHaveCount(1);
+
+  // Dismissed from the keyboard, the notice hands the focus back to where it came from (Run),
+  // not to the page.
+  const run = page.getByRole('button', { name: 'Run', exact: true });
+  await run.focus();
+  await notices.getByRole('button', { name: 'Dismiss notice' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(notices).toHaveCount(0);
+  await expect(run).toBeFocused();
+
+  // And once more, left to expire.
+  await run.click();
+  await expect(said).toHaveCount(1);
   await page.mouse.move(5, 5);
   await page.clock.runFor(9_000);
   await expect

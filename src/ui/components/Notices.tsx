@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { dismissNotice, useApp, type Notice } from '../store';
 import { lifetime, shown } from './noticeLife';
 
@@ -26,7 +26,15 @@ export function useNoticeExpiry(n: Notice, held = false): void {
 }
 
 /** One notice; it dismisses itself after its lifetime unless `held`. */
-function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
+function NoticeItem({
+  n,
+  held,
+  onDismiss,
+}: {
+  n: Notice;
+  held: boolean;
+  onDismiss: (e: React.MouseEvent<HTMLButtonElement>) => void;
+}) {
   useNoticeExpiry(n, held);
   return (
     <li className={`notice notice-${n.kind}`} role={n.kind === 'info' ? 'status' : 'alert'}>
@@ -36,7 +44,7 @@ function NoticeItem({ n, held }: { n: Notice; held: boolean }) {
           {n.download.label}
         </button>
       )}
-      <button type="button" onClick={() => dismissNotice(n.id)} aria-label="Dismiss notice">
+      <button type="button" onClick={onDismiss} aria-label="Dismiss notice">
         ×
       </button>
     </li>
@@ -51,20 +59,44 @@ export function Notices() {
   const notices = useApp((s) => s.notices);
   const [hover, setHover] = useState(false);
   const [focus, setFocus] = useState(false);
+  /** Where the keyboard focus was before it came into the notices: it goes back there. */
+  const cameFrom = useRef<HTMLElement | null>(null);
   if (notices.length === 0) return null;
+  const list = shown(notices);
+  /**
+   * Dismissing a notice whose button has the focus would drop the focus to the page: it moves to
+   * the next notice's Dismiss button, or, after the last, back to where it came from.
+   */
+  const dismiss = (id: number, e: React.MouseEvent<HTMLButtonElement>) => {
+    if (document.activeElement === e.currentTarget) {
+      // Moved first: the other notices' buttons stay (keyed), this one's goes.
+      const others = [
+        ...(e.currentTarget
+          .closest('ul')
+          ?.querySelectorAll<HTMLButtonElement>('button[aria-label="Dismiss notice"]') ?? []),
+      ].filter((b) => b !== e.currentTarget);
+      const back = cameFrom.current?.isConnected ? cameFrom.current : null;
+      (others[0] ?? back ?? document.querySelector<HTMLElement>('main, [role="main"]'))?.focus();
+    }
+    dismissNotice(id);
+  };
   return (
     <ul
       className="notices"
       aria-label="Notices"
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
-      onFocus={() => setFocus(true)}
+      onFocus={(e) => {
+        const from = e.relatedTarget as HTMLElement | null;
+        if (from && !e.currentTarget.contains(from)) cameFrom.current = from;
+        setFocus(true);
+      }}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocus(false);
       }}
     >
-      {shown(notices).map((n) => (
-        <NoticeItem key={n.id} n={n} held={hover || focus} />
+      {list.map((n) => (
+        <NoticeItem key={n.id} n={n} held={hover || focus} onDismiss={(e) => dismiss(n.id, e)} />
       ))}
     </ul>
   );
