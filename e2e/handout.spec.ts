@@ -10,7 +10,7 @@ test.afterEach(async ({ page }) => clearSavedState(page));
 
 const TITLE = 'ADD, step by step';
 const FIRST = 'The kubelet asks the runtime for a pod sandbox over CRI (RunPodSandbox).';
-const LAST = 'containerd returned the sandbox with the IP of eth0';
+const LAST = "containerd kept eth0's IP with the sandbox";
 
 /** window.print is counted instead of opening the browser's dialog. */
 async function countPrints(page: Page): Promise<void> {

@@ -42,6 +42,7 @@ import {
   underlayAddress,
   wireUnderlay,
 } from '../node/setup';
+import { DEBIAN_ETC_DIRS, DEBIAN_ETC_FILES, DEBIAN_ETC_LINKS } from '../node/debian-etc';
 import type { Gen } from '../os/sys';
 import { ipamCapacity, usesHostLocal } from '../plugins/host-local';
 import { PLUGIN_FACTORIES, PROGRAMS, REFERENCE_PACKAGE } from '../plugins/registry';
@@ -1022,11 +1023,15 @@ function buildNode(w: WorldState, n: NodeSpec): WorldState {
   const configs = n.cniConfigs ?? { '10-containerd-net.conflist': defaultConflist(n.podCIDR) };
   const files: Record<string, string> = {};
   for (const [f, data] of Object.entries(configs)) files[`/etc/cni/net.d/${f}`] = data;
-  Object.assign(files, n.files);
+  Object.assign(files, DEBIAN_ETC_FILES, n.files);
   let out = addNode(w, { name: n.name, build, plugins, files });
   out = produce(out, (d) => {
     const node = d.nodes[n.name]!;
     let fs = node.fs as vfs.FsState;
+    // What an operator finds next to the CNI files on a Debian node (node/debian-etc.ts).
+    for (const dir of DEBIAN_ETC_DIRS) fs = vfs.mkdirAll(fs, dir);
+    for (const [p, target] of Object.entries(DEBIAN_ETC_LINKS))
+      if (!vfs.lstat(fs, p)) fs = vfs.symlink(fs, target, p);
     for (const [p, b] of Object.entries(n.pluginBuilds ?? {}))
       fs = installPluginFiles(fs, '/opt/cni/bin', b, [p]);
     node.fs = fs as never;

@@ -83,6 +83,23 @@ describe('goal explanations on wrong states', () => {
     expect(res.explanation.split('; ')[1]).not.toContain('default');
   });
 
+  it("route: a pod with no sandbox yet is said to have none on its node's runtime", () => {
+    for (const [runtime, name] of [
+      [undefined, 'containerd'],
+      [{ name: 'cri-o' as const }, 'CRI-O'],
+    ] as const) {
+      const c = new Cluster({
+        nodes: [{ name: 'node-1', podCIDR: '10.244.1.0/24', ...(runtime ? { runtime } : {}) }],
+      });
+      c.createPod({ name: 'web-0' });
+      const res = checkGoal(
+        { ...base, type: 'route', node: 'node-1', netns: 'pod:web-0', dst: 'default' },
+        clusterContext(c, 0),
+      );
+      expect(res.explanation).toContain(`${name} has no sandbox for pod web-0`);
+    }
+  });
+
   it('address: names the addresses the device carries instead', () => {
     const r = solvedAddLesson();
     const res = check(r, {

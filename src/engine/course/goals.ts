@@ -138,6 +138,11 @@ interface NsLookup {
   missing?: string;
 }
 
+/** The node's runtime as its operator names it: a CRI-O node's sandboxes are CRI-O's. */
+function runtimeOf(state: WorldState, node: string): string {
+  return state.nodes[node]?.containerd?.settings.runtime === 'cri-o' ? 'CRI-O' : 'containerd';
+}
+
 function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   const n = state.nodes[node];
   if (!n) return { ns: null, label: ref, missing: `there is no node ${node}` };
@@ -151,7 +156,12 @@ function lookupNetns(state: WorldState, node: string, ref: string): NsLookup {
   const pod = found.find((p) => p.spec.nodeName === node) ?? found[0];
   if (!pod) return { ns: null, label, missing: `there is no pod ${podRef}` };
   const sb = sandboxOf(state, pod);
-  if (!sb) return { ns: null, label, missing: `containerd has no sandbox for pod ${podRef}` };
+  if (!sb)
+    return {
+      ns: null,
+      label,
+      missing: `${runtimeOf(state, node)} has no sandbox for pod ${podRef}`,
+    };
   const ns = inspect.netnsOfMount(k, sb.netns) ?? null;
   if (!ns) return { ns: null, label, missing: `its network namespace ${sb.netns} is gone` };
   return { ns, label };
@@ -188,7 +198,7 @@ function wiringProblems(state: WorldState, pod: PodObj, ip: string): string[] {
   const name = pod.spec.name;
   const node = pod.spec.nodeName;
   const sb = sandboxOf(state, pod);
-  if (!sb) return [`containerd has no sandbox for ${name}`];
+  if (!sb) return [`${runtimeOf(state, node)} has no sandbox for ${name}`];
   const out: string[] = [];
   if (sb.ip !== ip) out.push(`its sandbox records ${sb.ip || 'no IP'}`);
   const n = state.nodes[node]!;

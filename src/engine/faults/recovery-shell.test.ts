@@ -118,6 +118,33 @@ describe('recovery steps typed in the node’s shell', () => {
     expect(findings(c)).toEqual([]);
   });
 
+  it('ip-forward-off: the grep the steps name runs on a Debian node and finds only the commented default', () => {
+    const grep = 'grep -r ip_forward /etc/sysctl.conf /etc/sysctl.d';
+    expect(steps('ip-forward-off')).toContain(grep);
+    const c = oneNode();
+    inject(c, 'ip-forward-off', { node: NODE });
+    expect(sh(c, 'sysctl net.ipv4.ip_forward')).toBe('net.ipv4.ip_forward = 0\n');
+    // Set by hand here: no file says so, only procps' commented example.
+    expect(sh(c, grep)).toBe('/etc/sysctl.conf:#net.ipv4.ip_forward=1\n');
+    sh(c, 'sysctl -w net.ipv4.ip_forward=1');
+    expect(sh(c, 'sysctl net.ipv4.ip_forward')).toBe('net.ipv4.ip_forward = 1\n');
+  });
+
+  it('br-netfilter-unloaded: modprobe, then the two files that make it last, written where the steps say', () => {
+    const text = steps('br-netfilter-unloaded');
+    expect(text).toContain('echo br_netfilter > /etc/modules-load.d/k8s.conf');
+    expect(text).toContain('net.bridge.bridge-nf-call-iptables = 1 in /etc/sysctl.d/k8s.conf');
+    const c = oneNode();
+    inject(c, 'br-netfilter-unloaded', { node: NODE });
+    sh(c, 'modprobe br_netfilter');
+    sh(c, 'echo br_netfilter > /etc/modules-load.d/k8s.conf');
+    sh(c, "echo 'net.bridge.bridge-nf-call-iptables = 1' > /etc/sysctl.d/k8s.conf");
+    expect(sh(c, 'sysctl -p /etc/sysctl.d/k8s.conf')).toBe(
+      'net.bridge.bridge-nf-call-iptables = 1\n',
+    );
+    expect(sh(c, 'ls /etc/sysctl.d')).toBe('99-sysctl.conf\nREADME.sysctl\nk8s.conf\n');
+  });
+
   it('add-fails-midway: once host-local is back, ip link del of the zeroed cni0 lets the next retry succeed', () => {
     expect(steps('add-fails-midway')).toContain('delete it (ip link del cni0)');
     const c = oneNode();
