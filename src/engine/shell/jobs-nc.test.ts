@@ -200,3 +200,18 @@ describe('a packet to a local address', () => {
     );
   });
 });
+
+describe('curl to a listener', () => {
+  it('closes the connection: conntrack keeps it in TIME_WAIT [ASSURED], as after a real curl', () => {
+    const { sh } = node();
+    expect(
+      sh.run('iptables -t nat -A POSTROUTING -o v0 -s 10.9.0.0/24 -j MASQUERADE').exitCode,
+    ).toBe(0);
+    const reply = 'HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nhi\n';
+    expect(sh.run(`ip netns exec a nc -lk 80 <<<'${reply}' &`).exitCode).toBe(0);
+    expect(sh.run('curl -s http://10.0.0.2/')).toMatchObject({ exitCode: 0, stdout: 'hi\n\n' });
+    expect(sh.run('conntrack -L -p tcp').stdout).toMatch(
+      /^tcp +6 \d+ TIME_WAIT src=10\.0\.0\.1 dst=10\.0\.0\.2 sport=\d+ dport=80 src=10\.0\.0\.2 dst=10\.0\.0\.1 sport=80 dport=\d+ \[ASSURED\] mark=0 use=1\n/,
+    );
+  });
+});

@@ -1,6 +1,8 @@
 /**
- * `curl` (curl 7.88.1, Debian 12; messages checked against it in throwaway netns) to an `http://ADDRESS[:PORT]/` URL: a TCP connect walked
- * through the kernels (dataplane/net.ts `connectInSim`), then what the listener (`nc -l`) sends.
+ * `curl` (curl 7.88.1, Debian 12; messages checked against it in throwaway netns) to an `http://ADDRESS[:PORT]/` URL: a TCP connection walked
+ * through the kernels (dataplane/net.ts `tcpSessionInSim`: the handshake, then the close from
+ * both ends, so conntrack keeps the entry in TIME_WAIT [ASSURED] as after a real curl), then what
+ * the listener (`nc -l`) sends.
  * A response that is not HTTP is refused as curl 7.88 does ("Received HTTP/0.9 when not
  * allowed"); an HTTP response prints its body. The progress meter is not drawn.
  *
@@ -8,7 +10,7 @@
  * Exit codes: 0, 1 (HTTP/0.9), 7 (refused, no route, unreachable), 28 (timed out), 52 (empty
  * reply), 3 (bad URL).
  */
-import { connectInSim } from '../../dataplane/net';
+import { tcpSessionInSim } from '../../dataplane/net';
 import { parseIP } from '../../net/ip';
 import type { CommandContext, CommandSpec } from '../types';
 
@@ -50,9 +52,11 @@ export function curlCmd(ctx: CommandContext): number {
   const host = m[1]!;
   const port = m[2] ? Number(m[2]) : 80;
   const r = ctx.outside(() =>
-    connectInSim(ctx.sim, { node: ctx.nodeName, ns: ctx.netns }, host, port, {
+    tcpSessionInSim(ctx.sim, { node: ctx.nodeName, ns: ctx.netns }, host, port, {
       source: 'curl',
       sport: 40000 + (ctx.sim.events.length % 20000),
+      // Without -m the kernel gives up after tcp_syn_retries (6): 127 s.
+      waitS: maxTime ?? 127,
     }),
   );
   const timedOut = (sec: number) =>
