@@ -157,7 +157,7 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
 
 /**
  * macvlan_common_newlink (Linux 6.x): the lower device must be an Ethernet device that is no
- * loopback (macvlan_port_create); without IFLA_MTU the macvlan takes the lower MTU, a larger one
+ * loopback (macvlan_port_create), a macvlan standing for its own lower device; without IFLA_MTU the macvlan takes the lower MTU, a larger one
  * is refused; a passthru macvlan must be the only one on its lower device, and none can join
  * one that has a passthru macvlan (all EINVAL). A passthru macvlan inherits the lower MAC.
  */
@@ -174,10 +174,13 @@ function newMacvlan(
     if ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0))
       throw new KernelError('EADDRNOTAVAIL');
   }
-  const lns = nsById(k, spec.lowerNs);
-  const lower = lns.links[spec.lower];
+  let lns = nsById(k, spec.lowerNs);
+  let lower = lns.links[spec.lower];
   if (!lower) throw new KernelError('ENODEV');
-  if (lower.kind === 'loopback' || lower.kind === 'macvlan') throw new KernelError('EINVAL');
+  // A macvlan on a macvlan is made on that one's lower device (`ip link` shows `mv1@eth0`).
+  const real = macvlanLowerOf(k, lower);
+  if (real) ({ ns: lns, link: lower } = real);
+  if (lower.kind === 'loopback') throw new KernelError('EINVAL');
   let mtu = lower.mtu;
   if (spec.mtu && spec.mtu > 0) {
     if (spec.mtu > lower.mtu) throw new KernelError('EINVAL');

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import * as K from '../kernel/kernel';
 import { Shell } from '../shell/shell';
 import { tget } from '../state/table';
-import type { Harness } from './harness';
+import { type Harness, kernelOp } from './harness';
 import { NS_A, Norm, OK, POD_A, goErr, ptNode, runPlugin, withPrev } from './pt-harness';
 
 const L2 = '{"cniVersion":"1.0.0","name":"mvl2","type":"macvlan","master":"eth0"}';
@@ -155,6 +155,29 @@ describe('kernel macvlan', () => {
     expect(r.stderr).toBe('RTNETLINK answers: Invalid argument\n');
     sh(h, 'ip link del eth0');
     expect(podLinks(h).map((l) => l.name)).toEqual(['lo']);
+  });
+
+  it('a macvlan on a macvlan is made on its lower device; lo cannot be one', () => {
+    const h = node();
+    expect(runPlugin(h, 'macvlan', 'ADD', {}, L2).exitCode).toBe(0);
+    const add = (name: string, lower: string) =>
+      kernelOp(h, (k, rnd) => {
+        const id = tget(k.mounts, NS_A)!;
+        const l = K.linkByName(tget(k.netns, id)!, lower)!;
+        K.linkAdd(
+          k,
+          id,
+          { kind: 'macvlan', name, mode: 'vepa', lowerNs: id, lower: l.ifindex },
+          rnd,
+        );
+      });
+    add('mv1', 'eth0');
+    expect(podLinks(h)[2]!.macvlan).toEqual({
+      mode: 'vepa',
+      lower: { ns: h.kernel.root, ifindex: 3 },
+    });
+    expect(sh(h, `ip -n ${POD_A} link show mv1 | head -1`)).toMatch(/^3: mv1@if3: /);
+    expect(() => add('mv2', 'lo')).toThrow('invalid argument');
   });
 
   it('passthru takes the lower MAC and is alone on its lower; promiscuity goes with the last one', () => {
