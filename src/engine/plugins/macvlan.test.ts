@@ -195,3 +195,53 @@ describe('kernel macvlan', () => {
     expect(K.linkByName(root(), 'eth0')!.macvlanPort).toBeUndefined();
   });
 });
+
+describe('ip link add ... type macvlan (iproute2 6.1, checked in namespaces)', () => {
+  const run = (h: Harness, line: string) => {
+    const r = new Shell(h.sim, h.node, { actor: 'recorder' }).run(line);
+    return { exitCode: r.exitCode, stderr: r.stderr };
+  };
+
+  it('needs a link; checks the mode and the options; vepa by default, named macvlanN', () => {
+    const h = node();
+    expect(run(h, 'ip link add mv0 type macvlan')).toEqual({
+      exitCode: 2,
+      stderr: 'RTNETLINK answers: Invalid argument\n',
+    });
+    expect(run(h, 'ip link add mv0 link eth0 type macvlan mode foo')).toEqual({
+      exitCode: 1,
+      stderr:
+        'Error: argument of "mode" must be "private", "vepa", "bridge", "passthru" or "source", not "foo"\n',
+    });
+    expect(run(h, 'ip link add mv0 link eth0 type macvlan mode')).toEqual({
+      exitCode: 255,
+      stderr: 'Command line is not complete. Try option "help"\n',
+    });
+    expect(run(h, 'ip link add mv0 link eth0 type macvlan bar').stderr).toMatch(
+      /^macvlan: unknown option "bar"\?\nUsage: \.\.\. macvlan mode MODE /,
+    );
+    expect(run(h, 'ip link add mv0 link nosuch type macvlan')).toEqual({
+      exitCode: 1,
+      stderr: 'Cannot find device "nosuch"\n',
+    });
+    expect(run(h, 'ip link add mv0 link eth0 mtu 1600 type macvlan').exitCode).toBe(2);
+    expect(run(h, 'ip link add mv3 link lo type macvlan').exitCode).toBe(2);
+    expect(run(h, 'ip link add mv0 link eth0 type macvlan')).toEqual({ exitCode: 0, stderr: '' });
+    expect(run(h, 'ip link add link eth0 type macvlan')).toEqual({ exitCode: 0, stderr: '' });
+    expect(sh(h, 'ip -d link show macvlan0')).toContain('macvlan mode vepa bcqueuelen 1000');
+    expect(sh(h, 'ip link show mv0 | head -1')).toMatch(/^\d+: mv0@eth0: <BROADCAST,MULTICAST> /);
+    expect(run(h, 'ip link add mv5 link eth0 type macvlan mode passthru').exitCode).toBe(2);
+    sh(h, 'ip link set eth0 down');
+    expect(sh(h, 'ip link show mv0 | head -1')).toMatch(
+      /^\d+: mv0@eth0: <BROADCAST,MULTICAST,M-DOWN> mtu 1500 qdisc noop state DOWN /,
+    );
+  });
+
+  it('into another namespace: the lower is looked up where ip runs', () => {
+    const h = node();
+    sh(h, `ip link add mv2 link eth0 netns ${POD_A} type macvlan mode private`);
+    expect(sh(h, `ip -n ${POD_A} link show mv2`)).toMatch(
+      /^2: mv2@if3: <BROADCAST,MULTICAST> mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\n {4}link\/ether \S+ brd ff:ff:ff:ff:ff:ff link-netnsid 0\n$/,
+    );
+  });
+});
