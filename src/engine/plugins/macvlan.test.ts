@@ -11,6 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as K from '../kernel/kernel';
+import type { Link } from '../kernel/types';
 import { Shell } from '../shell/shell';
 import { tget } from '../state/table';
 import { type Harness, kernelOp } from './harness';
@@ -37,7 +38,7 @@ function conf(extra: Record<string, unknown>): string {
   return JSON.stringify({ ...(JSON.parse(L2) as object), ...extra });
 }
 
-function podLinks(h: Harness): K.Link[] {
+function podLinks(h: Harness): Link[] {
   const id = tget(h.kernel.mounts, NS_A)!;
   return K.linksOf(tget(h.kernel.netns, id)!);
 }
