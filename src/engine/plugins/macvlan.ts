@@ -33,7 +33,7 @@ import type { Proc, Program } from '../os/process';
 import type { Gen } from '../os/sys';
 import { type PluginBuild, aboutText } from './lib/build';
 import * as ipl from './lib/ip';
-import { ipamExecAdd, ipamExecCheck, ipamExecCmd, ipamExecDel } from './lib/ipam';
+import { ipamExecAdd, ipamExecCheck, ipamExecDel } from './lib/ipam';
 import * as nl from './lib/netlink';
 import { NSPathNotExistErr, getNS } from './lib/ns';
 import { printResult } from './loopback';
@@ -327,16 +327,10 @@ function makeMacvlan(b: PluginBuild): SkelPlugin {
     ipl.validateExpectedRoute(p, podNs, result.routes ?? []);
   }
 
-  function* status(args: CmdArgs, p: Proc): Gen<void> {
-    const n = loadConf(p, args.stdin, args.args);
-    yield* ipamExecCmd(p, n.netConf.ipam.type, args.stdin, 'STATUS');
-  }
-
   return {
     add,
     del,
     check,
-    ...(b.spec11 ? { status } : {}),
     skel: b.skel,
     versions: b.all,
     specVersion: b.specVersion,
