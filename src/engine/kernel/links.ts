@@ -157,9 +157,10 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
 
 /**
  * macvlan_common_newlink (Linux 6.x): the lower device must be an Ethernet device that is no
- * loopback (macvlan_port_create), a macvlan standing for its own lower device; without IFLA_MTU the macvlan takes the lower MTU, a larger one
- * is refused; a passthru macvlan must be the only one on its lower device, and none can join
- * one that has a passthru macvlan (all EINVAL). A passthru macvlan inherits the lower MAC.
+ * loopback (macvlan_port_create), a macvlan standing for its own lower device; without IFLA_MTU
+ * the macvlan takes the lower MTU, a larger one is refused; a passthru macvlan must be the only
+ * one on its lower device, and none can join one that has a passthru macvlan (all EINVAL). A
+ * passthru macvlan inherits the lower MAC.
  */
 function newMacvlan(
   k: KernelState,
@@ -229,10 +230,7 @@ function macvlanDetach(k: KernelState, nsId: string, l: Link): void {
   if (!lo || !port) return;
   port.vlans = port.vlans.filter((v) => !(v.ns === nsId && v.ifindex === l.ifindex));
   macvlanPortPromisc(k, lo.link);
-  if (port.vlans.length === 0) {
-    if (port.promisc) lo.link.promisc = Math.max(0, lo.link.promisc - 1);
-    delete lo.link.macvlanPort;
-  }
+  if (port.vlans.length === 0) delete lo.link.macvlanPort;
 }
 
 /** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
