@@ -21,11 +21,16 @@ export const FALLBACK_POD_CIDR = '10.244.0.0/24';
  * IPAM carves blocks from the pod CIDR instead of Calico's IP pools and datastore), so a real
  * node's calico is treated as not simulated. flannel is modelled (v1.1.2), but a bundle carries
  * neither flanneld's /run/flannel/subnet.env nor which flannel build the node runs, so a drill
- * would invent both: it counts as not simulated too.
+ * would invent both: it counts as not simulated too. macvlan is modelled as the v1.1.1 build
+ * only (plugins/registry.ts), so a node's macvlan, whatever its build, counts as not simulated.
  */
 export const SIMULATED_PLUGINS: readonly string[] = Object.keys(PLUGIN_FACTORIES).filter(
   (p) =>
-    !UNMODELLED_PLUGINS.includes(p) && p !== 'calico' && p !== 'calico-ipam' && p !== 'flannel',
+    !UNMODELLED_PLUGINS.includes(p) &&
+    p !== 'calico' &&
+    p !== 'calico-ipam' &&
+    p !== 'flannel' &&
+    p !== 'macvlan',
 );
 
 /** The containerd release the bundle names, if cnisim knows it (runtime/releases.ts). */

@@ -50,11 +50,12 @@ export function newLink(
     peer: null,
     peerUp: false,
     addrs: [],
-    operstate: kind === 'veth' ? 'DOWN' : 'UNKNOWN',
+    operstate: kind === 'veth' || kind === 'macvlan' ? 'DOWN' : 'UNKNOWN',
     // What linkwatch last processed. Every device registers with carrier on; a veth then turns
     // its carrier off at once, which linkwatch processes as an event of its own (computing
-    // its operstate from its iflink then).
-    lwCarrier: true,
+    // its operstate from its iflink then). A macvlan takes its lower device's carrier when it
+    // opens (netif_stacked_transfer_operstate): modelled as the same event.
+    lwCarrier: kind !== 'macvlan',
     lwPendingSince: null,
     ip6Configured: false,
     bridge: null,
@@ -153,6 +154,14 @@ export function peerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | nul
   if (!l.peer) return null;
   const ns = tget(k.netns, l.peer.ns);
   const link = ns?.links[l.peer.ifindex];
+  return ns && link ? { ns, link } : null;
+}
+
+/** A macvlan's lower device, wherever it is (null once gone, or for other kinds). */
+export function macvlanLowerOf(k: KernelState, l: Link): { ns: Netns; link: Link } | null {
+  if (!l.macvlan) return null;
+  const ns = tget(k.netns, l.macvlan.lower.ns);
+  const link = ns?.links[l.macvlan.lower.ifindex];
   return ns && link ? { ns, link } : null;
 }
 

@@ -12,6 +12,7 @@ import {
   getLink,
   insertLink,
   linkByName,
+  macvlanLowerOf,
   newLink,
   nsById,
   peerOf,
@@ -26,7 +27,8 @@ import {
 } from './device';
 import { bridgePortJoined, linkwatch } from './linkwatch';
 import { netdevChain } from './notifier';
-import type { KernelState, Link, LinkKind, Netns } from './types';
+import { tget } from '../state/table';
+import type { KernelState, Link, LinkKind, MacvlanMode, Netns } from './types';
 
 export type LinkSpec =
   /** vlanFiltering: the IFLA_BR_VLAN_FILTERING attribute, refused by this kernel (see linkAdd). */
@@ -45,6 +47,21 @@ export type LinkSpec =
       learning?: boolean;
       mtu?: number;
       mac?: string;
+    }
+  /**
+   * A macvlan in namespace `nsId` on the lower device `lower` of namespace `lowerNs` (IFLA_LINK,
+   * resolved where the request came from, as with IFLA_NET_NS_FD the device is made elsewhere).
+   */
+  | {
+      kind: 'macvlan';
+      name: string;
+      mode: MacvlanMode;
+      lowerNs: string;
+      lower: number;
+      mtu?: number;
+      /** IFLA_ADDRESS as colon-separated bytes (any number of them: the kernel checks). */
+      mac?: string;
+      txqlen?: number;
     }
   | {
       kind: 'veth';
@@ -80,7 +97,9 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
   if (mtu < 68 || mtu > 65535) throw new KernelError('EINVAL');
   let created: Link;
   const touched: Touched = [];
-  if (spec.kind === 'veth') {
+  if (spec.kind === 'macvlan') {
+    created = newMacvlan(k, ns, spec, rnd);
+  } else if (spec.kind === 'veth') {
     const peerNs = nsById(k, spec.peerNs ?? nsId);
     ifNameAttrCheck(spec.peerName);
     if (!validIfName(spec.peerName)) throw new KernelError('EINVAL');
@@ -136,6 +155,84 @@ export function linkAdd(k: KernelState, nsId: string, spec: LinkSpec, rnd: Rando
   return created.ifindex;
 }
 
+/**
+ * macvlan_common_newlink (Linux 6.x): the lower device must be an Ethernet device that is no
+ * loopback (macvlan_port_create), a macvlan standing for its own lower device; without IFLA_MTU
+ * the macvlan takes the lower MTU, a larger one is refused; a passthru macvlan must be the only
+ * one on its lower device, and none can join one that has a passthru macvlan (all EINVAL). A
+ * passthru macvlan inherits the lower MAC.
+ */
+function newMacvlan(
+  k: KernelState,
+  ns: Netns,
+  spec: Extract<LinkSpec, { kind: 'macvlan' }>,
+  rnd: RandomSource,
+): Link {
+  // macvlan_validate: IFLA_ADDRESS must be 6 bytes (EINVAL) and a valid unicast address.
+  if (spec.mac !== undefined) {
+    const bytes = spec.mac.split(':').map((x) => parseInt(x, 16));
+    if (bytes.length !== 6) throw new KernelError('EINVAL');
+    if ((bytes[0]! & 1) === 1 || bytes.every((b) => b === 0))
+      throw new KernelError('EADDRNOTAVAIL');
+  }
+  let lns = nsById(k, spec.lowerNs);
+  let lower = lns.links[spec.lower];
+  if (!lower) throw new KernelError('ENODEV');
+  // A macvlan on a macvlan is made on that one's lower device (`ip link` shows `mv1@eth0`).
+  const real = macvlanLowerOf(k, lower);
+  if (real) ({ ns: lns, link: lower } = real);
+  if (lower.kind === 'loopback') throw new KernelError('EINVAL');
+  let mtu = lower.mtu;
+  if (spec.mtu && spec.mtu > 0) {
+    if (spec.mtu > lower.mtu) throw new KernelError('EINVAL');
+    mtu = spec.mtu;
+  }
+  const port = lower.macvlanPort;
+  if (port) {
+    const passthru = port.vlans.some((v) => macvlanAt(k, v)?.macvlan?.mode === 'passthru');
+    if (passthru || (spec.mode === 'passthru' && port.vlans.length > 0))
+      throw new KernelError('EINVAL');
+  }
+  const mac = spec.mode === 'passthru' ? lower.mac : (spec.mac ?? rnd.mac());
+  const idx = allocIfindex(ns);
+  const created = newLink(idx, spec.name, 'macvlan', mac, mtu);
+  if (spec.mac && spec.mode !== 'passthru') created.macAssign = 'set';
+  if (spec.txqlen !== undefined) created.txqlen = spec.txqlen;
+  created.macvlan = { mode: spec.mode, lower: { ns: lns.id, ifindex: lower.ifindex } };
+  lower.macvlanPort ??= { vlans: [], promisc: false };
+  lower.macvlanPort.vlans.push({ ns: ns.id, ifindex: idx });
+  insertLink(ns, created);
+  return created;
+}
+
+function macvlanAt(k: KernelState, v: { ns: string; ifindex: number }): Link | undefined {
+  return tget(k.netns, v.ns)?.links[v.ifindex];
+}
+
+/**
+ * The one promiscuity count the macvlans of a lower device hold while one of them is up: a
+ * passthru macvlan sets it when it opens; the others add their unicast address, and a lower
+ * device without unicast filtering (veth) goes promiscuous for it (__dev_set_rx_mode).
+ */
+function macvlanPortPromisc(k: KernelState, lower: Link): void {
+  const port = lower.macvlanPort;
+  if (!port) return;
+  const want = port.vlans.some((v) => macvlanAt(k, v)?.adminUp === true);
+  if (want === port.promisc) return;
+  port.promisc = want;
+  lower.promisc = Math.max(0, lower.promisc + (want ? 1 : -1));
+}
+
+/** A macvlan leaves its lower device's port (deleted or moved); the port goes with the last one. */
+function macvlanDetach(k: KernelState, nsId: string, l: Link): void {
+  const lo = macvlanLowerOf(k, l);
+  const port = lo?.link.macvlanPort;
+  if (!lo || !port) return;
+  port.vlans = port.vlans.filter((v) => !(v.ns === nsId && v.ifindex === l.ifindex));
+  macvlanPortPromisc(k, lo.link);
+  if (port.vlans.length === 0) delete lo.link.macvlanPort;
+}
+
 /** Detaches a port from its bridge (the bridge's MAC and MTU follow its remaining ports). */
 function detachPort(ns: Netns, port: Link): Link | undefined {
   if (port.master === null) return undefined;
@@ -151,6 +248,15 @@ function detachPort(ns: Netns, port: Link): Link | undefined {
 }
 
 function deleteOne(k: KernelState, ns: Netns, l: Link): void {
+  // macvlan_device_event(NETDEV_UNREGISTER): the lower device takes its macvlans with it.
+  if (l.macvlanPort) {
+    for (const v of [...l.macvlanPort.vlans]) {
+      const vns = tget(k.netns, v.ns);
+      const vl = vns?.links[v.ifindex];
+      if (vns && vl) deleteOne(k, vns, vl);
+    }
+  }
+  if (l.macvlan) macvlanDetach(k, ns.id, l);
   if (l.kind === 'bridge' && l.bridge) {
     for (const i of [...l.bridge.ports]) {
       const p = ns.links[i];
@@ -179,6 +285,8 @@ function around(k: KernelState, ns: Netns, l: Link): Touched {
     t.push([p.ns.id, p.link.ifindex]);
     if (p.link.master !== null) t.push([p.ns.id, p.link.master]);
   }
+  // The macvlans on a lower device follow its carrier.
+  for (const v of l.macvlanPort?.vlans ?? []) t.push([v.ns, v.ifindex]);
   return t;
 }
 
@@ -203,6 +311,8 @@ export function linkSetUp(k: KernelState, nsId: string, ifindex: number): void {
   l.adminUp = true;
   l.life = 'up';
   setPeerUp(k, l);
+  const lower = macvlanLowerOf(k, l);
+  if (lower) macvlanPortPromisc(k, lower.link);
   netdevChain.call('up', { k, ns, link: l });
   const touched = around(k, ns, l);
   if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
@@ -215,6 +325,8 @@ export function linkSetDown(k: KernelState, nsId: string, ifindex: number): void
   l.adminUp = false;
   l.life = 'down';
   setPeerUp(k, l);
+  const lower = macvlanLowerOf(k, l);
+  if (lower) macvlanPortPromisc(k, lower.link);
   netdevChain.call('down', { k, ns, link: l });
   const touched = around(k, ns, l);
   if (l.bridge) for (const i of l.bridge.ports) touched.push([ns.id, i]);
@@ -331,8 +443,16 @@ export function linkSetMtu(k: KernelState, nsId: string, ifindex: number, mtu: n
   const { min, max } = mtuBounds(l.kind);
   if (mtu < 0 || mtu < min) throw new KernelError('EINVAL', 'mtu less than device minimum');
   if (max > 0 && mtu > max) throw new KernelError('EINVAL', 'mtu greater than device maximum');
+  // macvlan_change_mtu: never above the lower device's MTU.
+  const lower = macvlanLowerOf(k, l);
+  if (lower && mtu > lower.link.mtu) throw new KernelError('EINVAL');
   l.mtu = mtu;
   if (l.kind === 'bridge') l.sysctl['__mtu_user'] = '1';
+  // macvlan_device_event(NETDEV_CHANGEMTU): macvlans above the new lower MTU follow it down.
+  for (const v of l.macvlanPort?.vlans ?? []) {
+    const vl = macvlanAt(k, v);
+    if (vl && vl.mtu > mtu) vl.mtu = mtu;
+  }
   if (l.master !== null) {
     const m = ns.links[l.master];
     if (m) recalcBridgeMtu(ns, m);
@@ -406,6 +526,20 @@ export function linkSetNs(k: KernelState, nsId: string, ifindex: number, targetN
   if (p) {
     p.link.peer = { ns: target.id, ifindex: newIdx };
     p.link.peerUp = false;
+  }
+  if (moved.macvlan) {
+    const lo = macvlanLowerOf(k, moved);
+    const port = lo?.link.macvlanPort;
+    if (lo && port) {
+      port.vlans = port.vlans.map((v) =>
+        v.ns === ns.id && v.ifindex === l.ifindex ? { ns: target.id, ifindex: newIdx } : v,
+      );
+      macvlanPortPromisc(k, lo.link);
+    }
+  }
+  for (const v of moved.macvlanPort?.vlans ?? []) {
+    const vl = macvlanAt(k, v);
+    if (vl?.macvlan) vl.macvlan.lower = { ns: target.id, ifindex: newIdx };
   }
   touched.push([target.id, newIdx]);
   linkwatch(k, touched);

@@ -10,10 +10,16 @@ import { netdevChain } from './notifier';
 import type { KernelState, Link, Netns, OperState } from './types';
 
 /** netif_carrier_ok: the carrier the (virtual) driver reports right now, whatever the admin state. */
-export function carrierOf(_k: KernelState, ns: Netns, l: Link): boolean {
+export function carrierOf(k: KernelState, ns: Netns, l: Link): boolean {
   switch (l.kind) {
     case 'veth':
       return l.adminUp && l.peerUp;
+    case 'macvlan': {
+      // The lower device's carrier (netif_stacked_transfer_operstate), wherever it is.
+      const lns = l.macvlan ? tget(k.netns, l.macvlan.lower.ns) : undefined;
+      const lower = l.macvlan ? lns?.links[l.macvlan.lower.ifindex] : undefined;
+      return !!(lns && lower) && l.adminUp && lower.adminUp && carrierOf(k, lns, lower);
+    }
     case 'bridge': {
       // A bridge has carrier from birth; once it had ports, only while a port forwards.
       if (!l.bridge?.hadPorts) return true;
@@ -54,7 +60,7 @@ export const LINKWATCH_DELAY_US = 1000;
  */
 function operFromCarrier(ns: Netns, l: Link, carrier: boolean): OperState {
   if (carrier) return 'UP';
-  const iflink = l.peer ? l.peer.ifindex : l.ifindex;
+  const iflink = l.peer ? l.peer.ifindex : (l.macvlan?.lower.ifindex ?? l.ifindex);
   if (iflink === l.ifindex) return 'DOWN';
   const lower = ns.links[iflink];
   if (!lower) return 'DOWN';
@@ -92,7 +98,7 @@ export function linkwatch(k: KernelState, touched: Touched): void {
     const c = carrierOf(k, ns, l);
     if (c !== l.lwCarrier) {
       l.lwCarrier = c;
-      if (l.kind === 'veth') {
+      if (l.kind === 'veth' || l.kind === 'macvlan') {
         l.operstate = operFromCarrier(ns, l, c);
         urgentRun = true;
       }

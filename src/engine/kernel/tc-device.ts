@@ -7,10 +7,11 @@ import { linksOf } from './device';
 import { netdevChain } from './notifier';
 import type { Link, Qdisc } from './types';
 
-/** IFF_NO_QUEUE (veth, bridge, vxlan, dummy set it in their setup): the default qdisc is noqueue. */
+/** IFF_NO_QUEUE (veth, bridge, vxlan, dummy, macvlan set it in their setup): the default qdisc is noqueue. */
 function noQueue(l: Link): boolean {
   return (
     l.kind === 'veth' ||
+    l.kind === 'macvlan' ||
     l.kind === 'bridge' ||
     l.kind === 'vxlan' ||
     l.kind === 'dummy' ||

@@ -10,9 +10,30 @@ import type { Table } from '../state/table';
 export type OperState = 'UP' | 'DOWN' | 'UNKNOWN' | 'LOWERLAYERDOWN';
 /**
  * `ether`: a node's physical NIC (eth0), wired to an underlay segment joining the nodes; `vxlan`:
- * a VXLAN tunnel device (flannel.1).
+ * a VXLAN tunnel device (flannel.1); `macvlan`: a device stacked on a lower device (its master),
+ * often in another namespace.
  */
-export type LinkKind = 'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb' | 'ether' | 'vxlan';
+export type LinkKind =
+  'loopback' | 'veth' | 'bridge' | 'dummy' | 'ifb' | 'ether' | 'vxlan' | 'macvlan';
+
+/** IFLA_MACVLAN_MODE as iproute2 names it. */
+export type MacvlanMode = 'private' | 'vepa' | 'bridge' | 'passthru';
+
+export interface MacvlanInfo {
+  mode: MacvlanMode;
+  /** The lower device (IFLA_LINK), which may be in another namespace. */
+  lower: { ns: string; ifindex: number };
+}
+
+/**
+ * The macvlan_port of a lower device (drivers/net/macvlan.c): its macvlans, and whether they hold
+ * one promiscuity count on it (a passthru macvlan that is up, or the unicast address of an up
+ * macvlan on a device without unicast filtering: veth has none). Absent without macvlans.
+ */
+export interface MacvlanPort {
+  vlans: Array<{ ns: string; ifindex: number }>;
+  promisc: boolean;
+}
 export type AddrScope = 'global' | 'site' | 'link' | 'host';
 
 /** Where a link is in the life a CNI plugin gives it; views show it. */
@@ -88,6 +109,10 @@ export interface Link {
   vxlan?: VxlanInfo;
   /** Packet and byte counters (`ip -s link`); absent until a packet crossed the device. */
   stats?: LinkStats;
+  /** `macvlan` links: mode and lower device. */
+  macvlan?: MacvlanInfo;
+  /** A lower device with macvlans on it. */
+  macvlanPort?: MacvlanPort;
 }
 
 export interface VxlanInfo {

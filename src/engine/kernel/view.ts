@@ -21,8 +21,10 @@ export function linkFlags(k: KernelState, ns: Netns, l: Link): string[] {
   if (l.sysctl['__promisc_user'] === '1') out.push('PROMISC');
   if (l.adminUp) out.push('UP');
   if (lowerUp) out.push('LOWER_UP');
-  // iproute2 looks the link's peer up by index in the same namespace: M-DOWN when it is down.
-  if (l.peer && l.peer.ns === ns.id && !ns.links[l.peer.ifindex]?.adminUp) out.push('M-DOWN');
+  // iproute2 looks the link's peer (a macvlan's lower device) up by index in the same
+  // namespace: M-DOWN when it is down.
+  const iflink = l.peer ?? l.macvlan?.lower;
+  if (iflink && iflink.ns === ns.id && !ns.links[iflink.ifindex]?.adminUp) out.push('M-DOWN');
   return out;
 }
 

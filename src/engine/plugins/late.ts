@@ -8,6 +8,7 @@ import { bandwidthProgram } from './bandwidth';
 import { calicoIpamProgram, calicoProgram } from './calico';
 import { firewallProgram } from './firewall';
 import { flannelProgram } from './flannel';
+import { macvlanProgram } from './macvlan';
 import { ptpProgram } from './ptp';
 import { provideLatePlugins } from './registry';
 import { staticProgram } from './static';
@@ -22,4 +23,5 @@ provideLatePlugins({
   calico: calicoProgram,
   'calico-ipam': calicoIpamProgram,
   flannel: flannelProgram,
+  macvlan: macvlanProgram,
 });

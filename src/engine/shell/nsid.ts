@@ -2,7 +2,8 @@
  * Network namespace ids (nsid), as the kernel gives them and `ip` shows them (`link-netnsid 0`,
  * `ip netns list`'s `(id: 0)`): each namespace numbers the other namespaces it refers to. The
  * kernel allocates the lowest free id in a namespace the first time a device of that namespace
- * refers to a device in another one (a veth whose peer is elsewhere: its RTM_NEWLINK
+ * refers to a device in another one (a veth whose peer or a macvlan whose lower device is
+ * elsewhere: its RTM_NEWLINK
  * notification, or a dump, calls peernet2id_alloc), keeps it while both namespaces live (the veth
  * may go), and frees it when the other namespace is destroyed.
  *
@@ -52,7 +53,8 @@ function advance(table: NsidTable, prev: KernelState | null, k: KernelState): vo
   for (const ns of tvalues(k.netns)) {
     if (prev && tget(prev.netns, ns.id) === ns) continue;
     for (const l of Object.values(ns.links)) {
-      const other = l.peer?.ns;
+      // A veth's peer, or a macvlan's lower device (its IFLA_LINK_NETNSID).
+      const other = l.peer?.ns ?? l.macvlan?.lower.ns;
       if (!other || other === ns.id || !tget(k.netns, other)) continue;
       let ids = table.get(ns.id);
       if (!ids) table.set(ns.id, (ids = new Map()));

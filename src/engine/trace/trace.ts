@@ -44,6 +44,9 @@ export interface KernelArgs {
     kind: string;
     peerName?: string;
     peerNs?: string;
+    /** macvlan: the lower device and the mode. */
+    lower?: string;
+    mode?: string;
     mtu?: number;
     mac?: string;
     up?: boolean;

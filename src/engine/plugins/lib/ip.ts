@@ -25,7 +25,7 @@ import * as nl from './netlink';
 export type NsId = nl.NsId;
 
 /** ip.RandomVethName: "veth" + 8 random hex digits. */
-function randomVethName(p: Proc): string {
+export function randomVethName(p: Proc): string {
   return `veth${p.sys.sim.random((r) => r.hex(4))}`;
 }
 
@@ -126,6 +126,22 @@ export function* delLinkByNameAddr(
     throw new GoError(`failed to delete ${q(ifName)}: ${(e as Error).message}`);
   }
   return addrs.filter((a) => isGlobalUnicast(a.ip));
+}
+
+/** ip.DelLinkByName: ErrLinkNotFound when there is no such link. */
+export function* delLinkByName(p: Proc, ns: NsId, ifName: string): Gen<void> {
+  let l: Link;
+  try {
+    l = nl.linkByName(p.sys, ns, ifName);
+  } catch (e) {
+    if (e instanceof LinkNotFoundError) throw ErrLinkNotFound;
+    throw new GoError(`failed to lookup ${q(ifName)}: ${(e as Error).message}`);
+  }
+  try {
+    yield* nl.linkDel(p.sys, ns, l);
+  } catch (e) {
+    throw new GoError(`failed to delete ${q(ifName)}: ${(e as Error).message}`);
+  }
 }
 
 /** ip.EnableIP4Forward / EnableIP6Forward: writes 1 unless the file already says 1. */

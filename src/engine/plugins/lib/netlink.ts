@@ -95,6 +95,50 @@ export function* linkAddVeth(
   );
 }
 
+/**
+ * LinkAdd of a netlink.Macvlan with ParentIndex (a device of `lowerNs`, where the call runs) and
+ * Namespace (NsFd): the device is made in `ns` directly. MTU 0 and an empty MAC send no attribute;
+ * `mac` is the bytes net.ParseMAC gave (6, 8 or 20, colon-separated). A LinkAttrs literal has
+ * TxQLen 0, which netlink sends: the device gets txqueuelen 0 (fixed in plugins v1.6.0).
+ */
+export function* linkAddMacvlan(
+  sys: Sys,
+  lowerNs: NsId,
+  lower: Link,
+  ns: NsId,
+  name: string,
+  mode: 'private' | 'vepa' | 'bridge' | 'passthru',
+  mtu: number,
+  mac: string,
+): Gen<number> {
+  const target = ns === sys.hostNs ? 'host' : sys.nsLabel(ns);
+  return yield* sys.kernelOp(
+    'link.add',
+    cmd(
+      sys,
+      lowerNs,
+      `link add ${name} link ${lower.name}${mtu ? ` mtu ${mtu}` : ''}${mac ? ` address ${mac}` : ''} txqueuelen 0 netns ${target} type macvlan mode ${mode}`,
+    ),
+    { ns: sys.nsLabel(ns), name, kind: 'macvlan', lower: lower.name, mode, mtu, mac },
+    (k, rnd) =>
+      K.linkAdd(
+        k,
+        ns,
+        {
+          kind: 'macvlan',
+          name,
+          mode,
+          lowerNs,
+          lower: lower.ifindex,
+          ...(mtu ? { mtu } : {}),
+          ...(mac ? { mac } : {}),
+          txqlen: 0,
+        },
+        rnd,
+      ),
+  );
+}
+
 export function* linkAddSimple(
   sys: Sys,
   ns: NsId,

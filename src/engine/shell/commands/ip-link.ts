@@ -5,12 +5,13 @@
  *
  * Supported: add [dev|name] NAME [mtu N] [address MAC] [txqueuelen N] [up] [master BR]
  * [netns NS] type bridge [vlan_filtering 0|1] | dummy | ifb | veth [peer [name] P [mtu N]
- * [address MAC] [txqueuelen N] [netns NS]]; set DEV up | down | mtu N | address MAC | master BR |
+ * [address MAC] [txqueuelen N] [netns NS]] | vxlan ... | macvlan (with `link DEV`, looked up
+ * where ip runs) [mode private|vepa|bridge|passthru]; set DEV up | down | mtu N | address MAC | master BR |
  * nomaster | name NEW | netns NS|PID | promisc on|off | allmulticast on|off | txqueuelen N;
  * delete DEV.
  */
 import * as K from '../../kernel/kernel';
-import type { KernelState, Link, LinkKind } from '../../kernel/types';
+import type { KernelState, Link, LinkKind, MacvlanMode } from '../../kernel/types';
 import { resolvePath } from '../paths';
 import {
   Args,
@@ -34,7 +35,12 @@ import {
   nsOf,
   rtnl,
 } from './ip-common';
-import { IP_LINK_BRIDGE_USAGE, IP_LINK_USAGE, IP_LINK_VETH_USAGE } from './usage';
+import {
+  IP_LINK_BRIDGE_USAGE,
+  IP_LINK_MACVLAN_USAGE,
+  IP_LINK_USAGE,
+  IP_LINK_VETH_USAGE,
+} from './usage';
 import { tget } from '../../state/table';
 
 const ETH_MIN_MTU = 68;
@@ -56,6 +62,8 @@ interface LinkReq {
   allmulti: boolean | null;
   type: string | null;
   typeArgs: string[];
+  /** `link DEV`: the device's ifindex (modelled for `type macvlan` only). */
+  link: number | null;
   /** Attributes given that the simulation does not model (refused once the command is valid). */
   unsupported: string[];
 }
@@ -97,6 +105,7 @@ export function parseLinkArgs(ip: IpRun, argv: readonly string[]): LinkReq {
     allmulti: null,
     type: null,
     typeArgs: [],
+    link: null,
     unsupported: [],
   };
   let linkAttr: string | null = null;
@@ -198,15 +207,16 @@ export function parseLinkArgs(ip: IpRun, argv: readonly string[]): LinkReq {
     }
   }
   if (linkAttr !== null) {
-    if (!linkNamed(ip, linkAttr)) nodev(linkAttr);
-    req.unsupported.push('link "link" attribute');
+    const l = linkNamed(ip, linkAttr);
+    if (!l) nodev(linkAttr);
+    req.link = l.ifindex;
+    if (req.type !== 'macvlan') req.unsupported.push('link "link" attribute');
   }
   return req;
 }
 
 const KERNEL_KINDS_NOT_MODELLED = new Set([
   'vlan',
-  'macvlan',
   'macvtap',
   'ipvlan',
   'ipvtap',
@@ -273,6 +283,7 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
   let vlanFiltering: boolean | undefined;
   let peer: LinkReq | null = null;
   let vx: VxlanReq | null = null;
+  let mvMode: MacvlanMode = 'vepa';
   // The link type's own options (iproute2's link_util parse_opt).
   if (kind === 'bridge') {
     const a = new Args(req.typeArgs);
@@ -304,6 +315,8 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
     }
   } else if (kind === 'vxlan') {
     vx = parseVxlan(ip, req.typeArgs);
+  } else if (kind === 'macvlan') {
+    mvMode = parseMacvlan(req.typeArgs);
   } else if (KERNEL_KINDS_NOT_MODELLED.has(kind)) {
     notSimulated(`link type ${kind}`);
   }
@@ -314,7 +327,10 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
   const name = req.dev ?? req.name ?? autoName(k, nsId, kind === 'veth' ? 'veth' : kind);
   // rtnl_newlink: the name attribute's policy, an existing device, the kind.
   nameChecks(ip, nsId, name);
-  if (!['bridge', 'dummy', 'ifb', 'veth', 'vxlan'].includes(kind)) extack('Unknown device type.');
+  if (!['bridge', 'dummy', 'ifb', 'veth', 'vxlan', 'macvlan'].includes(kind))
+    extack('Unknown device type.');
+  // macvlan_validate... then macvlan_newlink: no IFLA_LINK is EINVAL.
+  if (kind === 'macvlan' && req.link === null) rtnl('EINVAL');
   if (req.address && req.address.length !== 6) rtnl('EINVAL');
   mtuCheck(req.mtu);
   const mac = addressCheck(req.address);
@@ -352,6 +368,22 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
         if (peerMac) K.linkSetMac(kd, p.ns, p.ifindex, peerMac);
         if (peer?.txqlen !== null && peer?.txqlen !== undefined)
           K.linkSetTxqlen(kd, p.ns, p.ifindex, peer.txqlen);
+      } else if (kind === 'macvlan') {
+        // IFLA_LINK is resolved in the namespace ip runs in, the device made in the target.
+        idx = K.linkAdd(
+          kd,
+          nsId,
+          {
+            kind: 'macvlan',
+            name,
+            mode: mvMode,
+            lowerNs: ip.ns,
+            lower: req.link!,
+            ...(req.mtu ? { mtu: req.mtu } : {}),
+            ...(mac ? { mac } : {}),
+          },
+          rnd,
+        );
       } else if (vx) {
         idx = K.linkAdd(
           kd,
@@ -385,7 +417,7 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
         idx = K.linkAdd(kd, nsId, spec, rnd);
         if (mac) K.linkSetMac(kd, nsId, idx, mac);
       }
-      if (req.mtu && kind !== 'bridge') K.linkSetMtu(kd, nsId, idx, req.mtu);
+      if (req.mtu && kind !== 'bridge' && kind !== 'macvlan') K.linkSetMtu(kd, nsId, idx, req.mtu);
       if (req.txqlen !== null) K.linkSetTxqlen(kd, nsId, idx, req.txqlen);
       if (req.promisc !== null) K.linkSetPromisc(kd, nsId, idx, req.promisc);
       if (req.allmulti !== null) K.linkSetAllmulti(kd, nsId, idx, req.allmulti);
@@ -394,6 +426,33 @@ export function linkAdd(ip: IpRun, argv: readonly string[]): number {
     }),
   );
   return 0;
+}
+
+/**
+ * `type macvlan` options (iproute2 6.1 iplink_macvlan.c): `mode`; the mode flags, `bcqueuelen`
+ * and mode `source` are not modelled. Without `mode` the kernel's default is vepa.
+ */
+function parseMacvlan(argv: readonly string[]): MacvlanMode {
+  let mode: MacvlanMode = 'vepa';
+  const a = new Args(argv);
+  for (; a.more; a.advance()) {
+    const o = a.cur;
+    if (o === 'mode') {
+      const m = a.next();
+      if (m === 'source') notSimulated('macvlan mode source');
+      if (m !== 'private' && m !== 'vepa' && m !== 'bridge' && m !== 'passthru')
+        throw new IpExit(
+          `Error: argument of "mode" must be "private", "vepa", "bridge", "passthru" or "source", not "${m}"\n`,
+          1,
+        );
+      mode = m;
+    } else if (['flag', 'nopromisc', 'nodst', 'bcqueuelen', 'macaddr'].includes(o)) {
+      notSimulated(`macvlan option ${o}`);
+    } else {
+      throw new IpExit(`macvlan: unknown option "${o}"?\n${IP_LINK_MACVLAN_USAGE}`, 1);
+    }
+  }
+  return mode;
 }
 
 /** What `type vxlan` took (iproute2's vxlan_parse_opt, the options flanneld's setup uses). */

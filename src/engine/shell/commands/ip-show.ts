@@ -6,16 +6,18 @@
  *
  * Details that follow the real tool's quirks:
  * - a veth's `@` part is its peer's name when the peer is in the same namespace, `@ifN` when it is
- *   in another one (then `link-netns NAME` or `link-netnsid N`, see ../nsid.ts);
+ *   in another one (then `link-netns NAME` or `link-netnsid N`, see ../nsid.ts); a macvlan's
+ *   likewise names its lower device;
  * - `ip -6 addr` without `dev` dumps links with AF_INET6 (the kernel's inet6_dump_ifinfo): the
  *   header has no qdisc, master, group or link line, and the `@` part is the name of the device
  *   with the peer's ifindex in this namespace (`ve0@br0`), as iproute2 looks it up;
  * - with -4 / -6, `ip address` leaves out the link line and devices without such an address.
  *
  * `-s` prints the counters of the packets the dataplane walked. Not modelled: -s -s (error
- * details), -s for other objects than link and address, -d (details), address lifetimes other
- * than forever, IPv6 DAD states (tentative, dadfailed) and the nodad flag, route tables other
- * than main, and the selectors not listed in each parser below.
+ * details), -s for other objects than link and address, -d (details) but of `ip link` for
+ * VXLAN devices and macvlans, address lifetimes other than forever, IPv6 DAD states (tentative,
+ * dadfailed) and the nodad flag, route tables other than main, and the selectors not listed in
+ * each parser below.
  */
 import * as vfs from '../../fs/vfs';
 import { displayedOperstate, linkByName, linksOf } from '../../kernel/kernel';
@@ -97,18 +99,20 @@ interface LinkRef {
 }
 
 function linkRef(ip: IpRun, ns: Netns, l: Link, reduced: boolean, table: NsidTable): LinkRef {
-  if (!l.peer) return { at: '', json: {} };
-  const idx = l.peer.ifindex;
+  // IFLA_LINK: a veth's peer, a macvlan's lower device.
+  const lower = l.peer ?? l.macvlan?.lower;
+  if (!lower) return { at: '', json: {} };
+  const idx = lower.ifindex;
   const local = (): string => ns.links[idx]?.name ?? `if${idx}`;
-  if (reduced || l.peer.ns === ns.id) {
+  if (reduced || lower.ns === ns.id) {
     const name = local();
     return { at: `@${name}`, json: { link: name } };
   }
-  const id = nsidOf(table, ns.id, l.peer.ns);
+  const id = nsidOf(table, ns.id, lower.ns);
   const ref: LinkRef = { at: `@if${idx}`, json: { link_index: idx } };
   if (id !== undefined) {
     ref.netnsid = id;
-    const name = netnsNameOf(ip.ctx.kernel(), l.peer.ns);
+    const name = netnsNameOf(ip.ctx.kernel(), lower.ns);
     if (name !== undefined) ref.netnsName = name;
   }
   return ref;
@@ -346,14 +350,25 @@ function vxlanDetails(ns: Netns, l: Link): string {
   );
 }
 
+/**
+ * `ip -d link show` of a macvlan (iproute2 6.1 on Linux 6.18, checked in namespaces: a macvlan on
+ * a veth, in its own namespace and in another). Its maxmtu is the lower device's (65535 here).
+ */
+function macvlanDetails(l: Link): string {
+  return (
+    ` promiscuity ${l.promisc}  allmulti ${l.allmulti ? 1 : 0} minmtu 68 maxmtu 65535 \n` +
+    `    macvlan mode ${l.macvlan!.mode} bcqueuelen 1000 usedbcqueuelen 1000 addrgenmode eui64 numtxqueues 1 numrxqueues 1 gso_max_size 65536 gso_max_segs 65535 tso_max_size 524280 tso_max_segs 65535 gro_max_size 65536 `
+  );
+}
+
 export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): number {
   const fl = flagsOf(ip);
   const details = fl.details && isLink && !fl.json && !fl.brief && !fl.oneline;
   refuseUnmodelled(details ? { ...ip, show: { ...fl, details: false } } : ip, true);
   const f = parseLinkFilter(ip, argv, isLink);
   if (details) {
-    // -d is modelled for VXLAN devices (flannel.1), as iproute2 6.1 prints them.
-    const other = selectedLinks(ip, f).find((l) => l.kind !== 'vxlan');
+    // -d is modelled for VXLAN devices (flannel.1) and macvlans, as iproute2 6.1 prints them.
+    const other = selectedLinks(ip, f).find((l) => l.kind !== 'vxlan' && l.kind !== 'macvlan');
     if (other) notSimulated(`-d (details) of a ${other.kind} device`);
   }
   const ns = nsOf(ip);
@@ -393,7 +408,7 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
       else for (const a of addrs) out.push(`${l.ifindex}: ${l.name}${addrText(l, a, '\\')}`);
       continue;
     }
-    out.push(details ? h.text + vxlanDetails(ns, l) : h.text);
+    out.push(details ? h.text + (l.macvlan ? macvlanDetails(l) : vxlanDetails(ns, l)) : h.text);
     for (const a of addrs) out.push(addrText(l, a, '\n'));
     if (fl.stats) out.push(statsText(l));
   }
