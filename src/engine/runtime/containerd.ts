@@ -128,13 +128,14 @@ export function sandboxMetadataText(p: PodRef, protoText = false): string {
   return `&PodSandboxMetadata{Name:${p.name},Uid:${p.uid},Namespace:${p.namespace},Attempt:${p.attempt},}`;
 }
 
-/** A random (version 4) UUID, as containerd names a sandbox's netns. */
-function uuid4(hex: string): string {
-  const h = hex.split('');
-  h[12] = '4';
-  h[16] = '89ab'[parseInt(h[16]!, 16) & 3]!;
-  const s = h.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+/**
+ * The name containerd gives a sandbox's netns (`pkg/netns/netns_linux.go` newNS, the same in
+ * 1.6.0 – 2.3.4): 16 bytes from crypto/rand printed as `cni-%x-%x-%x-%x-%x` over bytes 0–4,
+ * 4–6, 6–8, 8–10 and 10–16. It has a UUID's shape but no version or variant bits: every digit
+ * is random (CRI-O's netns names are version-4 UUIDs).
+ */
+export function containerdNetnsName(hex: string): string {
+  return `cni-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 export interface ContainerdDeps {
@@ -816,7 +817,7 @@ export class Containerd {
       return { ok: false, error: { code, desc } };
     }
     this.quietly((c) => holdName(c, name, id));
-    const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
+    const netns = `/var/run/netns/${containerdNetnsName(uuidHex)}`;
     this.sandboxCreated(id, cfg, netns, reqSeq);
     const pending = this.pendingSandbox(id, cfg, netns);
     // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
@@ -1030,7 +1031,14 @@ export class Containerd {
     yield TICK;
     const sb = tget(this.state.sandboxes, id);
     if (!sb) {
-      // Already gone: nothing to do (containerd answers NotFound-tolerantly).
+      // Not in the store (`sandbox_stop.go` StopPodSandbox): up to 1.6.34 and 1.7.20 the lookup's
+      // errdefs.ErrNotFound is returned, which errdefs.ToGRPC (`instrumented_service.go`) maps
+      // to NotFound; from 1.6.35, 1.7.21 and in 2.x the RPC is idempotent and answers success.
+      if (this.release.stopNotFoundFails) {
+        const desc = `an error occurred when try to find sandbox ${q(id)}: not found`;
+        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: desc });
+        return { ok: false, error: { code: 'NotFound', desc } };
+      }
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }

@@ -107,6 +107,14 @@ export interface Release {
    * the same registrar, but its in-tree errdefs.ToGRPC knows no Conflict: Unknown there.
    */
   reservedNameConflict: boolean;
+  /**
+   * StopPodSandbox of an id the sandbox store does not hold fails with gRPC NotFound, `an error
+   * occurred when try to find sandbox "<id>": not found` (`sandbox_stop.go` StopPodSandbox;
+   * `instrumented_service.go` errdefs.ToGRPC): 1.6.0 – 1.6.34 and 1.7.0 – 1.7.20. From 1.6.35,
+   * 1.7.21 and in every 2.x it answers success (commit "Make `StopPodSandbox` RPC idempotent":
+   * 18ea8f288 on release/1.6, b3b6f1507 on release/1.7).
+   */
+  stopNotFoundFails: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -194,6 +202,7 @@ export function parseRelease(input: string): ReleaseParse {
       ipv6PrefTakesFirst: minor === '1.6' || (minor === '1.7' && patch <= 24),
       reservedNameConflict:
         (minor === '2.1' && patch >= 7) || (minor === '2.2' && patch >= 2) || Number(minor) >= 2.3,
+      stopNotFoundFails: (minor === '1.6' && patch <= 34) || (minor === '1.7' && patch <= 20),
     },
   };
 }
