@@ -487,8 +487,9 @@ export class Containerd {
       },
     );
     if (r.error) {
+      // `cni_conf_syncer.go` newCNINetConfSyncer: Error up to 2.2, Warn from 2.3.0 (b66f92f59).
       this.log(
-        'error',
+        this.release.initLoadWarns ? 'warning' : 'error',
         'failed to load cni during init, please check CRI plugin status before setting up network for pods',
         { error: r.error },
       );

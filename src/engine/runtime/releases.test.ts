@@ -592,3 +592,24 @@ describe('the name of a sandbox’s netns', () => {
     );
   });
 });
+
+// containerd cni_conf_syncer.go newCNINetConfSyncer: a failed load at start-up is logged with
+// Error (pkg/cri/server in 1.6, 1.7; internal/cri/server up to v2.2.7) and with Warn from v2.3.0
+// (commit b66f92f59 "cri: update log level to warn for CNI load failure during init").
+describe('the start-up line of a conf dir that does not load', () => {
+  for (const [v, level] of [
+    ['1.7.22', 'error'],
+    ['2.2.7', 'error'],
+    ['2.3.0', 'warning'],
+  ] as const) {
+    it(`${v}: level=${level}`, () => {
+      const c = oneNode({ containerd: { version: v }, cniConfigs: {} });
+      c.runFor(1_000_000);
+      const lines = containerdLog(c, 'failed to load cni during init');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(
+        `level=${level} msg="failed to load cni during init, please check CRI plugin status before setting up network for pods" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"`,
+      );
+    });
+  }
+});

@@ -115,6 +115,12 @@ export interface Release {
    * 18ea8f288 on release/1.6, b3b6f1507 on release/1.7).
    */
   stopNotFoundFails: boolean;
+  /**
+   * A failed CNI load at start-up is logged at warning level, not error (`cni_conf_syncer.go`
+   * newCNINetConfSyncer, commit b66f92f59 "cri: update log level to warn for CNI load failure
+   * during init"): 2.3.x.
+   */
+  initLoadWarns: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -203,6 +209,7 @@ export function parseRelease(input: string): ReleaseParse {
       reservedNameConflict:
         (minor === '2.1' && patch >= 7) || (minor === '2.2' && patch >= 2) || Number(minor) >= 2.3,
       stopNotFoundFails: (minor === '1.6' && patch <= 34) || (minor === '1.7' && patch <= 20),
+      initLoadWarns: Number(minor) >= 2.3,
     },
   };
 }
