@@ -17,7 +17,7 @@ function logfmtValue(v: string): string {
 /** A containerd (logrus text formatter) line. */
 export function containerdLine(
   us: number,
-  level: 'info' | 'warning' | 'error',
+  level: 'info' | 'warning' | 'error' | 'fatal',
   msg: string,
   fields: Record<string, string> = {},
 ): string {

@@ -241,7 +241,7 @@ export class Containerd {
   }
 
   protected log(
-    level: 'info' | 'warning' | 'error',
+    level: 'info' | 'warning' | 'error' | 'fatal',
     msg: string,
     fields: Record<string, string> = {},
     parent?: number,
@@ -251,7 +251,7 @@ export class Containerd {
       this.node,
       'containerd',
       this.state.pid,
-      level,
+      level === 'fatal' ? 'error' : level,
       containerdLine(this.sim.state.clock, level, msg, fields),
       parent,
     );
@@ -443,6 +443,32 @@ export class Containerd {
     }
   }
 
+  /**
+   * The conf dir itself went (fsnotify Remove or Rename with the directory's own name, after the
+   * Removes of its files): the watch is gone. Up to 2.0 the syncer reloads once more (the event is
+   * neither Create nor Chmod) and then hears nothing more; from 2.1 syncLoop returns "cni conf
+   * dir is removed, stop watching", the CRI service stops (`service.go` Run, Close) and
+   * `plugins/cri/cri.go` exits with Fatal. Returns whether the daemon exits (the caller restarts
+   * it as systemd does).
+   */
+  confDirGone(event: string): boolean {
+    if (!this.state.up) return false;
+    if (!this.release.confDirRemovalFatal) {
+      this.reload(event);
+      this.quietly((c) => {
+        c.confWatchLost = true;
+      });
+      return false;
+    }
+    this.log('info', 'Stop CRI service');
+    this.log('info', 'Event monitor stopped');
+    this.log('info', 'Stream server stopped');
+    this.log('fatal', 'Failed to run CRI service', {
+      error: 'cni network conf monitor error: cni conf dir is removed, stop watching',
+    });
+    return true;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The daemon's life
 
@@ -470,9 +496,16 @@ export class Containerd {
         const c = n.containerd!;
         c.up = true;
         c.pid = pid;
+        delete c.confWatchLost;
         if (upgrade) {
           c.settings = upgrade as never;
           delete c.installed;
+        }
+        // newCNINetConfSyncer (`cni_conf_syncer.go`, every release): os.MkdirAll(confDir, 0700)
+        // before the watch is added, so a missing conf dir is there again, empty.
+        const dir = c.settings.confDir;
+        if (!vfs.stat(settled(n.fs), dir)) {
+          n.fs = freezeFresh(vfs.mkdirAll(settled(n.fs), dir, 0o700)) as never;
         }
       },
     );

@@ -121,6 +121,14 @@ export interface Release {
    * during init"): 2.3.x.
    */
   initLoadWarns: boolean;
+  /**
+   * The conf-dir syncer stops when the directory itself is removed or renamed (`cni_conf_syncer.go`
+   * syncLoop, commit 0c2805a6e "Report an error when cni confDir removed": 2.1+): its error ends
+   * the CRI service (`service.go` Run), and `plugins/cri/cri.go` logs it with Fatal, so containerd
+   * exits and systemd starts it again (`containerd.service`: Restart=always, RestartSec=5). Up to
+   * 2.0 the event only reloads, and the watch is gone with the directory.
+   */
+  confDirRemovalFatal: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -210,6 +218,7 @@ export function parseRelease(input: string): ReleaseParse {
         (minor === '2.1' && patch >= 7) || (minor === '2.2' && patch >= 2) || Number(minor) >= 2.3,
       stopNotFoundFails: (minor === '1.6' && patch <= 34) || (minor === '1.7' && patch <= 20),
       initLoadWarns: Number(minor) >= 2.3,
+      confDirRemovalFatal: !v1 && minor !== '2.0',
     },
   };
 }
