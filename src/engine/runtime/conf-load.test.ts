@@ -279,10 +279,8 @@ describe('a .conf file (up-converted): its errors name the plugin', () => {
       expect(journal(c, NODE, ['containerd']).join('\n')).toContain(
         `level=error msg="RunPodSandbox for `,
       );
-      // 2.x logs the error as errgrpc.ToGRPC made it, a status (instrumented_service.go).
-      const status = version.startsWith('2.') ? 'rpc error: code = Unknown desc = ' : '';
       expect(journal(c, NODE, ['containerd']).join('\n')).toContain(
-        `failed, error" error="${esc(`${status}failed to setup network for sandbox "${id}": ${err}`)}"`,
+        `failed, error" error="${esc(`failed to setup network for sandbox "${id}": ${err}`)}"`,
       );
       expect(journal(c, NODE, ['kubelet']).join('\n')).toContain(
         `"RunPodSandbox from runtime service failed" err="${esc(`rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": ${err}`)}"`,

@@ -230,18 +230,6 @@ export class Containerd {
     this.quietly((c) => dropName(c, name, id));
   }
 
-  /**
-   * The error of a failed CRI call as containerd's own `<Method> … failed` line shows it
-   * (`instrumented_service.go`: the deferred log sees the named result after `return res,
-   * ToGRPC(err)` has set it). 1.6 and 1.7 use the in-tree errdefs.ToGRPC, which leaves an error
-   * of no known kind as it is and makes the rest a gRPC status; 2.x uses errgrpc.ToGRPC
-   * (containerd/errdefs/pkg v0.3.0), whose errdefs.Resolve turns an error of no known kind into
-   * ErrUnknown, so every error is printed as a status: `rpc error: code = Unknown desc = …`.
-   */
-  protected loggedError(e: CriError): string {
-    return this.release.version.startsWith('1.') && e.code === 'Unknown' ? e.desc : rpcErrorText(e);
-  }
-
   /** Recovered sandboxes hold their names again: the name index rebuilt from the store. */
   protected indexNames(nameOf: (pod: SandboxRec['pod']) => string): void {
     const names = tableOf(
@@ -856,16 +844,11 @@ export class Containerd {
     const holder = tget(this.state.names, name);
     if (holder !== undefined) {
       const desc = `failed to reserve sandbox name ${q(name)}: name ${q(name)} is reserved for ${q(holder)}`;
+      this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       // From 2.1.7 / 2.2.2 / 2.3.0 the registrar's ReservedErr has Conflict(), which errgrpc
       // ToGRPC maps to FailedPrecondition; before, a plain error: Unknown.
-      const error: CriError = {
-        code: rel.reservedNameConflict ? 'FailedPrecondition' : 'Unknown',
-        desc,
-      };
-      this.log('error', `RunPodSandbox for ${meta} failed, error`, {
-        error: this.loggedError(error),
-      });
-      return { ok: false, error };
+      const code = rel.reservedNameConflict ? 'FailedPrecondition' : 'Unknown';
+      return { ok: false, error: { code, desc } };
     }
     this.quietly((c) => holdName(c, name, id));
     const netns = `/var/run/netns/${containerdNetnsName(uuidHex)}`;
@@ -988,11 +971,8 @@ export class Containerd {
         this.releaseName(name, id);
         this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANED_UP' });
       }
-      const error: CriError = { code: 'Unknown', desc };
-      this.log('error', `RunPodSandbox for ${meta} failed, error`, {
-        error: this.loggedError(error),
-      });
-      return { ok: false, error };
+      this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
+      return { ok: false, error: { code: 'Unknown', desc } };
     }
 
     this.deps.host.send(sandboxActorId(this.node, id), { type: 'NETWORK_READY' });
@@ -1089,23 +1069,17 @@ export class Containerd {
       // errdefs.ErrNotFound is returned, which errdefs.ToGRPC (`instrumented_service.go`) maps
       // to NotFound; from 1.6.35, 1.7.21 and in 2.x the RPC is idempotent and answers success.
       if (this.release.stopNotFoundFails) {
-        const error: CriError = {
-          code: 'NotFound',
-          desc: `an error occurred when try to find sandbox ${q(id)}: not found`,
-        };
-        this.log('error', `StopPodSandbox for ${q(id)} failed`, {
-          error: this.loggedError(error),
-        });
-        return { ok: false, error };
+        const desc = `an error occurred when try to find sandbox ${q(id)}: not found`;
+        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: desc });
+        return { ok: false, error: { code: 'NotFound', desc } };
       }
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }
     const err = yield* this.stopSandbox(sb, cfg, reqSeq, ctx);
     if (err !== null) {
-      const error: CriError = { code: 'Unknown', desc: err };
-      this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: this.loggedError(error) });
-      return { ok: false, error };
+      this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: err });
+      return { ok: false, error: { code: 'Unknown', desc: err } };
     }
     this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
     return { ok: true, value: null };
@@ -1130,11 +1104,8 @@ export class Containerd {
     const err = yield* this.stopSandbox(sb, config, reqSeq, undefined);
     if (err !== null) {
       const desc = `failed to forcibly stop sandbox ${q(id)}: ${err}`;
-      const error: CriError = { code: 'Unknown', desc };
-      this.log('error', `RemovePodSandbox for ${q(id)} failed`, {
-        error: this.loggedError(error),
-      });
-      return { ok: false, error };
+      this.log('error', `RemovePodSandbox for ${q(id)} failed`, { error: desc });
+      return { ok: false, error: { code: 'Unknown', desc } };
     }
     this.change(`containerd: sandbox ${id.slice(0, 13)} removed`, (c) => {
       tdel(c.sandboxes, id);
