@@ -971,6 +971,11 @@ export class Containerd {
         this.releaseName(name, id);
         this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANED_UP' });
       }
+      // The error as the reference's log template shows it (kubelet-containerd.md §6). The 2.x
+      // source differs: instrumented_service.go logs the named result after `return res,
+      // errgrpc.ToGRPC(err)` set it, and errgrpc (containerd/errdefs/pkg v0.3.0) resolves an
+      // error of no known kind to ErrUnknown, so a 2.x journal would read `error="rpc error: code
+      // = Unknown desc = …"`. No recording decides it; cnisim follows the reference.
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       return { ok: false, error: { code: 'Unknown', desc } };
     }
@@ -1069,9 +1074,14 @@ export class Containerd {
       // errdefs.ErrNotFound is returned, which errdefs.ToGRPC (`instrumented_service.go`) maps
       // to NotFound; from 1.6.35, 1.7.21 and in 2.x the RPC is idempotent and answers success.
       if (this.release.stopNotFoundFails) {
-        const desc = `an error occurred when try to find sandbox ${q(id)}: not found`;
-        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: desc });
-        return { ok: false, error: { code: 'NotFound', desc } };
+        const error: CriError = {
+          code: 'NotFound',
+          desc: `an error occurred when try to find sandbox ${q(id)}: not found`,
+        };
+        // instrumented_service.go logs the error after `return res, errdefs.ToGRPC(err)` set it:
+        // a NotFound is a gRPC status by then.
+        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: rpcErrorText(error) });
+        return { ok: false, error };
       }
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
