@@ -750,9 +750,29 @@ export class Cluster implements ClusterHooks {
     }
     const minor = c.release.version.split('.').slice(0, 2).join('.');
     let reloaded = false;
-    for (const ev of events) {
+    // The watch went with the directory (confWatchLost): nothing is heard until a restart.
+    for (const ev of c.state.confWatchLost ? [] : events) {
       if (!reloadsOn(ev.op)) continue;
       c.reload(fsnotifyEventText(minor, ev));
+      reloaded = true;
+    }
+    // The conf dir itself removed (IN_DELETE_SELF: fsnotify Remove) or renamed away
+    // (IN_MOVE_SELF: Rename), after the events of its files.
+    const confDir = c.state.settings.confDir;
+    if (
+      c.state.up &&
+      !c.state.confWatchLost &&
+      vfs.stat(before, confDir)?.kind === 'dir' &&
+      vfs.stat(after, confDir)?.kind !== 'dir'
+    ) {
+      const children = tget(before.dirs, vfs.resolvePath(before, confDir));
+      const moved = tentries(after.dirs).some(([, ch]) => ch === children);
+      const ev = { path: dir, op: moved ? ('RENAME' as const) : ('REMOVE' as const) };
+      if (c.confDirGone(fsnotifyEventText(minor, ev))) {
+        // containerd exits (Fatal); systemd starts it again 5 s later (RestartSec=5).
+        this.restartContainerd(node, 5_000_000);
+        return;
+      }
       reloaded = true;
     }
     const binsChanged =

@@ -17,6 +17,7 @@ import type { IptablesState } from '../kernel/iptables';
 import { ipString } from '../net/ip';
 import * as inspect from '../node/inspect';
 import type { CniNetwork } from '../state/containerd';
+import { containerdNetnsName } from '../runtime/containerd';
 import type { InjectSpec, ShellPlaceholder } from './catalogue';
 import {
   binDir,
@@ -377,7 +378,7 @@ function staleCache(
   const uuid = (h: string) =>
     `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   const mac = (h: string) => `0a:${h.match(/../g)!.slice(1).join(':')}`;
-  const netns = `/var/run/netns/cni-${uuid(nsHex)}`;
+  const netns = `/var/run/netns/${containerdNetnsName(nsHex)}`;
   let cniVersion = '1.0.0';
   try {
     cniVersion = String(JSON.parse(net.bytes).cniVersion ?? cniVersion);

@@ -20,7 +20,7 @@ import {
   updatePod,
 } from '../apiserver/apiserver';
 import { DEFAULT_APP_IMAGE, type ApiState, type K8sEvent, type PodObj } from '../state/api';
-import { kubeletLine, writeLog } from '../node/journal';
+import { type KlogValue, kubeletLine, writeLog } from '../node/journal';
 import type { Gen } from '../os/sys';
 import {
   type Containerd,
@@ -140,7 +140,7 @@ export class Kubelet {
     sev: 'I' | 'W' | 'E',
     where: string,
     msg: string,
-    fields: Record<string, string> = {},
+    fields: Record<string, KlogValue> = {},
   ): void {
     writeLog(
       this.sim,
@@ -958,37 +958,52 @@ export class Kubelet {
           this.listFailed(host, id, attempt);
           return;
         }
+        // killPodWithSyncResult (`kuberuntime_manager.go`): StopPodSandbox for every sandbox of
+        // the pod, on to the next after a failure; the last failure is the kill's error. A
+        // NotFound answer is no failure (`crierror.IsNotFound`): containerd before 1.6.35 and
+        // 1.7.21 gives it for a sandbox that is gone already.
+        let failure: string | null = null;
         for (const sb of this.podSandboxes(p.spec.uid)) {
           const v = host.get(sandboxActorId(this.node, sb.id))?.value;
           if (v === 'stopped' || v === 'removed') continue;
           const r = yield* this.cri('StopPodSandbox', sb.id.slice(0, 13), (c, seq) =>
             this.containerd.stopPodSandbox(sb.id, cfg, seq, c),
           );
-          if (!r.ok) {
-            const err = rpcErrorText(r.error);
-            const full = `failed to "KillPodSandbox" for "${p.spec.uid}" with KillPodSandboxError: "${err.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-            this.log('E', 'log.go:32', 'StopPodSandbox from runtime service failed', {
-              err,
-              podSandboxID: sb.id,
-            });
-            if (!deleting) {
-              this.log('E', 'kuberuntime_manager.go:1097', 'killPodWithSyncResult failed', {
-                err: full,
-              });
-            }
-            this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
+          if (r.ok) continue;
+          // The CRI client logs every failed call (cri-client `remote_runtime.go`).
+          this.log('E', 'log.go:32', 'StopPodSandbox from runtime service failed', {
+            err: rpcErrorText(r.error),
+            podSandboxID: sb.id,
+          });
+          if (r.error.code === 'NotFound') continue;
+          failure = rpcErrorText(r.error);
+          // klog.ErrorS(nil, "Failed to stop sandbox", "podSandboxID", podSandbox.ID): a
+          // kubecontainer.ContainerID value (its String and MarshalJSON take a pointer), which
+          // klog serializes as JSON: podSandboxID={"Type":"containerd","ID":"<id>"}.
+          const type = this.containerd.unit === 'crio' ? 'cri-o' : 'containerd';
+          this.log('E', 'kuberuntime_manager.go:1308', 'Failed to stop sandbox', {
+            podSandboxID: { raw: JSON.stringify({ Type: type, ID: sb.id }) },
+          });
+        }
+        if (failure !== null) {
+          const full = `failed to "KillPodSandbox" for "${p.spec.uid}" with KillPodSandboxError: "${failure.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+          if (!deleting) {
+            this.log('E', 'kuberuntime_manager.go:1097', 'killPodWithSyncResult failed', {
               err: full,
-              pod: ctx.pod,
-              podUID: p.spec.uid,
             });
-            host.send(id, {
-              type: 'STOP_FAILED',
-              attempt,
-              error: full,
-              retryMs: this.jitter(this.settings.backoffUs),
-            });
-            return;
           }
+          this.log('E', 'pod_workers.go:1301', 'Error syncing pod, skipping', {
+            err: full,
+            pod: ctx.pod,
+            podUID: p.spec.uid,
+          });
+          host.send(id, {
+            type: 'STOP_FAILED',
+            attempt,
+            error: full,
+            retryMs: this.jitter(this.settings.backoffUs),
+          });
+          return;
         }
         host.send(id, { type: 'STOPPED', attempt });
         this.noticeGarbage();

@@ -17,7 +17,7 @@ function logfmtValue(v: string): string {
 /** A containerd (logrus text formatter) line. */
 export function containerdLine(
   us: number,
-  level: 'info' | 'warning' | 'error',
+  level: 'info' | 'warning' | 'error' | 'fatal',
   msg: string,
   fields: Record<string, string> = {},
 ): string {
@@ -50,12 +50,19 @@ export function kubeletLine(
   pid: number,
   where: string,
   msg: string,
-  fields: Record<string, string> = {},
+  fields: Record<string, KlogValue> = {},
 ): string {
   let out = `${severity}${klogTime(us)} ${String(pid).padStart(7)} ${where}] ${q(msg)}`;
-  for (const [k, v] of Object.entries(fields)) out += ` ${k}=${q(v)}`;
+  for (const [k, v] of Object.entries(fields))
+    out += ` ${k}=${typeof v === 'string' ? q(v) : v.raw}`;
   return out;
 }
+
+/**
+ * A klog key/value: a string is quoted (`key="value"`); `{ raw }` is printed as it is, as klog
+ * prints a value it serializes itself (a struct as JSON: `podSandboxID={"Type":…,"ID":…}`).
+ */
+export type KlogValue = string | { raw: string };
 
 export function writeLog(
   sim: Simulation,

@@ -112,3 +112,62 @@ describe('the conf-dir watcher (cni_conf_syncer.go: Create and Chmod skipped)', 
     ]);
   });
 });
+
+// The conf dir itself removed (`rm -rf`: inotify IN_DELETE for its files, then IN_DELETE_SELF,
+// which fsnotify reports as Remove of the directory and after which the kernel drops the watch).
+// cni_conf_syncer.go syncLoop up to v2.0.x reloads on that event too and then hears nothing: a
+// re-created directory is not loaded until a restart (newCNINetConfSyncer's MkdirAll and watch).
+// From v2.1.0 (commit 0c2805a6e) syncLoop returns "cni conf dir is removed, stop watching", the
+// CRI service's Run (service.go) returns it, and plugins/cri/cri.go logs it with Fatal:
+// containerd exits, and systemd (Restart=always, RestartSec=5) starts it again 5 s later.
+describe('the conf dir itself removed', () => {
+  for (const version of ['1.6.39', '1.7.22', '2.0.11']) {
+    it(`${version}: reloaded once more, then unwatched until a restart`, () => {
+      const c = oneNode({ containerd: { version } });
+      c.runFor(1_000_000);
+      sh(c, `rm -rf ${DIR}`);
+      expect(loaded(c)).toEqual(['cni-loopback']);
+      const minor = version.split('.').slice(0, 2).join('.');
+      const dirEvent = fsnotifyEventText(minor, { path: DIR, op: 'REMOVE' });
+      expect(
+        journal(c, NODE, ['containerd']).filter((l) =>
+          l.includes(`receiving fs change event(${dirEvent.replace(/"/g, '\\"')})`),
+        ),
+      ).toHaveLength(1);
+      sh(c, `mkdir -p ${DIR}`);
+      c.writeFile(NODE, `${DIR}/10-containerd-net.conflist`, defaultConflist('10.244.1.0/24'));
+      c.runFor(10_000_000);
+      expect(loaded(c)).toEqual(['cni-loopback']);
+      expect(c.sim.node(NODE).containerd!.up).toBe(true);
+      c.restartContainerd(NODE);
+      c.runFor(2_000_000);
+      expect(loaded(c)).toEqual(['cni-loopback', 'containerd-net']);
+    });
+  }
+
+  for (const version of ['2.1.0', '2.3.4']) {
+    it(`${version}: containerd exits (Fatal) and starts again 5 s later with an empty conf dir`, () => {
+      const c = oneNode({ containerd: { version } });
+      c.runFor(1_000_000);
+      const pid = c.sim.node(NODE).containerd!.pid;
+      sh(c, `rm -rf ${DIR}`);
+      const fatal = journal(c, NODE, ['containerd']).filter((l) => l.includes('level=fatal'));
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).toContain(
+        'msg="Failed to run CRI service" error="cni network conf monitor error: cni conf dir is removed, stop watching"',
+      );
+      expect(c.sim.node(NODE).containerd!.up).toBe(false);
+      c.runFor(4_000_000);
+      expect(c.sim.node(NODE).containerd!.up).toBe(false);
+      c.runFor(2_000_000);
+      const cd = c.sim.node(NODE).containerd!;
+      expect(cd.up).toBe(true);
+      expect(cd.pid).not.toBe(pid);
+      expect(loaded(c)).toEqual(['cni-loopback']);
+      // newCNINetConfSyncer: os.MkdirAll(confDir, 0700), and a new watch on it.
+      expect(c.shell(NODE, `ls -ld ${DIR}`).stdout).toMatch(/^drwx------ /);
+      c.writeFile(NODE, `${DIR}/10-containerd-net.conflist`, defaultConflist('10.244.1.0/24'));
+      expect(loaded(c)).toEqual(['cni-loopback', 'containerd-net']);
+    });
+  }
+});

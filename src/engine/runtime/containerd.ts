@@ -128,13 +128,14 @@ export function sandboxMetadataText(p: PodRef, protoText = false): string {
   return `&PodSandboxMetadata{Name:${p.name},Uid:${p.uid},Namespace:${p.namespace},Attempt:${p.attempt},}`;
 }
 
-/** A random (version 4) UUID, as containerd names a sandbox's netns. */
-function uuid4(hex: string): string {
-  const h = hex.split('');
-  h[12] = '4';
-  h[16] = '89ab'[parseInt(h[16]!, 16) & 3]!;
-  const s = h.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+/**
+ * The name containerd gives a sandbox's netns (`pkg/netns/netns_linux.go` newNS, the same in
+ * 1.6.0 – 2.3.4): 16 bytes from crypto/rand printed as `cni-%x-%x-%x-%x-%x` over bytes 0–4,
+ * 4–6, 6–8, 8–10 and 10–16. It has a UUID's shape but no version or variant bits: every digit
+ * is random (CRI-O's netns names are version-4 UUIDs).
+ */
+export function containerdNetnsName(hex: string): string {
+  return `cni-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 export interface ContainerdDeps {
@@ -240,7 +241,7 @@ export class Containerd {
   }
 
   protected log(
-    level: 'info' | 'warning' | 'error',
+    level: 'info' | 'warning' | 'error' | 'fatal',
     msg: string,
     fields: Record<string, string> = {},
     parent?: number,
@@ -250,7 +251,7 @@ export class Containerd {
       this.node,
       'containerd',
       this.state.pid,
-      level,
+      level === 'fatal' ? 'error' : level,
       containerdLine(this.sim.state.clock, level, msg, fields),
       parent,
     );
@@ -442,6 +443,32 @@ export class Containerd {
     }
   }
 
+  /**
+   * The conf dir itself went (fsnotify Remove or Rename with the directory's own name, after the
+   * Removes of its files): the watch is gone. Up to 2.0 the syncer reloads once more (the event is
+   * neither Create nor Chmod) and then hears nothing more; from 2.1 syncLoop returns "cni conf
+   * dir is removed, stop watching", the CRI service stops (`service.go` Run, Close) and
+   * `plugins/cri/cri.go` exits with Fatal. Returns whether the daemon exits (the caller restarts
+   * it as systemd does).
+   */
+  confDirGone(event: string): boolean {
+    if (!this.state.up) return false;
+    if (!this.release.confDirRemovalFatal) {
+      this.reload(event);
+      this.quietly((c) => {
+        c.confWatchLost = true;
+      });
+      return false;
+    }
+    this.log('info', 'Stop CRI service');
+    this.log('info', 'Event monitor stopped');
+    this.log('info', 'Stream server stopped');
+    this.log('fatal', 'Failed to run CRI service', {
+      error: 'cni network conf monitor error: cni conf dir is removed, stop watching',
+    });
+    return true;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The daemon's life
 
@@ -469,9 +496,16 @@ export class Containerd {
         const c = n.containerd!;
         c.up = true;
         c.pid = pid;
+        delete c.confWatchLost;
         if (upgrade) {
           c.settings = upgrade as never;
           delete c.installed;
+        }
+        // newCNINetConfSyncer (`cni_conf_syncer.go`, every release): os.MkdirAll(confDir, 0700)
+        // before the watch is added, so a missing conf dir is there again, empty.
+        const dir = c.settings.confDir;
+        if (!vfs.stat(settled(n.fs), dir)) {
+          n.fs = freezeFresh(vfs.mkdirAll(settled(n.fs), dir, 0o700)) as never;
         }
       },
     );
@@ -486,8 +520,9 @@ export class Containerd {
       },
     );
     if (r.error) {
+      // `cni_conf_syncer.go` newCNINetConfSyncer: Error up to 2.2, Warn from 2.3.0 (b66f92f59).
       this.log(
-        'error',
+        this.release.initLoadWarns ? 'warning' : 'error',
         'failed to load cni during init, please check CRI plugin status before setting up network for pods',
         { error: r.error },
       );
@@ -816,7 +851,7 @@ export class Containerd {
       return { ok: false, error: { code, desc } };
     }
     this.quietly((c) => holdName(c, name, id));
-    const netns = `/var/run/netns/cni-${uuid4(uuidHex)}`;
+    const netns = `/var/run/netns/${containerdNetnsName(uuidHex)}`;
     this.sandboxCreated(id, cfg, netns, reqSeq);
     const pending = this.pendingSandbox(id, cfg, netns);
     // The sandbox's network namespace, bind-mounted at /var/run/netns/cni-<uuid>. From 1.6.9
@@ -936,6 +971,11 @@ export class Containerd {
         this.releaseName(name, id);
         this.deps.host.send(sandboxActorId(this.node, id), { type: 'CLEANED_UP' });
       }
+      // The error as the reference's log template shows it (kubelet-containerd.md §6). The 2.x
+      // source differs: instrumented_service.go logs the named result after `return res,
+      // errgrpc.ToGRPC(err)` set it, and errgrpc (containerd/errdefs/pkg v0.3.0) resolves an
+      // error of no known kind to ErrUnknown, so a 2.x journal would read `error="rpc error: code
+      // = Unknown desc = …"`. No recording decides it; cnisim follows the reference.
       this.log('error', `RunPodSandbox for ${meta} failed, error`, { error: desc });
       return { ok: false, error: { code: 'Unknown', desc } };
     }
@@ -1030,7 +1070,19 @@ export class Containerd {
     yield TICK;
     const sb = tget(this.state.sandboxes, id);
     if (!sb) {
-      // Already gone: nothing to do (containerd answers NotFound-tolerantly).
+      // Not in the store (`sandbox_stop.go` StopPodSandbox): up to 1.6.34 and 1.7.20 the lookup's
+      // errdefs.ErrNotFound is returned, which errdefs.ToGRPC (`instrumented_service.go`) maps
+      // to NotFound; from 1.6.35, 1.7.21 and in 2.x the RPC is idempotent and answers success.
+      if (this.release.stopNotFoundFails) {
+        const error: CriError = {
+          code: 'NotFound',
+          desc: `an error occurred when try to find sandbox ${q(id)}: not found`,
+        };
+        // instrumented_service.go logs the error after `return res, errdefs.ToGRPC(err)` set it:
+        // a NotFound is a gRPC status by then.
+        this.log('error', `StopPodSandbox for ${q(id)} failed`, { error: rpcErrorText(error) });
+        return { ok: false, error };
+      }
       this.log('info', `StopPodSandbox for ${q(id)} returns successfully`);
       return { ok: true, value: null };
     }

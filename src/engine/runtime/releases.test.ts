@@ -20,6 +20,7 @@ import { NODE, inject, oneNode, recover } from '../faults/testing';
 import { parseScenario } from '../scenario/schema';
 import { clusterSpec, runScenario } from '../scenario/run';
 import { cniCommand, isKind } from '../trace/trace';
+import type { PodSandboxConfig } from './containerd';
 import { BEHAVIOUR_RANGES, parseRelease } from './releases';
 
 function on(version: string): Cluster {
@@ -523,4 +524,97 @@ describe('the kubelet’s garbage collection', () => {
     expect(containerdLog(c, 'msg="Forcibly stopping sandbox').length).toBeGreaterThan(2);
     expect(c.audit()[0]!.findings.map((f) => f.kind)).toContain('orphan-reservation');
   });
+});
+
+// containerd pkg/cri/server/sandbox_stop.go StopPodSandbox: up to v1.6.34 and v1.7.20 a sandbox
+// the store does not hold fails the call with the store's errdefs.ErrNotFound, which
+// instrumented_service.go's errdefs.ToGRPC turns into gRPC NotFound; v1.6.35 and v1.7.21 ("Make
+// `StopPodSandbox` RPC idempotent", 18ea8f288 / b3b6f1507) and internal/cri/server/sandbox_stop.go
+// in every 2.x answer success.
+describe('StopPodSandbox of a sandbox containerd does not hold', () => {
+  const missing = 'f'.repeat(64);
+  // The config is not looked at: the lookup fails first.
+  const cfg = {} as PodSandboxConfig;
+  for (const [v, notFound] of [
+    ['1.6.34', true],
+    ['1.6.35', false],
+    ['1.7.0', true],
+    ['1.7.20', true],
+    ['1.7.21', false],
+    ['1.7.22', false],
+    ['2.0.0', false],
+  ] as const) {
+    it(`${v}: ${notFound ? 'gRPC NotFound' : 'success'}`, () => {
+      expect(parseRelease(v).ok && parseRelease(v)).toMatchObject({
+        release: { stopNotFoundFails: notFound },
+      });
+      const c = on(v);
+      c.runFor(1_000_000);
+      const t = c.sched.spawn(c.rt(NODE).containerd.stopPodSandbox(missing, cfg), {
+        name: 'test StopPodSandbox',
+        node: NODE,
+      });
+      c.runFor(1_000_000);
+      expect(t.done).toBe(true);
+      if (notFound) {
+        expect(t.value).toEqual({
+          ok: false,
+          error: {
+            code: 'NotFound',
+            desc: `an error occurred when try to find sandbox "${missing}": not found`,
+          },
+        });
+        // errdefs.ToGRPC made it a status before the deferred log line sees it.
+        expect(containerdLog(c, `StopPodSandbox for \\"${missing}\\" failed`)).toEqual([
+          expect.stringContaining(
+            `error="rpc error: code = NotFound desc = an error occurred when try to find sandbox \\"${missing}\\": not found"`,
+          ),
+        ]);
+      } else {
+        expect(t.value).toEqual({ ok: true, value: null });
+        expect(containerdLog(c, 'returns successfully')).toHaveLength(1);
+      }
+    });
+  }
+});
+
+// containerd pkg/netns/netns_linux.go newNS (v1.6.0 – v2.3.4): the netns is named
+// `cni-%x-%x-%x-%x-%x` over 16 bytes of crypto/rand: a UUID's shape, but no version nibble or
+// variant bits (CRI-O's are version-4 UUIDs).
+describe('the name of a sandbox’s netns', () => {
+  it('cni- and 32 random hex digits in UUID groups, without the UUID version 4 bits', () => {
+    const c = on('1.7.22');
+    for (let i = 0; i < 8; i++) c.createPod({ name: `web-${i}` });
+    c.runFor(5_000_000);
+    const names = netnsMounts(c, NODE).map((m) => m.split('/').pop()!);
+    expect(names).toHaveLength(8);
+    for (const n of names) {
+      expect(n).toMatch(/^cni-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+    // Eight random names: some third group does not start with 4, or some fourth not with 8 – b.
+    expect(names.some((n) => !/^cni-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab]/.test(n))).toBe(
+      true,
+    );
+  });
+});
+
+// containerd cni_conf_syncer.go newCNINetConfSyncer: a failed load at start-up is logged with
+// Error (pkg/cri/server in 1.6, 1.7; internal/cri/server up to v2.2.7) and with Warn from v2.3.0
+// (commit b66f92f59 "cri: update log level to warn for CNI load failure during init").
+describe('the start-up line of a conf dir that does not load', () => {
+  for (const [v, level] of [
+    ['1.7.22', 'error'],
+    ['2.2.7', 'error'],
+    ['2.3.0', 'warning'],
+  ] as const) {
+    it(`${v}: level=${level}`, () => {
+      const c = oneNode({ containerd: { version: v }, cniConfigs: {} });
+      c.runFor(1_000_000);
+      const lines = containerdLog(c, 'failed to load cni during init');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(
+        `level=${level} msg="failed to load cni during init, please check CRI plugin status before setting up network for pods" error="cni config load failed: no network config found in /etc/cni/net.d: cni plugin not initialized: failed to load cni config"`,
+      );
+    });
+  }
 });

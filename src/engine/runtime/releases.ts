@@ -107,6 +107,28 @@ export interface Release {
    * the same registrar, but its in-tree errdefs.ToGRPC knows no Conflict: Unknown there.
    */
   reservedNameConflict: boolean;
+  /**
+   * StopPodSandbox of an id the sandbox store does not hold fails with gRPC NotFound, `an error
+   * occurred when try to find sandbox "<id>": not found` (`sandbox_stop.go` StopPodSandbox;
+   * `instrumented_service.go` errdefs.ToGRPC): 1.6.0 – 1.6.34 and 1.7.0 – 1.7.20. From 1.6.35,
+   * 1.7.21 and in every 2.x it answers success (commit "Make `StopPodSandbox` RPC idempotent":
+   * 18ea8f288 on release/1.6, b3b6f1507 on release/1.7).
+   */
+  stopNotFoundFails: boolean;
+  /**
+   * A failed CNI load at start-up is logged at warning level, not error (`cni_conf_syncer.go`
+   * newCNINetConfSyncer, commit b66f92f59 "cri: update log level to warn for CNI load failure
+   * during init"): 2.3.x.
+   */
+  initLoadWarns: boolean;
+  /**
+   * The conf-dir syncer stops when the directory itself is removed or renamed (`cni_conf_syncer.go`
+   * syncLoop, commit 0c2805a6e "Report an error when cni confDir removed": 2.1+): its error ends
+   * the CRI service (`service.go` Run), and `plugins/cri/cri.go` logs it with Fatal, so containerd
+   * exits and systemd starts it again (`containerd.service`: Restart=always, RestartSec=5). Up to
+   * 2.0 the event only reloads, and the watch is gone with the directory.
+   */
+  confDirRemovalFatal: boolean;
 }
 
 /** The go-cni and libcni modules a release vendors (go.mod and vendor/modules.txt at its tag). */
@@ -194,6 +216,9 @@ export function parseRelease(input: string): ReleaseParse {
       ipv6PrefTakesFirst: minor === '1.6' || (minor === '1.7' && patch <= 24),
       reservedNameConflict:
         (minor === '2.1' && patch >= 7) || (minor === '2.2' && patch >= 2) || Number(minor) >= 2.3,
+      stopNotFoundFails: (minor === '1.6' && patch <= 34) || (minor === '1.7' && patch <= 20),
+      initLoadWarns: Number(minor) >= 2.3,
+      confDirRemovalFatal: !v1 && minor !== '2.0',
     },
   };
 }

@@ -90,6 +90,11 @@ export interface ContainerdState {
    * it ran): it runs from the daemon's next start, which moves it into `settings.version`.
    */
   installed?: string;
+  /**
+   * The conf dir was removed while the daemon ran: inotify dropped its watch (IN_DELETE_SELF,
+   * IN_IGNORED), so nothing in a re-created directory is loaded until the next start.
+   */
+  confWatchLost?: boolean;
   /** CRI-O's own state, on a CRI-O node. */
   crio?: CrioState;
 }
