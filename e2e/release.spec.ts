@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { clearSavedState, collectPageErrors, openApp, terminalScreen } from './support';
+import { axeOn, clearSavedState, collectPageErrors, openApp, terminalScreen } from './support';
 
 // A node's containerd release: shown in its header, picked in the Actions panel, and running
 // from the next `Restart containerd` (docs/runtimes.md, "Changing a node's release").
@@ -116,7 +115,7 @@ test('pick a release, restart containerd: the header and the node shell follow',
   await expect(actions).toContainText(
     'node-1 runs containerd 2.0.0 (behaviour range 2.0.0; go-cni v1.1.10, libcni v1.2.3)',
   );
-  const axe = await new AxeBuilder({ page }).include('.pane-cluster').analyze();
+  const axe = await axeOn(page).include('.pane-cluster').analyze();
   expect(
     axe.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
+  axeOn,
   clearSavedState,
   collectPageErrors,
   currentStep,
@@ -125,7 +125,7 @@ test('reads the node: results cache, a cache file, containerd journal; reads add
   await expect(page.locator('.shell-terminal textarea')).not.toBeFocused();
 
   // The Cluster pane with the terminal (the Inspector at this step is another view's matter).
-  const axe = await new AxeBuilder({ page }).include('.pane-cluster').analyze();
+  const axe = await axeOn(page).include('.pane-cluster').analyze();
   expect(
     axe.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -19,11 +19,13 @@ export async function openApp(page: Page): Promise<void> {
   });
   // "Step forward" works on the landing's engine first; the tests act on the whole app, whose
   // panes and panels settle once the whole engine is in (boot.ts marks cnisim:ready).
-  await expect
-    .poll(() => page.evaluate(() => performance.getEntriesByName('cnisim:ready').length), {
-      timeout: 15_000,
-    })
-    .toBe(1);
+  // Checked in the page every 50 ms: expect.poll's back-off (100, 250, 500, then 1000 ms) kept
+  // waiting up to a second after the mark, in each of the ~100 tests that open the app.
+  await page.waitForFunction(
+    () => performance.getEntriesByName('cnisim:ready').length === 1,
+    undefined,
+    { polling: 50, timeout: 15_000 },
+  );
 }
 
 /** Opens the app and waits only for the landing: "Step forward" enabled. */
@@ -83,9 +85,22 @@ export async function podIpCell(page: Page, pod: string) {
     .nth(4);
 }
 
+/**
+ * Axe for a page, set up for what the tests read: the violations. Axe gathers every node of only
+ * those (the other result types keep one node each), and a page without frames is analysed in
+ * place with axe.run instead of frame by frame with the parts put together in a new blank page:
+ * the same rules and violations, in about a third of the time (an app scan took 7.3 s, now 2.8 s,
+ * on a loaded 2-core machine). A page with frames keeps the frame-by-frame run, which also
+ * reaches frames of another origin.
+ */
+export function axeOn(page: Page): AxeBuilder {
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  return page.frames().length === 1 ? builder.setLegacyMode() : builder;
+}
+
 /** Axe: no serious or critical violations in the page as it is now. */
 export async function expectNoSeriousAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeOn(page).analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
+  axeOn,
   clearSavedState,
   collectPageErrors,
   currentStep,
@@ -17,7 +17,7 @@ function views(page: Page) {
 
 /** Axe on the Views pane only (the other panes have tests of their own). */
 async function expectNoSeriousViolationsInViews(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include('section.pane-views').analyze();
+  const results = await axeOn(page).include('section.pane-views').analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
@@ -83,55 +83,57 @@ test('topology: the pod gets its address on eth0, and loses it when stepping bac
   expect(errors).toEqual([]);
 });
 
-test('machines: the pod worker and the sandbox are lit in their states', async ({ page }) => {
+// One page for both: the Machines view only reads, then Metrics moves the step.
+test('machines and metrics views, at the pod Running', async ({ page }) => {
   const errors = collectPageErrors(page);
   await openApp(page);
   await runUntilPodShown(page);
-  await page.getByRole('tab', { name: 'Machines' }).click();
-  const m = views(page).getByRole('region', { name: 'State machines' });
-  await expect(
-    m.getByRole('img', { name: /^kubelet pod worker states: .*running \(1 pods\)/ }),
-  ).toBeVisible();
-  await expect(
-    m.getByRole('img', { name: /^containerd sandbox states: .*ready \(1 sandboxes\)/ }),
-  ).toBeVisible();
-  await expect(m.getByRole('img', { name: /^kernel link states: / })).toBeVisible();
+
+  await test.step('machines: the pod worker and the sandbox are lit in their states', async () => {
+    await page.getByRole('tab', { name: 'Machines' }).click();
+    const m = views(page).getByRole('region', { name: 'State machines' });
+    await expect(
+      m.getByRole('img', { name: /^kubelet pod worker states: .*running \(1 pods\)/ }),
+    ).toBeVisible();
+    await expect(
+      m.getByRole('img', { name: /^containerd sandbox states: .*ready \(1 sandboxes\)/ }),
+    ).toBeVisible();
+    await expect(m.getByRole('img', { name: /^kernel link states: / })).toBeVisible();
+  });
+
+  await test.step('metrics: IPAM use follows the pod, and change points are one click away', async () => {
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    const m = views(page).getByRole('region', { name: 'Metrics' });
+    await expect(
+      m.getByRole('img', {
+        name: /^node-1 metrics .*pods 1, IPAM used 1 of 253, orphan veths 0, leaked IPs 0$/,
+      }),
+    ).toBeVisible();
+    const at = await currentStep(page);
+    await m.getByRole('button', { name: 'Previous change' }).click();
+    await expect.poll(() => currentStep(page)).toBeLessThan(at);
+  });
   expect(errors).toEqual([]);
 });
 
-test('metrics: IPAM use follows the pod, and change points are one click away', async ({
+// One page for both schemes: the theme follows prefers-color-scheme in CSS alone, at once.
+test('the drawn views have no serious or critical axe violations (light, then dark)', async ({
   page,
 }) => {
-  const errors = collectPageErrors(page);
+  test.setTimeout(150_000); // eight axe scans: slow on a busy 2-core machine
+  await page.emulateMedia({ colorScheme: 'light' });
   await openApp(page);
   await runUntilPodShown(page);
-  await page.getByRole('tab', { name: 'Metrics' }).click();
-  const m = views(page).getByRole('region', { name: 'Metrics' });
-  await expect(
-    m.getByRole('img', {
-      name: /^node-1 metrics .*pods 1, IPAM used 1 of 253, orphan veths 0, leaked IPs 0$/,
-    }),
-  ).toBeVisible();
-  const at = await currentStep(page);
-  await m.getByRole('button', { name: 'Previous change' }).click();
-  await expect.poll(() => currentStep(page)).toBeLessThan(at);
-  expect(errors).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await test.step(colorScheme, async () => {
+      await page.emulateMedia({ colorScheme });
+      for (const tab of ['Sequence', 'Topology', 'Machines', 'Metrics']) {
+        await page.getByRole('tab', { name: tab }).click();
+        if (tab === 'Sequence')
+          await expect(views(page).locator('.seq-host svg')).toBeVisible({ timeout: 15_000 });
+        else await expect(views(page).locator('svg').first()).toBeVisible();
+        await expectNoSeriousViolationsInViews(page, `${tab} (${colorScheme})`);
+      }
+    });
+  }
 });
-
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`the drawn views have no serious or critical axe violations (${colorScheme})`, async ({
-    page,
-  }) => {
-    test.setTimeout(90_000); // four axe scans: slow on a busy 2-core machine
-    await page.emulateMedia({ colorScheme });
-    await openApp(page);
-    await runUntilPodShown(page);
-    for (const tab of ['Sequence', 'Topology', 'Machines', 'Metrics']) {
-      await page.getByRole('tab', { name: tab }).click();
-      if (tab === 'Sequence')
-        await expect(views(page).locator('.seq-host svg')).toBeVisible({ timeout: 15_000 });
-      else await expect(views(page).locator('svg').first()).toBeVisible();
-      await expectNoSeriousViolationsInViews(page, `${tab} (${colorScheme})`);
-    }
-  });
-}
