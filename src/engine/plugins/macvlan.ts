@@ -37,7 +37,7 @@ import { ipamExecAdd, ipamExecCheck, ipamExecDel } from './lib/ipam';
 import * as nl from './lib/netlink';
 import { NSPathNotExistErr, getNS } from './lib/ns';
 import { printResult } from './loopback';
-import { parseMAC } from './tuning';
+import { parseMAC } from '../net/mac';
 
 interface MacvlanConf {
   netConf: GoNetConf;

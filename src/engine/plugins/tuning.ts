@@ -61,6 +61,7 @@ import { GoPanic, goSliceArg, pluginMainWithPanics } from './lib/panic';
 import { goMatchString } from './lib/goregexp';
 import { PROC_SYS, readProcSys, writeProcSys } from './lib/procsys';
 import { printResult } from './loopback';
+import { parseMAC } from '../net/mac';
 
 const DEFAULT_DATA_DIR = '/run/cni/tuning';
 /** v1.6.x: filepath.Join(defaultAllowlistDir, defaultAllowlistFile). */
@@ -279,39 +280,6 @@ function validateSysctlConf(p: Proc, conf: TuningConf): void {
       );
     }
   }
-}
-
-/** net.ParseMAC: 6, 8 or 20 bytes written as xx:xx, xx-xx or xxxx.xxxx; null when invalid. */
-export function parseMAC(s: string): number[] | null {
-  const hex2 = (t: string): number | null => (/^[0-9a-fA-F]{2}$/.test(t) ? parseInt(t, 16) : null);
-  if (s.length < 14) return null;
-  const out: number[] = [];
-  if (s[2] === ':' || s[2] === '-') {
-    if ((s.length + 1) % 3 !== 0) return null;
-    const n = (s.length + 1) / 3;
-    if (n !== 6 && n !== 8 && n !== 20) return null;
-    for (let i = 0, x = 0; i < n; i++, x += 3) {
-      if (i < n - 1 && s[x + 2] !== s[2]) return null;
-      const b = hex2(s.slice(x, x + 2));
-      if (b === null) return null;
-      out.push(b);
-    }
-    return out;
-  }
-  if (s[4] === '.') {
-    if ((s.length + 1) % 5 !== 0) return null;
-    const n = (2 * (s.length + 1)) / 5;
-    if (n !== 6 && n !== 8 && n !== 20) return null;
-    for (let x = 0; out.length < n; x += 5) {
-      if (out.length + 2 < n && s[x + 4] !== '.') return null;
-      const b0 = hex2(s.slice(x, x + 2));
-      const b1 = hex2(s.slice(x + 2, x + 4));
-      if (b0 === null || b1 === null) return null;
-      out.push(b0, b1);
-    }
-    return out;
-  }
-  return null;
 }
 
 function linkOrErr(p: Proc, ns: nl.NsId, ifName: string): Link {
