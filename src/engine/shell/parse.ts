@@ -462,21 +462,31 @@ class Parser {
     return { parts, raw: s.slice(start, this.pos) };
   }
 
-  private readDoubleQuoted(parts: WordPart[], lit: (v: string, q: boolean) => void): void {
+  /**
+   * The inside of "…" after its opening quote, up to the closing one; or, for a here-document's
+   * body (`heredoc`), the whole source, in which `"` is ordinary and `\"` keeps its backslash.
+   */
+  private readDoubleQuoted(
+    parts: WordPart[],
+    lit: (v: string, q: boolean) => void,
+    heredoc = false,
+  ): void {
     const s = this.src;
     // An empty "" still makes a (quoted, empty) literal.
     lit('', true);
     for (;;) {
-      if (this.pos >= s.length)
+      if (this.pos >= s.length) {
+        if (heredoc) return;
         throw new ShellSyntaxError('unexpected EOF while looking for matching `"\'');
+      }
       const c = s[this.pos]!;
-      if (c === '"') {
+      if (c === '"' && !heredoc) {
         this.pos++;
         return;
       }
       if (c === '\\') {
         const n = s[this.pos + 1];
-        if (n === '$' || n === '`' || n === '"' || n === '\\') {
+        if (n === '$' || n === '`' || (n === '"' && !heredoc) || n === '\\') {
           lit(n, true);
           this.pos += 2;
         } else if (n === '\n') {
@@ -1006,38 +1016,17 @@ class Parser {
 
   /** A here-document's body, expanded as bash does: as in double quotes, but `"` is ordinary. */
   readHeredocBody(): Word {
-    const s = this.src;
-    const parts: WordPart[] = [{ t: 'lit', v: '', q: true }];
-    const lit = (v: string) => {
-      const last = parts[parts.length - 1]!;
-      if (last.t === 'lit') last.v += v;
-      else parts.push({ t: 'lit', v, q: true });
-    };
-    while (this.pos < s.length) {
-      const c = s[this.pos]!;
-      if (c === '\\') {
-        const n = s[this.pos + 1];
-        if (n === '$' || n === '`' || n === '\\') {
-          lit(n);
-          this.pos += 2;
-        } else if (n === '\n') {
-          this.pos += 2;
-        } else {
-          lit('\\');
-          this.pos++;
-        }
-      } else if (c === '$') {
-        const p = this.readDollar(true);
-        if (p) parts.push(p);
-        else lit('$');
-      } else if (c === '`') {
-        parts.push(this.readBackquote(true));
-      } else {
-        lit(c);
-        this.pos++;
-      }
-    }
-    return { parts, raw: s };
+    const parts: WordPart[] = [];
+    this.readDoubleQuoted(
+      parts,
+      (v) => {
+        const last = parts[parts.length - 1];
+        if (last && last.t === 'lit') last.v += v;
+        else parts.push({ t: 'lit', v, q: true });
+      },
+      true,
+    );
+    return { parts, raw: this.src };
   }
 
   private parseSimple(): SimpleCommand {
