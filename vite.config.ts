@@ -194,7 +194,14 @@ function prerender(): Plugin {
           const root = '<div id="root"></div>';
           if (!html.includes(root))
             throw new Error(`prerender: ${ctx.filename} has no empty #root`);
-          return html.replace(root, `<div id="root">${screen}</div>`);
+          // `static-screen`: the first frame draws the page as one layer (app.css); main.tsx
+          // takes the class off once React has the page.
+          return html.replace(
+            root,
+            embed
+              ? `<div id="root">${screen}</div>`
+              : `<div id="root" class="static-screen">${screen}</div>`,
+          );
         } finally {
           await server.close();
         }

@@ -163,3 +163,32 @@ test('a saved sandbox, a share link and a lesson render anew without a hydration
   expect(await mismatches(page)).toBe(0);
   expect(errors).toEqual([]);
 });
+
+test('the prerendered screen clips its panes until React has it; then they scroll', async ({
+  browser,
+  page,
+}, testInfo) => {
+  // Without scripts, the page is the prerendered screen: drawn as one layer (app.css), its
+  // panes clipped.
+  const still = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: testInfo.project.use.baseURL,
+  });
+  const plain = await still.newPage();
+  await plain.goto('./');
+  await expect(plain.locator('#root')).toHaveClass('static-screen');
+  await expect(plain.locator('.pane-views .tabpanel')).toHaveCSS('overflow-y', 'hidden');
+  await expect(plain.locator('.pane-inspector')).toHaveCSS('overflow-y', 'hidden');
+  await expect(plain.locator('.pane').first()).toHaveCSS('will-change', 'auto');
+  await still.close();
+  // Live: the class is gone, the steps scroll, and each pane is a layer again.
+  await openLanding(page);
+  await expect(page.locator('#root')).not.toHaveClass(/static-screen/);
+  const steps = page.locator('.pane-views .tabpanel');
+  await expect(steps).toHaveCSS('overflow-y', 'auto');
+  await expect(page.locator('.pane-inspector')).toHaveCSS('overflow-y', 'auto');
+  await expect(page.locator('.pane').first()).toHaveCSS('will-change', 'transform');
+  await steps.hover();
+  await page.mouse.wheel(0, 400);
+  await expect.poll(() => steps.evaluate((e) => e.scrollTop)).toBeGreaterThan(0);
+});

@@ -53,8 +53,18 @@ function hydrationFailed(error: unknown): void {
   console.error('cnisim: the first screen did not hydrate:', error);
 }
 
+/**
+ * The prerendered screen is drawn without a layer per pane or scroller (app.css,
+ * `static-screen`); once React has the page, after the next frame, the panes get them back
+ * and scroll.
+ */
+function live(root: HTMLElement): void {
+  requestAnimationFrame(() => setTimeout(() => root.classList.remove('static-screen'), 0));
+}
+
 if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
+  live(container);
 } else {
   // The simulation engine and the panels that read it are lazy chunks: they download while
   // React paints the first screen, and "Step forward" is enabled once the sandbox exists. On the
@@ -93,6 +103,7 @@ if (framedByForeignPage(window)) {
     const root = createRoot(container);
     flushSync(() => root.render(app));
   }
+  live(container);
   // On the landing, its engine after the first render: its chunks (parsed on another thread)
   // would compete with the first paint and the render for the processor.
   const engine =
