@@ -2,10 +2,10 @@
  * embed.html's entry: reads the parameters, starts the engine (a lazy chunk, as in the app) on
  * the chosen scenario and step, and answers the host page over postMessage (protocol.ts).
  */
-// First: starts fetching the landing's engine before React is evaluated.
-import { landingEngine } from './landing-fetch';
+import { fetchLanding, onLanding } from './landing-fetch';
 import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { loadEngine } from '../engine';
 import { registerServiceWorker } from '../offline/register';
@@ -37,17 +37,29 @@ if (container === null) throw new Error('cnisim: missing #root element in embed.
 const host = connectHost(params.origin, applyTheme);
 // Until the engine is in, the default sandbox steps through the landing's precomputed trace
 // (ui/app/preview.ts).
-if (landingEngine)
+if (onLanding)
   openPreview(landingTrace, {
     ...(params.level ? { level: params.level } : {}),
     // `step` as numbered on screen (seekTo): the cursor is one less.
     ...(params.step !== null ? { cursor: params.step - 1 } : {}),
   });
-// The default sandbox opens with the landing's smaller engine; the whole engine follows (and
-// `ready` is posted to the host once it is there, as before).
-const engine = landingEngine
-  ? landingEngine.then((landing) => {
-      startEmbedLanding(landing, params);
+
+// The first screen in this task: "Step forward" is live at its end.
+const root = createRoot(container);
+flushSync(() =>
+  root.render(
+    <StrictMode>
+      <EmbedApp />
+    </StrictMode>,
+  ),
+);
+
+// After it, the default sandbox's landing engine, then the whole engine (`ready` is posted to
+// the host once it is there); another scenario fetches the whole engine at once.
+const landing = fetchLanding();
+const engine = landing
+  ? landing.then((l) => {
+      startEmbedLanding(l, params);
       return loadEngine();
     })
   : loadEngine();
@@ -67,9 +79,3 @@ engine
 // The same worker as the app's (sw.js next to embed.html): a workshop page's embeds work offline
 // after the first visit.
 registerServiceWorker();
-
-createRoot(container).render(
-  <StrictMode>
-    <EmbedApp />
-  </StrictMode>,
-);
