@@ -196,12 +196,8 @@ function prerender(): Plugin {
             throw new Error(`prerender: ${ctx.filename} has no empty #root`);
           // `static-screen`: the first frame draws the page as one layer (app.css); main.tsx
           // takes the class off once React has the page.
-          return html.replace(
-            root,
-            embed
-              ? `<div id="root">${screen}</div>`
-              : `<div id="root" class="static-screen">${screen}</div>`,
-          );
+          const attrs = embed ? '' : ' class="static-screen"';
+          return html.replace(root, `<div id="root"${attrs}>${screen}</div>`);
         } finally {
           await server.close();
         }

@@ -1,4 +1,4 @@
-import { fetchLanding, onLanding } from './ui/landing-fetch';
+import { fetchLanding, onLanding, wholeEngine } from './ui/landing-fetch';
 import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
@@ -64,7 +64,6 @@ function live(root: HTMLElement): void {
 
 if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
-  live(container);
 } else {
   // The simulation engine and the panels that read it are lazy chunks: they download while
   // React paints the first screen, and "Step forward" is enabled once the sandbox exists. On the
@@ -81,8 +80,9 @@ if (framedByForeignPage(window)) {
     if (hydrates) hydrateFrom({ ...get(), theme: 'system' });
     goLive();
   }
-  // Elsewhere, the whole engine is fetched at once.
-  const whole = onLanding ? null : (panels(), loadEngine());
+  // Elsewhere, the whole engine is already on its way (ui/landing-fetch.ts); the panels follow.
+  const whole = wholeEngine;
+  if (whole) panels();
   const app = (
     <StrictMode>
       <App />
@@ -103,7 +103,6 @@ if (framedByForeignPage(window)) {
     const root = createRoot(container);
     flushSync(() => root.render(app));
   }
-  live(container);
   // On the landing, its engine after the first render: its chunks (parsed on another thread)
   // would compete with the first paint and the render for the processor.
   const engine =
@@ -116,3 +115,4 @@ if (framedByForeignPage(window)) {
   engine.then(start, failedToLoad);
   registerServiceWorker();
 }
+live(container);

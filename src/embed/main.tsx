@@ -2,12 +2,11 @@
  * embed.html's entry: reads the parameters, starts the engine (a lazy chunk, as in the app) on
  * the chosen scenario and step, and answers the host page over postMessage (protocol.ts).
  */
-import { fetchLanding, onLanding } from './landing-fetch';
 import landingTrace from 'virtual:cnisim-landing-trace';
 import { StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { loadEngine } from '../engine';
+import { loadEngine, loadLanding } from '../engine';
 import { registerServiceWorker } from '../offline/register';
 import { failedToLoad } from '../ui/app/boot';
 import { openPreview } from '../ui/app/preview';
@@ -35,6 +34,8 @@ const container = document.getElementById('root');
 if (container === null) throw new Error('cnisim: missing #root element in embed.html');
 
 const host = connectHost(params.origin, applyTheme);
+// The default sandbox opens with the landing's smaller engine (ui/landing.ts).
+const onLanding = params.scenario === 'sandbox';
 // Until the engine is in, the default sandbox steps through the landing's precomputed trace
 // (ui/app/preview.ts).
 if (onLanding)
@@ -56,10 +57,9 @@ flushSync(() =>
 
 // After it, the default sandbox's landing engine, then the whole engine (`ready` is posted to
 // the host once it is there); another scenario fetches the whole engine at once.
-const landing = fetchLanding();
-const engine = landing
-  ? landing.then((l) => {
-      startEmbedLanding(l, params);
+const engine = onLanding
+  ? loadLanding().then((landing) => {
+      startEmbedLanding(landing, params);
       return loadEngine();
     })
   : loadEngine();

@@ -3,7 +3,7 @@
  * after its first render (which hydrates the first screen painted from index.html), so that its
  * chunks, parsed on another thread, do not compete with that render and the first paint.
  */
-import { loadEngine, loadLanding, type LandingEngine } from '../engine';
+import { loadEngine, loadLanding, type EngineModule, type LandingEngine } from '../engine';
 import { framedByForeignPage } from './framing';
 import { parseRoute } from './route';
 
@@ -28,9 +28,11 @@ export function fetchLanding(): Promise<LandingEngine> | null {
   return onLanding ? loadLanding() : null;
 }
 
-// Anywhere else (a saved sandbox, a link, a course route) the page needs the whole engine, and
-// main.tsx imports this module first: its chunks are requested now, while React and the app's
-// modules are evaluated, rather than after them (about 150 ms later). Not in a foreign site's
-// frame, which shows only a link.
-if (typeof window !== 'undefined' && !onLanding && !framedByForeignPage(window))
-  loadEngine().catch(() => undefined);
+/**
+ * Anywhere else (a saved sandbox, a link, a course route) the whole engine, requested as this
+ * module is evaluated: main.tsx imports it first, so its chunks download while React and the
+ * app's modules are evaluated, not after them. Null on the landing and in a foreign site's
+ * frame, which shows only a link.
+ */
+export const wholeEngine: Promise<EngineModule> | null =
+  typeof window !== 'undefined' && !onLanding && !framedByForeignPage(window) ? loadEngine() : null;
