@@ -11,11 +11,14 @@
  *   page, in BENCH_RUNS (15) rounds where the three pages load in turn, in a rotating order, each
  *   in a fresh context: first contentful paint, the moment "Step forward" is enabled, and the
  *   bytes fetched before it (all, and the engine's code: the part of each chunk that comes from
- *   src/engine or the packages only it uses), as medians with min and max;
+ *   src/engine or the packages only it uses), and the longest main-thread task of the load (Long
+ *   Tasks API, the blank page's too), as medians with min and max;
  * - reopening a saved 110-pod sandbox (BENCH_REOPENS, 7; 0 skips it): a scale to 110 pods on
  *   the default cluster run until nothing is left to happen (about 6,500 steps), reopened from
- *   localStorage (a reload) and from its share link, each in a fresh context: from navigation to
- *   "Step forward" enabled at the saved step, median with min and max (budget: 1 s, issue 16);
+ *   localStorage (a reload, after a visit: warm caches) and from its share link (a fresh
+ *   context: cold caches): from navigation to "Step forward" enabled at the saved step, median
+ *   with min and max (budget: 1 s, issue 16), and the longest main-thread task of each reopening
+ *   (Long Tasks API; budget: 200 ms, issue 17; BENCH_VERBOSE=1 lists them all);
  * - step latency (BENCH_CLICKS, 60; 0 skips it): click on "Step forward" to the next painted
  *   frame, with 110 pods on node-1 (109 restored from a saved sandbox, the 110th created and
  *   stepped through), then with BENCH_BIG_PODS (500; 0 skips it) on 3 nodes with /22 pod CIDRs
@@ -92,6 +95,21 @@ const INTERACTIVE_PROBE = `(() => {
   const obs = new MutationObserver(check);
   obs.observe(document, { subtree: true, childList: true, attributes: true });
 })();`;
+
+/** Records the duration of every long task (over 50 ms) of the page in window.__longTasks. */
+const LONG_TASKS = `(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__longTasks.push(e.duration); (window.__lt2 ??= []).push([Math.round(e.startTime), Math.round(e.duration)]); } })
+    .observe({ type: 'longtask', buffered: true });
+})();`;
+
+/** The longest task so far (0 if none took over 50 ms), after a moment for the last report. */
+async function longestTask(page: Page): Promise<number> {
+  await page.waitForTimeout(300);
+  return page.evaluate(() =>
+    Math.max(0, ...(window as unknown as { __longTasks: number[] }).__longTasks),
+  );
+}
 
 interface Load {
   fcp: number;
@@ -305,6 +323,8 @@ interface PageFigures {
   bytesBeforePaint: number[];
   bytesBeforeInteractive: number[];
   engineBeforeInteractive: number[];
+  /** The longest main-thread task of each load (Long Tasks API). */
+  longest: number[];
 }
 
 const emptyFigures = (): PageFigures => ({
@@ -314,6 +334,7 @@ const emptyFigures = (): PageFigures => ({
   bytesBeforePaint: [],
   bytesBeforeInteractive: [],
   engineBeforeInteractive: [],
+  longest: [],
 });
 
 /** A 110-pod sandbox as the app saves it, and the step it was saved at. */
@@ -333,13 +354,24 @@ async function reopening(browser: Browser): Promise<void> {
   console.log(
     `\nReopening a saved 110-pod sandbox (${steps} steps), ${REOPENS} times each (budget 1 s):`,
   );
+  // A reload after a visit (warm caches); a link opened in a fresh browser (cold caches).
   for (const how of ['a reload', 'its share link'] as const) {
     const times: number[] = [];
+    const longest: number[] = [];
     for (let i = 0; i < REOPENS; i++) {
       const ctx = await browser.newContext({ serviceWorkers: 'block' });
       const page = await ctx.newPage();
-      if (how === 'a reload')
-        await page.addInitScript(([v]) => localStorage.setItem('cnisim.sandbox.v1', v!), [text]);
+      await page.addInitScript(LONG_TASKS);
+      // A reload follows a visit: the app's files are in the browser's caches. The saved text is
+      // written from a small page of the same origin (the app's own page would save over it
+      // when hidden; an init script carrying it would be a long task of the measured page).
+      if (how === 'a reload') {
+        await page.goto(`http://127.0.0.1:${PORT}/`);
+        await page.getByRole('button', { name: 'Step forward' }).waitFor();
+        await page.waitForFunction(() => performance.getEntriesByName('cnisim:ready').length > 0);
+        await page.goto(`http://127.0.0.1:${PORT}/manifest.webmanifest`);
+        await page.evaluate((v) => localStorage.setItem('cnisim.sandbox.v1', v), text);
+      }
       await page.goto(`http://127.0.0.1:${PORT}/${how === 'a reload' ? '' : `#/s/${link}`}`);
       await page.waitForFunction(
         (want) => {
@@ -353,9 +385,17 @@ async function reopening(browser: Browser): Promise<void> {
         { timeout: 300_000, polling: 'raf' },
       );
       times.push(await page.evaluate(() => performance.now()));
+      longest.push(await longestTask(page));
+      if (process.env['BENCH_VERBOSE'])
+        console.log(
+          `    long tasks (start, ms): ${JSON.stringify(await page.evaluate(() => (window as unknown as { __lt2: unknown }).__lt2))}`,
+        );
       await ctx.close();
     }
     console.log(`  from ${how}: ${series(times)}`);
+    console.log(
+      `    longest main-thread task: ${series(longest)}; over 200 ms in ${longest.filter((t) => t > 200).length} of ${longest.length}`,
+    );
   }
 }
 
@@ -403,6 +443,7 @@ async function main(): Promise<void> {
   try {
     const figures = { app: emptyFigures(), embed: emptyFigures() };
     const blankFcp: number[] = [];
+    const blankLongest: number[] = [];
     const lastFetched: Record<string, string[]> = {};
     // One warm-up round (not counted), then RUNS rounds; the order of the three pages rotates,
     // so that each is measured as often first, second and third on a machine whose load varies.
@@ -413,9 +454,11 @@ async function main(): Promise<void> {
         // Each load in a fresh context: empty cache, no storage, no service worker.
         const ctx = await browser.newContext({ serviceWorkers: 'block' });
         const page = await ctx.newPage();
+        await page.addInitScript(LONG_TASKS);
         if (which === 'blank') {
           const l = await load(page, `http://127.0.0.1:${PORT + 1}/`, false);
           if (run > 0) blankFcp.push(l.fcp);
+          if (run > 0) blankLongest.push(await longestTask(page));
         } else {
           await page.addInitScript(INTERACTIVE_PROBE);
           const l = await load(page, pages[which], true);
@@ -444,6 +487,7 @@ async function main(): Promise<void> {
                 (file) => shares.get(file) ?? 0,
               ),
             );
+            f.longest.push(await longestTask(page));
             lastFetched[which] = l.resources
               .filter((r) => /\.js$/.test(r.path) && r.end <= enabled)
               .map((r) => r.path.split('/').pop()!);
@@ -468,6 +512,7 @@ async function main(): Promise<void> {
       `\n${RUNS} interleaved loads of each page (fresh context, empty cache); median (min, max):`,
     );
     console.log(`  blank Vite + React page, first paint: ${series(blankFcp)}`);
+    console.log(`    longest main-thread task of the load: ${series(blankLongest)}`);
     for (const which of ['app', 'embed'] as const) {
       const f = figures[which];
       const fcp = stats(f.fcp).median;
@@ -481,6 +526,9 @@ async function main(): Promise<void> {
       );
       console.log(
         `    fetched before first paint ${kib(stats(f.bytesBeforePaint).median)}, before interactive ${kib(stats(f.bytesBeforeInteractive).median)}, of which engine code ${kib(stats(f.engineBeforeInteractive).median)} (budget 120 KiB)`,
+      );
+      console.log(
+        `    longest main-thread task, to 300 ms after interactive: ${series(f.longest)}; over 200 ms in ${f.longest.filter((t) => t > 200).length} of ${f.longest.length}`,
       );
       console.log(`    scripts before interactive: ${(lastFetched[which] ?? []).join(', ')}`);
       console.log(

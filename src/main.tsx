@@ -1,6 +1,6 @@
 import { fetchLanding, onLanding, wholeEngine } from './ui/landing-fetch';
 import landingTrace from 'virtual:cnisim-landing-trace';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { loadEngine } from './engine';
@@ -62,6 +62,14 @@ function live(root: HTMLElement): void {
   requestAnimationFrame(() => setTimeout(() => root.classList.remove('static-screen'), 0));
 }
 
+let firstCommit: () => void = () => undefined;
+/** Settles once React has committed the page's first render (see the non-landing branch). */
+const committed = new Promise<void>((resolve) => (firstCommit = resolve));
+function Committed() {
+  useEffect(() => firstCommit(), []);
+  return null;
+}
+
 if (framedByForeignPage(window)) {
   createRoot(container).render(<Framed />);
 } else {
@@ -86,6 +94,7 @@ if (framedByForeignPage(window)) {
   const app = (
     <StrictMode>
       <App />
+      <Committed />
     </StrictMode>
   );
   if (hydrates) {
@@ -98,15 +107,21 @@ if (framedByForeignPage(window)) {
     });
   } else {
     // Anything else (a saved sandbox, a link, a course route, a chosen theme) differs from the
-    // prerendered landing: it is replaced, in this task, so that the browser paints the
-    // page's own first screen before the engine's code (arriving meanwhile) is evaluated.
+    // prerendered landing: it is replaced. Its first render runs as a transition, which React
+    // renders in slices of a few milliseconds: in one task, a cold render of the whole page
+    // took 160-220 ms (React's code not yet compiled) on top of the scripts' evaluation.
     const root = createRoot(container);
-    flushSync(() => root.render(app));
+    startTransition(() => root.render(app));
   }
   // On the landing, its engine after the first render: its chunks (parsed on another thread)
   // would compete with the first paint and the render for the processor.
+  // Elsewhere, the session is made once that render is committed: a store change during a
+  // transition's render makes React render the whole page again, synchronously, in one task.
   const engine =
-    whole ??
+    whole?.then(async (m) => {
+      await committed;
+      return m;
+    }) ??
     fetchLanding()!.then((landing) => {
       startLanding(landing);
       panels();

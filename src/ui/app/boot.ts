@@ -8,7 +8,7 @@ import type { EngineModule } from '../../engine';
 import { pageUrl, parseRoute, type Route } from '../route';
 import { openLink } from '../share/open';
 import { ADDRESS_STEP, pause, seekTo, seekToAsked } from './commands';
-import { afterJob, jobRunning, stopJobOnLeave } from './jobs';
+import { afterJob, jobRunning, stopJobOnLeave, yieldToPage } from './jobs';
 import { notify } from './notices';
 import { restoreOwn, saveNow } from './persistence';
 import { get, publish, update, type AppState } from './state';
@@ -16,6 +16,8 @@ import { get, publish, update, type AppState } from './state';
 /** Creates the session once the engine chunk has arrived: a shared link, the saved sandbox, or a new one. */
 export async function start(engine: EngineModule): Promise<void> {
   performance.mark('cnisim:engine-loaded');
+  // The engine's modules were evaluated in this task: the session is made in the next ones.
+  await yieldToPage();
   // openLink and restoreOwn each make the session: a sandbox made here would be thrown away.
   update({ engine });
   const route = parseRoute(location.hash);

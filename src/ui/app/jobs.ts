@@ -35,6 +35,16 @@ function nextTask(f: () => void): void {
   pending.push(f);
   channel.port2.postMessage(null);
 }
+/**
+ * Settles in a new task: what the caller does next runs after the page has had a turn (a
+ * render, a paint, input), not in the task that has run so far. Opening a sandbox yields
+ * between its parts (the engine's evaluation, the new sandbox, its first render, the replay) so
+ * that none of them adds up to one long task.
+ */
+export function yieldToPage(): Promise<void> {
+  return new Promise((resolve) => nextTask(resolve));
+}
+
 interface Token {
   cancelled: boolean;
   /** Stopped because the user left for another address (`stopJobOnLeave`), not by Stop. */

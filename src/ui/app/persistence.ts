@@ -4,7 +4,7 @@
  * theme, saved when it changes.
  */
 import { damagedCopyText, setAside, tryWrite } from '../storage';
-import { runJob } from './jobs';
+import { runJob, yieldToPage } from './jobs';
 import { notify } from './notices';
 import { get, subscribe, update, THEME_KEY } from './state';
 
@@ -68,6 +68,7 @@ export async function restoreOwn(): Promise<void> {
   if (!engine) return;
   const session = engine.newSandbox();
   performance.mark('cnisim:sandbox-created');
+  await yieldToPage();
   update({ session, source: 'own' });
   let saved: string | null;
   try {
@@ -91,6 +92,8 @@ export async function restoreOwn(): Promise<void> {
     );
     return;
   }
+  // The new sandbox is rendered (in this task's microtasks); the replay starts in the next task.
+  await yieldToPage();
   try {
     const job = runJob('Restoring your sandbox', engine.loadJob(session, parsed.saved));
     const report = job ? await job : { warnings: [] };

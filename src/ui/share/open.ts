@@ -7,7 +7,7 @@
 import { loadEngine, type SavedSession, type Session } from '../../engine';
 import { pageUrl, routeHash } from '../route';
 import { pause } from '../app/commands';
-import { runJob } from '../app/jobs';
+import { runJob, yieldToPage } from '../app/jobs';
 import { notify } from '../app/notices';
 import { restoreOwn, saveNow } from '../app/persistence';
 import { get, publish, update, type LeftTab, type RightTab } from '../app/state';
@@ -74,6 +74,7 @@ export async function openShared(
   pause();
   if (get().source === 'own') saveNow();
   const session = engine.newSandbox();
+  await yieldToPage();
   update({
     session,
     source: 'link',
@@ -82,6 +83,8 @@ export async function openShared(
     ...(isLeft(views.left) ? { leftTab: views.left } : {}),
     ...(isRight(views.right) ? { rightTab: views.right } : {}),
   });
+  // The new sandbox is rendered (in this task's microtasks); the replay starts in the next task.
+  await yieldToPage();
   try {
     const job = runJob(label, engine.loadJob(session, saved));
     const report = job ? await job : { warnings: [] };
