@@ -177,6 +177,42 @@ test('invalid JSON in the conflist editor: an inline error, and the app keeps wo
   expect(errors).toEqual([]);
 });
 
+test('typing in the conflist while its editor loads goes on in the editor, not into shortcuts', async ({
+  page,
+}) => {
+  const errors = collectPageErrors(page);
+  // The editor's code (CodeMirror) is held back until the user has typed in the plain text area
+  // shown meanwhile.
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(/\/assets\/JsonEditor-[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await openApp(page);
+  await openTab(page, 'Config');
+  const label = 'Contents of /etc/cni/net.d/10-containerd-net.conflist on node-1';
+  const fallback = page.locator('textarea.editor-fallback');
+  await expect(fallback).toHaveAccessibleName(label, { timeout: 15_000 });
+  await fallback.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('oops ');
+  release();
+  const editor = page.locator('.cm-content');
+  await expect(editor).toHaveAccessibleName(label, { timeout: 15_000 });
+  await expect(editor).toBeFocused();
+  // Typed on at the cursor, in the editor: "p" did not toggle presenter mode, nor " " play.
+  await page.keyboard.type('pq');
+  await expect(editor).toContainText(/^oops pq\{/);
+  await expect(page.getByText(/^Invalid JSON at line 1, column 1/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Presenter' })).toHaveAttribute(
+    'aria-pressed',
+    'false',
+  );
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('a reload finds the sandbox as it was; a damaged save gives a notice', async ({ page }) => {
   test.setTimeout(90_000);
   await openApp(page);

@@ -1,7 +1,16 @@
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useDeferredValue,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
 import { entriesIn, entryIn, LIMITS, type FsState } from '../../engine';
 import { cmd, useApp } from '../store';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import type { Handover } from './JsonEditor';
 import { jsonProblem } from './jsonProblem';
 import type { PanelProps } from './types';
 
@@ -16,6 +25,40 @@ const MAX_FILE = LIMITS.text;
 /** 1268951 → "1,268,951" (without Intl, whose first use costs tens of ms). */
 function grouped(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * The plain text area shown until CodeMirror has arrived. Its text is the editor's state (what is
+ * typed in it is kept); if it has the keyboard when CodeMirror replaces it, it says where the
+ * cursor was (`handover`), and the editor takes the keyboard there: typing goes on in the editor,
+ * not into the app's shortcuts.
+ */
+function FallbackEditor(props: {
+  label: string;
+  value: string;
+  onChange(text: string): void;
+  handover: RefObject<Handover | null>;
+}) {
+  const area = useRef<HTMLTextAreaElement>(null);
+  const { handover } = props;
+  useLayoutEffect(() => {
+    const el = area.current;
+    return () => {
+      // Runs before the text area leaves the page, while it may still have the keyboard.
+      if (el && document.activeElement === el)
+        handover.current = { anchor: el.selectionStart, head: el.selectionEnd };
+    };
+  }, [handover]);
+  return (
+    <textarea
+      ref={area}
+      className="mono editor-fallback"
+      aria-label={props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      rows={16}
+    />
+  );
 }
 
 /** A node's CNI configuration, editable; applying writes the file on the node at this step. */
@@ -40,6 +83,7 @@ export function ConfigView({ session, step }: PanelProps) {
   const dirty = text !== onDisk;
   // A paste refused for its size: said until the next edit.
   const [refused, setRefused] = useState<number | null>(null);
+  const handover = useRef<Handover | null>(null);
   const setText = (t: string) => {
     setRefused(null);
     setEdit({ node, path, text: t });
@@ -74,12 +118,11 @@ export function ConfigView({ session, step }: PanelProps) {
       <ErrorBoundary what="The conflist editor">
         <Suspense
           fallback={
-            <textarea
-              className="mono editor-fallback"
-              aria-label={`Contents of ${path} on ${node}`}
+            <FallbackEditor
+              label={`Contents of ${path} on ${node}`}
               value={text}
-              onChange={(e) => setText(e.target.value)}
-              rows={16}
+              onChange={setText}
+              handover={handover}
             />
           }
         >
@@ -89,6 +132,11 @@ export function ConfigView({ session, step }: PanelProps) {
             label={`Contents of ${path} on ${node}`}
             maxLength={MAX_FILE}
             onRefused={setRefused}
+            takeHandover={() => {
+              const h = handover.current;
+              handover.current = null;
+              return h;
+            }}
           />
         </Suspense>
       </ErrorBoundary>

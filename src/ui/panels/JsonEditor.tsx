@@ -26,6 +26,12 @@ function jsonLint(view: EditorView): Diagnostic[] {
   ];
 }
 
+/** Where the cursor was in the text area that had the keyboard before the editor replaced it. */
+export interface Handover {
+  anchor: number;
+  head: number;
+}
+
 export default function JsonEditor(props: {
   value: string;
   onChange(text: string): void;
@@ -34,6 +40,8 @@ export default function JsonEditor(props: {
   maxLength: number;
   /** An edit refused: the text would have been `length` characters long. */
   onRefused(length: number): void;
+  /** Where the text area this editor replaces had the cursor, if it had the keyboard (asked once). */
+  takeHandover?(): Handover | null;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -97,6 +105,12 @@ export default function JsonEditor(props: {
       }),
     });
     view.current = v;
+    const h = props.takeHandover?.();
+    if (h) {
+      const len = v.state.doc.length;
+      v.dispatch({ selection: { anchor: Math.min(h.anchor, len), head: Math.min(h.head, len) } });
+      v.focus();
+    }
     return () => {
       v.destroy();
       view.current = null;
