@@ -487,6 +487,12 @@ async function main(): Promise<void> {
                 (file) => shares.get(file) ?? 0,
               ),
             );
+            // To the whole engine's session (its modules, the landing's sandbox, then the rest).
+            await page.waitForFunction(
+              () => performance.getEntriesByName('cnisim:ready').length > 0,
+              undefined,
+              { timeout: 60_000 },
+            );
             f.longest.push(await longestTask(page));
             lastFetched[which] = l.resources
               .filter((r) => /\.js$/.test(r.path) && r.end <= enabled)
@@ -528,7 +534,7 @@ async function main(): Promise<void> {
         `    fetched before first paint ${kib(stats(f.bytesBeforePaint).median)}, before interactive ${kib(stats(f.bytesBeforeInteractive).median)}, of which engine code ${kib(stats(f.engineBeforeInteractive).median)} (budget 120 KiB)`,
       );
       console.log(
-        `    longest main-thread task, to 300 ms after interactive: ${series(f.longest)}; over 200 ms in ${f.longest.filter((t) => t > 200).length} of ${f.longest.length}`,
+        `    longest main-thread task, to 300 ms after the whole engine's session: ${series(f.longest)}; over 200 ms in ${f.longest.filter((t) => t > 200).length} of ${f.longest.length}`,
       );
       console.log(`    scripts before interactive: ${(lastFetched[which] ?? []).join(', ')}`);
       console.log(

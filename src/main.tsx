@@ -123,7 +123,7 @@ if (framedByForeignPage(window)) {
       return m;
     }) ??
     fetchLanding()!.then((landing) => {
-      startLanding(landing);
+      void startLanding(landing);
       panels();
       return loadEngine();
     });

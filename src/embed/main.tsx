@@ -59,7 +59,7 @@ flushSync(() =>
 // the host once it is there); another scenario fetches the whole engine at once.
 const engine = onLanding
   ? loadLanding().then((landing) => {
-      startEmbedLanding(landing, params);
+      void startEmbedLanding(landing, params);
       return loadEngine();
     })
   : loadEngine();
@@ -67,6 +67,7 @@ engine
   .then((engine) => startEmbed(engine, params, problems))
   .then(
     (errors) => {
+      performance.mark('cnisim:ready');
       host.ready();
       for (const e of errors) host.error(e);
     },

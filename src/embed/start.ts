@@ -1,6 +1,7 @@
 import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
 import { notify, pause, publish, runJob, seekTo, seekToAsked, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
+import { yieldToPage } from '../ui/app/jobs';
 import { waitForWholeEngine } from '../ui/landing';
 import { takeOver, takePending } from '../ui/app/preview';
 import { parseScenario, type EmbedParams } from './protocol';
@@ -77,11 +78,17 @@ export { seekTo };
  * The default sandbox made by the landing's engine (`loadLanding()`), so that "Step forward"
  * works while the whole engine loads; `startEmbed` keeps it (main.tsx).
  */
-export function startEmbedLanding(engine: LandingEngine, params: EmbedParams): void {
-  if (get().phase !== 'loading') return;
+export async function startEmbedLanding(engine: LandingEngine, params: EmbedParams): Promise<void> {
+  // In three tasks, as the app's landing (ui/landing.ts): evaluation, sandbox, render.
+  const loading = () => get().phase === 'loading';
+  if (!loading()) return;
   waitForWholeEngine(engine);
+  await yieldToPage();
+  if (!loading()) return;
   const session = engine.newSandbox();
   if (params.level) session.setLevel(params.level);
+  await yieldToPage();
+  if (!loading()) return;
   // At the step and level the landing's precomputed trace was stepped to (ui/app/preview.ts).
   takeOver(session);
   update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });
