@@ -1,8 +1,7 @@
 import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engine';
 import { notify, pause, publish, runJob, seekTo, seekToAsked, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
-import { yieldToPage } from '../ui/app/jobs';
-import { waitForWholeEngine } from '../ui/landing';
+import { landingSandbox } from '../ui/landing';
 import { takeOver, takePending } from '../ui/app/preview';
 import { parseScenario, type EmbedParams } from './protocol';
 import { setEmbed } from './state';
@@ -79,16 +78,9 @@ export { seekTo };
  * works while the whole engine loads; `startEmbed` keeps it (main.tsx).
  */
 export async function startEmbedLanding(engine: LandingEngine, params: EmbedParams): Promise<void> {
-  // In three tasks, as the app's landing (ui/landing.ts): evaluation, sandbox, render.
-  const loading = () => get().phase === 'loading';
-  if (!loading()) return;
-  waitForWholeEngine(engine);
-  await yieldToPage();
-  if (!loading()) return;
-  const session = engine.newSandbox();
+  const session = await landingSandbox(engine);
+  if (!session) return;
   if (params.level) session.setLevel(params.level);
-  await yieldToPage();
-  if (!loading()) return;
   // At the step and level the landing's precomputed trace was stepped to (ui/app/preview.ts).
   takeOver(session);
   update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });

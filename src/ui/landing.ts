@@ -16,7 +16,7 @@ import { get, publish, update } from './app/state';
  * its own; a job that would go further waits for the whole engine (which brings the iptables
  * model the bridge plugin needs next), showing that it does. Once it is in, nothing waits.
  */
-export function waitForWholeEngine(engine: LandingEngine): void {
+function waitForWholeEngine(engine: LandingEngine): void {
   setJobGate({
     blocks: () => {
       const s = get().session;
@@ -28,21 +28,32 @@ export function waitForWholeEngine(engine: LandingEngine): void {
 }
 
 /**
- * Opens the default sandbox (unless the whole engine came first and opened the session), at the
- * step the landing's precomputed trace was stepped to (app/preview.ts). In three tasks: the
- * landing engine's evaluation, the new sandbox, its first render (on a first visit, with no
- * code compiled yet, the three took 250-330 ms in one task).
+ * The landing engine's default sandbox, or null when the whole engine came first and opened the
+ * session. In three tasks: the landing engine's evaluation (the caller's), the new sandbox, and
+ * its first render (the caller's, after this settles). On a first visit, with no code compiled
+ * yet, the three took 250-330 ms in one task.
  */
-export async function startLanding(engine: LandingEngine): Promise<void> {
+export async function landingSandbox(
+  engine: LandingEngine,
+): Promise<ReturnType<LandingEngine['newSandbox']> | null> {
   const loading = () => get().phase === 'loading';
-  if (!loading()) return;
-  performance.mark('cnisim:landing-loaded');
+  if (!loading()) return null;
   waitForWholeEngine(engine);
   await yieldToPage();
-  if (!loading()) return;
+  if (!loading()) return null;
   const session = engine.newSandbox();
   await yieldToPage();
-  if (!loading()) return;
+  return loading() ? session : null;
+}
+
+/**
+ * Opens the default sandbox (`landingSandbox`) at the step the landing's precomputed trace was
+ * stepped to (app/preview.ts).
+ */
+export async function startLanding(engine: LandingEngine): Promise<void> {
+  performance.mark('cnisim:landing-loaded');
+  const session = await landingSandbox(engine);
+  if (!session) return;
   takeOver(session);
   update({ session, source: 'own', phase: 'ready' });
   publish();
