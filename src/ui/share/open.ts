@@ -41,16 +41,17 @@ export function linkNotOpened(session: Session | null): boolean {
 export async function openLink(payload: string): Promise<void> {
   const engine = get().engine;
   if (!engine) return;
-  // The user's last changes, not saved yet (a save waits for an idle moment), are saved before
-  // the link's sandbox takes their place, as before a lesson or a scenario file.
-  if (get().source === 'own') saveNow();
-  update({ session: engine.newSandbox(), source: 'link' });
+  // The current session stays until the link is decoded; then the link's sandbox (openShared)
+  // or the default one takes its place, and the user's last changes, not saved yet (a save waits
+  // for an idle moment), are saved first, as before a lesson or a scenario file. (A placeholder
+  // sandbox made here meanwhile cost a task of ~100 ms on a cold page, and was thrown away.)
   const { decodeLink } = await importLink();
   const r = decodeLink(payload);
   if (!r.ok) {
+    if (get().source === 'own') saveNow();
     const fallback = engine.newSandbox();
     notOpened.add(fallback);
-    update({ session: fallback });
+    update({ session: fallback, source: 'link' });
     notify(
       'error',
       `${r.error} The default sandbox is open instead; your own sandbox is kept ("Back to my sandbox").`,
@@ -73,6 +74,8 @@ export async function openShared(
   if (!engine) return null;
   pause();
   if (get().source === 'own') saveNow();
+  // The link was decoded (or the trace file read) in this task; the sandbox is made in the next.
+  await yieldToPage();
   const session = engine.newSandbox();
   await yieldToPage();
   update({
