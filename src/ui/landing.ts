@@ -54,7 +54,11 @@ export async function startLanding(engine: LandingEngine): Promise<void> {
   performance.mark('cnisim:landing-loaded');
   const session = await landingSandbox(engine);
   if (!session) return;
+  // The session steps to the preview's step (with no code compiled yet, 30-90 ms), and the page
+  // renders it (100-150 ms) in the next task.
   takeOver(session);
+  await yieldToPage();
+  if (get().phase !== 'loading') return;
   update({ session, source: 'own', phase: 'ready' });
   publish();
   performance.mark('cnisim:landing-ready');
