@@ -4,6 +4,7 @@
  * chunks, parsed on another thread, do not compete with that render and the first paint.
  */
 import { loadEngine, loadLanding, type EngineModule, type LandingEngine } from '../engine';
+import { yieldToPage } from './app/jobs';
 import { framedByForeignPage } from './framing';
 import { parseRoute } from './route';
 
@@ -38,5 +39,5 @@ export function fetchLanding(): Promise<LandingEngine> | null {
  */
 export const wholeEngine: Promise<EngineModule> | null =
   typeof window !== 'undefined' && !onLanding && !framedByForeignPage(window)
-    ? new Promise<void>((resolve) => setTimeout(resolve, 0)).then(loadEngine)
+    ? yieldToPage().then(loadEngine)
     : null;
