@@ -2,7 +2,7 @@ import { loadCourseEngine, type EngineModule, type LandingEngine } from '../engi
 import { notify, pause, publish, runJob, seekTo, seekToAsked, cmd } from '../ui/store';
 import { get, update } from '../ui/app/state';
 import { landingSandbox } from '../ui/landing';
-import { takeOver, takePending } from '../ui/app/preview';
+import { takePending } from '../ui/app/preview';
 import { parseScenario, type EmbedParams } from './protocol';
 import { setEmbed } from './state';
 
@@ -78,11 +78,11 @@ export { seekTo };
  * works while the whole engine loads; `startEmbed` keeps it (main.tsx).
  */
 export async function startEmbedLanding(engine: LandingEngine, params: EmbedParams): Promise<void> {
-  const session = await landingSandbox(engine);
-  if (!session) return;
-  if (params.level) session.setLevel(params.level);
   // At the step and level the landing's precomputed trace was stepped to (ui/app/preview.ts).
-  takeOver(session);
+  const session = await landingSandbox(engine, (s) => {
+    if (params.level) s.setLevel(params.level);
+  });
+  if (!session) return;
   update({ session, selectedPod: null, selectedFile: null, phase: 'ready' });
   publish();
   takePending(cmd.stepForward);

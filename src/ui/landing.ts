@@ -28,13 +28,16 @@ function waitForWholeEngine(engine: LandingEngine): void {
 }
 
 /**
- * The landing engine's default sandbox, or null when the whole engine came first and opened the
- * session. In three tasks: the landing engine's evaluation (the caller's), the new sandbox, and
- * its first render (the caller's, after this settles). On a first visit, with no code compiled
- * yet, the three took 250-330 ms in one task.
+ * The landing engine's default sandbox, stepped to where the landing's precomputed trace was
+ * (`takeOver`, app/preview.ts; `prepare` runs first), or null when the whole engine came first
+ * and opened the session. In tasks of their own: the landing engine's evaluation (the
+ * caller's), the new sandbox, the takeover (30-90 ms with no code compiled yet), and its first
+ * render (the caller's, 100-150 ms, after this settles). On a first visit the four took
+ * 250-330 ms in one task.
  */
 export async function landingSandbox(
   engine: LandingEngine,
+  prepare?: (session: ReturnType<LandingEngine['newSandbox']>) => void,
 ): Promise<ReturnType<LandingEngine['newSandbox']> | null> {
   const loading = () => get().phase === 'loading';
   if (!loading()) return null;
@@ -43,22 +46,22 @@ export async function landingSandbox(
   if (!loading()) return null;
   const session = engine.newSandbox();
   await yieldToPage();
-  return loading() ? session : null;
+  if (!loading()) return null;
+  prepare?.(session);
+  takeOver(session);
+  await yieldToPage();
+  if (!loading()) return null;
+  // The preview steps on until the session is in the store: a step taken meanwhile is followed
+  // (the events are computed by now, so this is only a seek).
+  takeOver(session);
+  return session;
 }
 
-/**
- * Opens the default sandbox (`landingSandbox`) at the step the landing's precomputed trace was
- * stepped to (app/preview.ts).
- */
+/** Opens the default sandbox (`landingSandbox`) in the app. */
 export async function startLanding(engine: LandingEngine): Promise<void> {
   performance.mark('cnisim:landing-loaded');
   const session = await landingSandbox(engine);
   if (!session) return;
-  // The session steps to the preview's step (with no code compiled yet, 30-90 ms), and the page
-  // renders it (100-150 ms) in the next task.
-  takeOver(session);
-  await yieldToPage();
-  if (get().phase !== 'loading') return;
   update({ session, source: 'own', phase: 'ready' });
   publish();
   performance.mark('cnisim:landing-ready');
