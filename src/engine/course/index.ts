@@ -1,7 +1,7 @@
 /**
  * The course, loaded by `loadCourseEngine()` (src/engine/index.ts) as one lazy chunk with the lessons'
  * and challenges' data: the goal checker, the challenge runner, narration, lesson → Session,
- * a lesson's printed handout.
+ * a lesson's printed handout, a challenge's saved work.
  */
 export { loadCourse, lessonById, challengeById } from './content';
 export {
@@ -59,6 +59,13 @@ export {
   type AttemptEvent,
   type AttemptRecord,
 } from './attempt';
+export {
+  challengeWork,
+  readChallengeWork,
+  replayChallengeWork,
+  MAX_WORK_ACTIONS,
+  type ChallengeWork,
+} from './work';
 export { FIXES } from './fixes';
 export { quizChoices, learnerSeed, type ShownChoice } from './quiz';
 export { lessonHandout, lessonHandoutJob, type Handout } from './handout';

@@ -5,7 +5,7 @@
  * the seed of the attempt saved in this browser resumes that attempt). The session's
  * `source` becomes 'course', so it is never saved over the user's own sandbox.
  */
-import { loadCourseEngine, type ChallengeRun, type Lesson } from '../../engine';
+import { loadCourseEngine, type ChallengeRun, type CourseEngine, type Lesson } from '../../engine';
 import { routeHash, type Route } from '../route';
 import { ADDRESS_STEP, seekToAsked } from '../app/commands';
 import { Cancelled, runJob } from '../app/jobs';
@@ -14,7 +14,7 @@ import { saveNow } from '../app/persistence';
 import { get, publish, update } from '../app/state';
 import { loadProgress } from './progress';
 import { keepChallengeAttempt, setCourse, storage, useCourse } from './state';
-import { forgetWork, readWork, replayWork, savedWorkText, setRestoring } from './work';
+import { forgetWork, savedWorkText, setRestoring } from './work';
 
 type CourseRoute = Extract<Route, { kind: 'course' | 'lesson' | 'challenge' }>;
 
@@ -104,7 +104,7 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
   // step of the attempt open until now, which saves it.
   const saved = useCourse.getState().progress.challenges[ch.id]?.attempt;
   // So does the work on its cluster (./work.ts): replayed before the attempt reads the cursor.
-  if (saved?.seed === seed) await resumeWork(run);
+  if (saved?.seed === seed) await resumeWork(ce, run);
   const hintCount = ch.hints.length * 3;
   const now = Date.now();
   const attempt =
@@ -124,13 +124,11 @@ export async function openCourseRoute(route: CourseRoute): Promise<void> {
 }
 
 /**
- * Replays the learner's saved work on a challenge's fresh run (./work.ts), or says why it could
- * not be and leaves the challenge as it opens.
+ * Replays the learner's saved work on a challenge's fresh run (./work.ts keeps it), or says why
+ * it could not be and leaves the challenge as it opens.
  */
-async function resumeWork(run: ChallengeRun): Promise<void> {
-  const engine = get().engine;
-  if (!engine) return;
-  const work = readWork(savedWorkText(), run, engine.actionProblems);
+async function resumeWork(ce: CourseEngine, run: ChallengeRun): Promise<void> {
+  const work = ce.readChallengeWork(savedWorkText(), run);
   if (work === null) return;
   const lost = (why: string) =>
     notify(
@@ -144,7 +142,7 @@ async function resumeWork(run: ChallengeRun): Promise<void> {
   }
   setRestoring(true);
   try {
-    const job = runJob('Restoring your work on this challenge', replayWork(run, work));
+    const job = runJob('Restoring your work on this challenge', ce.replayChallengeWork(run, work));
     if (job && !(await job))
       notify(
         'warning',

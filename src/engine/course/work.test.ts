@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { loadCourseEngine, loadEngine } from '../../engine';
-import { readWork, replayWork, workOf } from './work';
+import { drain } from '../session/session';
+import { openChallenge } from './challenge';
+import { loadCourse } from './content';
+import { challengeWork, MAX_WORK_ACTIONS, readChallengeWork, replayChallengeWork } from './work';
 
-const [ce, engine] = await Promise.all([loadCourseEngine(), loadEngine()]);
-/** Runs a job to its end. */
-function drain<T>(job: Generator<number, T>): T {
-  for (;;) {
-    const r = job.next();
-    if (r.done) return r.value;
-  }
-}
-
-const challenge = ce.loadCourse().challenges.find((c) => c.id === 'node-notready')!;
+const challenge = loadCourse().challenges.find((c) => c.id === 'node-notready')!;
 
 /** node-notready, seed 1, where the learner created a pod of their own and stepped back. */
 function worked() {
-  const run = ce.openChallenge(challenge, 1);
+  const run = openChallenge(challenge, 1);
   const r = run.session.perform({ do: 'createPod', name: 'mine', node: 'node-1' });
   expect(r.error).toBeNull();
   run.session.seek(run.session.cursor + 5);
@@ -26,11 +19,11 @@ function worked() {
 describe('a challenge’s saved work', () => {
   it('replays on a fresh run of the same seed: the same log, step and trace', () => {
     const run = worked();
-    const text = JSON.stringify(workOf(run));
-    const fresh = ce.openChallenge(challenge, 1);
-    const work = readWork(text, fresh, engine.actionProblems);
+    const text = JSON.stringify(challengeWork(run));
+    const fresh = openChallenge(challenge, 1);
+    const work = readChallengeWork(text, fresh);
     if (work === null || 'problem' in work) throw new Error(String(work && work.problem));
-    expect(drain(replayWork(fresh, work))).toBe(true);
+    expect(drain(replayChallengeWork(fresh, work))).toBe(true);
     expect(fresh.session.cursor).toBe(run.session.cursor);
     expect(fresh.session.loggedActions()).toEqual(run.session.loggedActions());
     expect(fresh.session.events[fresh.session.cursor]).toEqual(
@@ -39,20 +32,16 @@ describe('a challenge’s saved work', () => {
   });
 
   it('is ignored for another challenge or seed', () => {
-    const text = JSON.stringify(workOf(worked()));
-    expect(readWork(text, ce.openChallenge(challenge, 2), engine.actionProblems)).toBeNull();
-    expect(readWork(null, ce.openChallenge(challenge, 1), engine.actionProblems)).toBeNull();
+    const text = JSON.stringify(challengeWork(worked()));
+    expect(readChallengeWork(text, openChallenge(challenge, 2))).toBeNull();
+    expect(readChallengeWork(null, openChallenge(challenge, 1))).toBeNull();
   });
 
   it('is refused, saying why, when damaged or tampered with', () => {
-    const good = workOf(worked());
-    const fresh = ce.openChallenge(challenge, 1);
+    const good = challengeWork(worked());
+    const fresh = openChallenge(challenge, 1);
     const problem = (w: unknown) => {
-      const r = readWork(
-        typeof w === 'string' ? w : JSON.stringify(w),
-        fresh,
-        engine.actionProblems,
-      );
+      const r = readChallengeWork(typeof w === 'string' ? w : JSON.stringify(w), fresh);
       return r !== null && 'problem' in r ? r.problem : null;
     };
     expect(problem('{"app":')).toBe('it is not JSON');
@@ -71,5 +60,17 @@ describe('a challenge’s saved work', () => {
     expect(problem({ ...good, actions: hidden })).toBe(`actions[${mine}].hidden: not expected`);
     expect(problem({ ...good, level: 'everything' })).toMatch(/^level: expected /);
     expect(problem({ ...good, cursor: -7 })).toBe('cursor: expected a step');
+    expect(problem({ ...good, actions: [...good.actions, 'createPod'] })).toBe(
+      `actions[${good.actions.length}]: expected an action`,
+    );
+    const early = good.actions.map((a, i) => (i === mine ? { ...a, step: 0 } : a));
+    expect(problem({ ...good, actions: early })).toBe(
+      `actions[${mine}].step: expected a step in order`,
+    );
+    // A tampered record cannot make the replay endless.
+    const many = Array.from({ length: MAX_WORK_ACTIONS + 1 }, () => good.actions[mine]);
+    expect(problem({ ...good, actions: many })).toBe(
+      `actions: expected a list of at most ${MAX_WORK_ACTIONS}`,
+    );
   });
 });
