@@ -111,9 +111,12 @@ async function longTasks(page: Page): Promise<[number, number][]> {
   );
 }
 
-/** The longest task so far (0 if none took over 50 ms). */
+/** The longest of `tasks` (0 if none took over 50 ms). */
+const longestOf = (tasks: [number, number][]) => Math.max(0, ...tasks.map(([, d]) => d));
+
+/** The longest task so far. */
 async function longestTask(page: Page): Promise<number> {
-  return Math.max(0, ...(await longTasks(page)).map(([, d]) => d));
+  return longestOf(await longTasks(page));
 }
 
 /** "over 200 ms in 3 of 15": how many of the longest tasks went past issue 17's budget. */
@@ -395,7 +398,7 @@ async function reopening(browser: Browser): Promise<void> {
       );
       times.push(await page.evaluate(() => performance.now()));
       const tasks = await longTasks(page);
-      longest.push(Math.max(0, ...tasks.map(([, d]) => d)));
+      longest.push(longestOf(tasks));
       if (process.env['BENCH_VERBOSE'])
         console.log(`    long tasks (start, ms): ${JSON.stringify(tasks)}`);
       await ctx.close();
