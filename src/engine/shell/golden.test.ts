@@ -43,6 +43,10 @@ const header = lines[0] as Header;
 const cases = lines.slice(1) as Case[];
 const NAMESPACES = ['cnisim-sh-t', 'cnisim-sh-u'];
 
+/** The routes the recorder adds before each `ip route flush` case (tools/record/shell/record.py). */
+const FLUSH =
+  'ip route add 10.50.0.0/16 via 10.1.0.99; ip route add 192.168.0.0/16 via 10.1.0.99; ip route add default via 10.1.0.1; ';
+
 /** Where the shell knowingly differs from the real tools, and why. */
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'x=(a b)': 'arrays are not supported',
@@ -52,6 +56,8 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   "jq 'keys' j": 'jq: only path filters',
   'ip addr add 10.7.3.1/24 dev br0 label foo': 'address labels are not modelled',
   'ip route add blackhole 10.82.0.0/16': 'route types other than unicast are not modelled',
+  [`${FLUSH}ip route flush table local`]: 'the local routing table is not modelled',
+  [`${FLUSH}ip route flush table all`]: 'the local routing table is not modelled',
 };
 
 function quote(s: string): string {

@@ -177,6 +177,19 @@ for x in ['ip link set vd address 0A:58:0A:F4:00:05', 'ip link set lo address 02
           'ip route add 10.41.0.0/24 dev br0 proto static; ip route del 10.41.0.0/24 proto boot']:
     c(x)
 
+# ip route flush: its selectors (iproute2 iproute_list_flush_or_save and filter_nlmsg)
+FLUSH = 'ip route add 10.50.0.0/16 via 10.1.0.99; ip route add 192.168.0.0/16 via 10.1.0.99; ip route add default via 10.1.0.1; '
+for x in ['ip route flush table main', 'ip route flush table main; ip route flush table main; echo rc=$?', 'ip -6 route flush table main', 'ip route flush table 254',
+          'ip route flush root 10.0.0.0/8', 'ip route flush 10.50.0.0/16', 'ip route flush 10.0.0.0/8', 'ip route flush to 10.50.0.0/16', 'ip route flush exact 10.50.0.0/16',
+          'ip route flush match 10.50.1.0/24', 'ip route flush default', 'ip -4 route flush default', 'ip route flush all', 'ip route flush any', 'ip -6 route flush default',
+          'ip route flush root fd00::/8', 'ip -6 route flush root fd00::/8', 'ip route flush dev br0 root 10.0.0.0/8', 'ip route flush dev vd', 'ip route flush dev nope',
+          'ip route flush proto kernel', 'ip route flush proto boot', 'ip route flush proto static', 'ip route flush proto 3', 'ip route flush proto foo', 'ip route flush via 10.1.0.99',
+          'ip route flush via 10.1.0.1 root 0.0.0.0/0', 'ip route flush root', 'ip route flush root foo', 'ip route flush table foo', 'ip route flush 10.50.0.0/16 192.168.0.0/16',
+          'ip route flush root 10.50.0.0/16 table main dev br0', 'ip route flush', 'ip -6 route flush dev br0', 'ip route flush dev br0 dev vd',
+          'ip route flush scope link', 'ip route flush scope global', 'ip route flush scope all', 'ip route flush scope foo', 'ip route flush metric 0', 'ip route flush metric 5',
+          'ip route flush src 10.1.0.1', 'ip route flush table local', 'ip route flush table all', 'ip -s route flush table main']:
+    c(FLUSH + x)
+
 
 def sh(c):
     return subprocess.run(c, shell=True, capture_output=True)

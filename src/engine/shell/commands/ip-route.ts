@@ -7,7 +7,8 @@
  */
 import * as K from '../../kernel/kernel';
 import type { Route } from '../../kernel/types';
-import { type IP, ipString, networkOf, parseIP } from '../../net/ip';
+import { type IP, ipString, netContains, networkOf, parseIP } from '../../net/ip';
+import { routesInDumpOrder } from '../../kernel/view';
 import { parseScope } from './ip-addr';
 import {
   type Family,
@@ -276,35 +277,152 @@ function routeDel(ip: IpRun, req: RouteReq): number {
   return 0;
 }
 
+/** A destination selector of `ip route flush` (iproute2's inet_prefix; bits -1: no length). */
+interface DstFilter {
+  /** 0: "default", "all" or "any" without -4 / -6, which match either family. */
+  family: Family;
+  ip: IP | null;
+  bits: number;
+}
+
+/** inet_addr_match: the first `bits` bits of `a` and `b` are the same. */
+const samePrefix = (a: IP, b: IP | null, bits: number): boolean =>
+  bits <= 0 || (b !== null && netContains({ ip: b, prefix: bits }, a));
+
 /**
- * `ip [-4|-6] route flush [dev] DEV` (iproute2 6.1 iproute_list_flush_or_save): no argument ->
- * '"ip route flush" requires arguments.'; the main table, IPv4 unless -6 is given; every route of
- * the family through the device goes (checked with the real ip in a throw-away namespace).
+ * `ip [-4|-6] [-s] route flush SELECTOR...` (iproute2 6.1 iproute_list_flush_or_save, its
+ * filter_nlmsg and iproute_flush): ip dumps the table and sends RTM_DELROUTE for every route the
+ * selectors match, IPv4 unless -6 is given. Selectors: `table main|254`, `dev|oif DEV`,
+ * `proto P|all`, `scope S|all`, `metric N`, `via GW`, `src IP`, and a destination: `root P`
+ * (routes inside P), `match P` (routes that contain P), `[exact|to] P` (P itself); `default` is
+ * the default route, `all` and `any` every route; the last destination given wins. Checked
+ * against the real ip 6.1 in throw-away namespaces (golden/real-outputs.jsonl). Not modelled: the
+ * local and other tables (`table local|all`), and the "FIB table does not exist" of a table that
+ * never held a route.
  */
 function routeFlush(ip: IpRun, argv: readonly string[]): number {
   if (argv.length === 0) throw new IpExit('"ip route flush" requires arguments.\n', 1);
   let dev: string | null = null;
+  let proto: Route['protocol'] | 'other' | null = null;
+  let scope: number | null = null;
+  let metric: number | null = null;
+  let via: IP | null = null;
+  let src: IP | null = null;
+  let rdst: DstFilter | null = null;
+  let mdst: DstFilter | null = null;
+  const prefixOf = (arg: string): DstFilter => {
+    // "all" and "any" leave the length unset; "default" is a prefix of length 0.
+    if (arg === 'all' || arg === 'any') return { family: ip.family, ip: null, bits: -1 };
+    const p = getPrefix(arg, ip.family);
+    return { family: p.family, ip: p.ip, bits: p.prefix };
+  };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === 'dev' || arg === 'oif') {
+    let arg = argv[i]!;
+    const next = (): string => {
       i++;
       if (i >= argv.length)
         throw new IpExit('Command line is not complete. Try option "help"\n', 255);
-      dev = argv[i]!;
-    } else if (arg === 'table' && argv[i + 1] === 'main') {
-      i++;
-    } else {
-      // a bare word is a prefix to match (to PREFIX); other selectors are not modelled
+      return argv[i]!;
+    };
+    if (matches(arg, 'table')) {
+      const v = next();
+      if (v === 'main' || v === '254') continue;
+      if (v === 'help') throw new IpExit(IP_ROUTE_USAGE, 255);
+      if (v === 'all' || v === 'local' || v === 'default' || getUnsigned(v) !== null)
+        notSimulated(`route flush table ${v}`);
+      invarg('table id value is invalid\n', v);
+    } else if (matches(arg, 'protocol')) {
+      const v = next();
+      const n = getUnsigned(v, 255);
+      const p = PROTOS[v] ?? (n !== null ? (PROTO_NUMBERS[n] ?? 'other') : undefined);
+      if (p === undefined && v !== 'all') invarg('invalid "protocol"\n', v);
+      proto = p ?? null;
+    } else if (matches(arg, 'scope')) {
+      const v = next();
+      const n = parseScope(v);
+      if (n === null && v !== 'all') invarg('invalid "scope"\n', v);
+      scope = n;
+    } else if (arg === 'dev' || arg === 'oif') {
+      dev = next();
+    } else if (matches(arg, 'metric') || matches(arg, 'priority') || arg === 'preference') {
+      const v = next();
+      metric = getUnsigned(v);
+      if (metric === null) invarg('"metric" value is invalid\n', v);
+    } else if (arg === 'via') {
+      let v = next();
+      let fam = ip.family;
+      if (v === 'inet' || v === 'inet6') {
+        fam = v === 'inet' ? 4 : 6;
+        v = next();
+      }
+      via = getPrefix(v, fam).ip;
+    } else if (arg === 'src') {
+      src = getPrefix(next(), ip.family).ip;
+    } else if (
+      ['vrf', 'cached', 'cloned', 'dsfield', 'type', 'realms'].some((k) => matches(arg, k)) ||
+      ['tos', 'iif', 'mark'].includes(arg)
+    ) {
       notSimulated(`route flush ${arg}`);
+    } else {
+      if (matches(arg, 'to')) arg = next();
+      if (matches(arg, 'root')) rdst = prefixOf(next());
+      else if (matches(arg, 'match')) mdst = prefixOf(next());
+      else {
+        if (matches(arg, 'exact')) arg = next();
+        if (matches(arg, 'help')) throw new IpExit(IP_ROUTE_USAGE, 255);
+        mdst = rdst = prefixOf(arg);
+      }
     }
   }
-  if (dev === null) notSimulated('route flush without a device');
-  const l = linkNamed(ip, dev);
-  if (!l) throw new IpExit(`Cannot find device "${dev}"\n`, 1);
   const family = ip.family === 6 ? 6 : 4;
-  ip.ctx.changeKernel((k) => K.routeFlushDev(k, ip.ns, l.ifindex, family));
+  let ifindex: number | null = null;
+  if (dev !== null) {
+    const l = linkNamed(ip, dev);
+    if (!l) nodev(dev);
+    ifindex = l!.ifindex;
+  }
+  const ns = nsOf(ip);
+  const victims = (ns ? routesInDumpOrder(ns, family) : []).filter((r) => {
+    const dst = parseIP(r.dst)!;
+    if (rdst) {
+      if (rdst.family !== 0 && rdst.family !== r.family) return false;
+      if (rdst.bits > r.prefix || !samePrefix(dst, rdst.ip, rdst.bits)) return false;
+    }
+    if (mdst) {
+      if (mdst.family !== 0 && mdst.family !== r.family) return false;
+      if (mdst.bits >= 0 && (mdst.bits < r.prefix || !samePrefix(dst, mdst.ip, r.prefix)))
+        return false;
+    }
+    if (proto !== null && r.protocol !== proto) return false;
+    if (scope !== null && SCOPE_NUMBERS[r.scope] !== scope) return false;
+    if (metric !== null && r.metric !== metric) return false;
+    if (via && (r.gateway === null || ipString(via) !== r.gateway)) return false;
+    if (src && (r.prefsrc === null || ipString(src) !== r.prefsrc)) return false;
+    return ifindex === null || r.dev === ifindex;
+  });
+  if (victims.length)
+    ip.ctx.changeKernel((k) => {
+      for (const r of victims)
+        K.routeDel(k, ip.ns, {
+          family: r.family,
+          dst: r.prefix === 0 ? null : parseIP(r.dst),
+          prefix: r.prefix,
+          dev: r.dev,
+          gateway: r.gateway === null ? null : parseIP(r.gateway),
+          metric: r.metric,
+        });
+    });
+  if (ip.show?.stats)
+    ip.ctx.out(
+      victims.length
+        ? `\n*** Round 1, deleting ${victims.length} entries ***\n*** Flush is complete after 1 round ***\n`
+        : 'Nothing to flush.\n',
+    );
   return 0;
 }
+
+/** rtm_scope numbers of the scopes routes have here. */
+const SCOPE_NUMBERS: Record<Route['scope'], number> = { universe: 0, link: 253, host: 254 };
 
 export function doRoute(ip: IpRun, argv: readonly string[]): number {
   if (argv.length === 0) notSimulated('route show');
