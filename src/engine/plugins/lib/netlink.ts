@@ -359,7 +359,9 @@ export function* routeAdd(sys: Sys, ns: NsId, r: NlRoute, ecmp = false): Gen<voi
           prefix: dst.prefix,
           dev: r.dev,
           gateway: r.gw,
-          ...(r.scope ? { scope: r.scope } : {}),
+          // netlink sends Route.Scope as it is, and its zero value is RT_SCOPE_UNIVERSE: only
+          // iproute2 picks scope link for a route without a gateway (the kernel's default here).
+          scope: r.scope ?? 'universe',
           ...(r.src ? { prefsrc: r.src } : {}),
         },
         { append: ecmp },
