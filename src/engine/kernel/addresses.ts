@@ -20,8 +20,36 @@ import {
 import { interfaceSysctl, ipv6Disabled } from './sysctl';
 import type { Addr, AddrScope, KernelState, Link, Netns } from './types';
 
-function addrconf(ns: Netns, l: Link): void {
-  if (l.ip6Configured || !operUp(l) || ipv6Disabled(ns, l)) return;
+/**
+ * How long duplicate address detection takes on `l`, or null when it does not run: the device
+ * (not the loopback) must have accept_dad on (or "all" must) and send at least one neighbour
+ * solicitation (dad_transmits), each retrans_time (1 s) after the last. The kernel's random start
+ * delay (up to rtr_solicit_delay) is left out.
+ */
+function dadTime(ns: Netns, l: Link): number | null {
+  if (l.kind === 'loopback') return null;
+  const on =
+    Number(ns.sysctl['net.ipv6.conf.all.accept_dad'] ?? '0') >= 1 ||
+    Number(interfaceSysctl(ns, l, 'ipv6.conf.accept_dad') ?? '1') >= 1;
+  const transmits = Number(interfaceSysctl(ns, l, 'ipv6.conf.dad_transmits') ?? '1');
+  return on && transmits >= 1 ? transmits * DAD_RETRANS_US : null;
+}
+
+/** retrans_time: the time between two neighbour solicitations of DAD. */
+export const DAD_RETRANS_US = 1_000_000;
+
+/** addrconf_dad_start: an address DAD checks is tentative until DAD ends, once the device is ready. */
+function startDad(k: KernelState, ns: Netns, l: Link, a: Addr): void {
+  const t = dadTime(ns, l);
+  if (t === null || a.nodad) return;
+  a.dadUntil = operUp(l) ? (k.now ?? 0) + t : -1;
+}
+
+function addrconf(k: KernelState, ns: Netns, l: Link): void {
+  if (!operUp(l) || ipv6Disabled(ns, l)) return;
+  // The device became ready: DAD starts for the addresses that waited for it.
+  for (const a of l.addrs) if (a.dadUntil === -1) startDad(k, ns, l, a);
+  if (l.ip6Configured) return;
   l.ip6Configured = true;
   if (l.kind === 'loopback') {
     insertAddr(l, { family: 6, local: '::1', prefix: 128, scope: 'host', broadcast: null });
@@ -29,7 +57,9 @@ function addrconf(ns: Netns, l: Link): void {
   }
   const ll = eui64LinkLocal(l.mac);
   if (!l.addrs.some((a) => a.local === ll)) {
-    insertAddr(l, { family: 6, local: ll, prefix: 64, scope: 'link', broadcast: null });
+    const a: Addr = { family: 6, local: ll, prefix: 64, scope: 'link', broadcast: null };
+    startDad(k, ns, l, a);
+    insertAddr(l, a);
   }
   addKernelRoute6(ns, l, 'fe80::', 64, 'addrconf');
 }
@@ -79,7 +109,7 @@ export function addrAdd(
   k: KernelState,
   nsId: string,
   ifindex: number,
-  a: { ip: IP; prefix: number; broadcast?: string | null; scope?: AddrScope },
+  a: { ip: IP; prefix: number; broadcast?: string | null; scope?: AddrScope; nodad?: boolean },
 ): void {
   const { ns, l } = getLink(k, nsId, ifindex);
   const local = ipString(a.ip);
@@ -111,6 +141,10 @@ export function addrAdd(
   // A secondary must have its primary's scope (inet_insert_ifa).
   if (l.addrs.some((x) => sameSubnet4(x, addr) && x.scope !== scope))
     throw new KernelError('EINVAL', 'ipv4: Invalid scope value');
+  if (a.ip.v === 6) {
+    if (a.nodad) addr.nodad = true;
+    startDad(k, ns, l, addr);
+  }
   insertAddr(l, addr);
   if (a.ip.v === 4) {
     if (l.adminUp) addConnectedRoute(ns, l, addr);
@@ -191,7 +225,7 @@ netdevChain.register('down', 0, 'addrconf', ({ link: l }) => {
   l.ip6Configured = false;
 });
 
-netdevChain.register('change', 0, 'addrconf', ({ ns, link }) => addrconf(ns, link));
+netdevChain.register('change', 0, 'addrconf', ({ k, ns, link }) => addrconf(k, ns, link));
 
 devSysctlChain.register('write', 0, 'addrconf', ({ ns, link: l, key, value }) => {
   if (key !== 'ipv6.conf.disable_ipv6' || value !== '1') return;

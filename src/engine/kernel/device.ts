@@ -6,7 +6,7 @@ import type { IP } from '../net/ip';
 import { fnv1a } from '../state/hash';
 import { tget } from '../state/table';
 import { KernelError } from './errors';
-import type { AddrScope, KernelState, Link, LinkKind, Netns } from './types';
+import type { Addr, AddrScope, KernelState, Link, LinkKind, Netns } from './types';
 
 export const ZERO_MAC = '00:00:00:00:00:00';
 
@@ -180,4 +180,9 @@ export function scopeOfV6(ip: IP): AddrScope {
 
 export function macBytes(mac: string): number[] {
   return mac.split(':').map((x) => parseInt(x, 16));
+}
+
+/** IFA_F_TENTATIVE: duplicate address detection has not ended for `a` at `now`. */
+export function isTentative(a: Addr, now: number): boolean {
+  return a.dadUntil !== undefined && (a.dadUntil < 0 || a.dadUntil > now);
 }

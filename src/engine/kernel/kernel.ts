@@ -32,6 +32,7 @@ export {
 } from './errors';
 export {
   IFNAMSIZ_MAX,
+  isTentative,
   linkByIndex,
   linkByName,
   linksOf,

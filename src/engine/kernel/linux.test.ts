@@ -378,15 +378,18 @@ function route(k: KernelState, ns: string, text: string, mode: Mode = 'add') {
   }
 }
 
-/** br0 (up, 10.1.0.1/24, fd00:1::1/64) and v0 (down, 10.9.0.1/24, fd00:9::1/64) with peer v1. */
+/**
+ * br0 (up, 10.1.0.1/24, fd00:1::1/64) and v0 (down, 10.9.0.1/24, fd00:9::1/64) with peer v1; the
+ * IPv6 addresses are added with `nodad`, as in the recordings (else they are tentative a while).
+ */
 function routed(): { k: KernelState; ns: string } {
   const { k, ns } = setup();
   const br = bridgeUp(k, ns);
   add4(k, ns, br, '10.1.0.1/24');
-  K.addrAdd(k, ns, br, { ip: ip('fd00:1::1'), prefix: 64 });
+  K.addrAdd(k, ns, br, { ip: ip('fd00:1::1'), prefix: 64, nodad: true });
   const v0 = K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
   add4(k, ns, v0, '10.9.0.1/24');
-  K.addrAdd(k, ns, v0, { ip: ip('fd00:9::1'), prefix: 64 });
+  K.addrAdd(k, ns, v0, { ip: ip('fd00:9::1'), prefix: 64, nodad: true });
   return { k, ns };
 }
 
@@ -494,6 +497,37 @@ describe('preferred source (src)', () => {
       'EINVAL: Invalid source address',
     );
     expect(route(k, ns, '2001:db8:3::/64 dev br0 src ::1')).toBe('EINVAL: Invalid source address');
+  });
+
+  it('IPv6: not a tentative address, until duplicate address detection has ended', () => {
+    // (addresses added without nodad; lo up)
+    // ip -6 route add 2001:db8::/64 dev br0 src fd00:9::1     Error: Invalid source address.
+    //   (v0 down: fd00:9::1 stays tentative)
+    // ip -6 route add 2001:db8:5::/64 dev br0 src fd00:1::1   Error: Invalid source address.
+    //   (br0 up, no port yet: state UNKNOWN, DAD running)
+    // ip link set v0 up; ip link set v1 up
+    // ip -6 route add 2001:db8:6::/64 dev br0 src fd00:9::1   Error: Invalid source address.
+    //   (DAD running); a few seconds later both are ok
+    const { k, ns } = setup();
+    k.now = 5_000_000;
+    const br = bridgeUp(k, ns);
+    K.addrAdd(k, ns, br, { ip: ip('fd00:1::1'), prefix: 64 });
+    const v0 = K.linkAdd(k, ns, { kind: 'veth', name: 'v0', peerName: 'v1' }, rnd);
+    K.addrAdd(k, ns, v0, { ip: ip('fd00:9::1'), prefix: 64 });
+    K.linkSetUp(k, ns, 1);
+    const invalid = 'EINVAL: Invalid source address';
+    expect(route(k, ns, '2001:db8::/64 dev br0 src fd00:9::1')).toBe(invalid);
+    expect(route(k, ns, '2001:db8:5::/64 dev br0 src fd00:1::1')).toBe(invalid);
+    K.linkSetUp(k, ns, v0);
+    K.linkSetUp(k, ns, link(k, ns, 'v1').ifindex);
+    const v0addr = link(k, ns, 'v0').addrs.find((a) => a.local === 'fd00:9::1')!;
+    expect(K.isTentative(v0addr, k.now)).toBe(true);
+    expect(route(k, ns, '2001:db8:6::/64 dev br0 src fd00:9::1')).toBe(invalid);
+    // One neighbour solicitation (dad_transmits 1), retrans_time 1 s later: DAD has ended.
+    k.now += 1_000_000;
+    expect(K.isTentative(v0addr, k.now)).toBe(false);
+    expect(route(k, ns, '2001:db8:6::/64 dev br0 src fd00:9::1')).toBeUndefined();
+    expect(route(k, ns, '2001:db8:5::/64 dev br0 src fd00:1::1')).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  * routes. Registers on the netdev chain: a device that goes down or away takes its routes along.
  */
 import { ipString, lastOf, netContains, networkOf, parseIP, type Family, type IP } from '../net/ip';
-import { linksOf, nsById, scopeOfV6 } from './device';
+import { isTentative, linksOf, nsById, scopeOfV6 } from './device';
 import { carrierOf } from './linkwatch';
 import { KernelError } from './errors';
 import { netdevChain } from './notifier';
@@ -172,7 +172,7 @@ export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: R
   if (spec.prefsrc) {
     if (spec.family === 4 && localTable4(ns, spec.prefsrc, null)?.type !== 'local')
       throw new KernelError('EINVAL', 'Invalid prefsrc address');
-    if (spec.family === 6 && !localAddr6(ns, spec.prefsrc, out, false))
+    if (spec.family === 6 && !localAddr6(ns, spec.prefsrc, out, false, k.now ?? 0))
       throw new KernelError('EINVAL', 'Invalid source address');
   }
   const route: Route = {
@@ -297,16 +297,23 @@ function mainTable4(
 
 /**
  * ipv6_chk_addr_and_flags: `addr` is an address of the namespace; unless `anyDev`, a link-local
- * or host-scope address counts only on `dev`. (A preferred source must also not be tentative, i.e.
- * still doing DAD; the model has no DAD, as if every address were added with `nodad`.)
+ * or host-scope address counts only on `dev`. Given `now` (ipv6_chk_addr, as for a preferred
+ * source), a tentative address (still doing DAD) does not count.
  */
-function localAddr6(ns: Netns, addr: IP, dev: Link | undefined, anyDev: boolean): boolean {
+function localAddr6(
+  ns: Netns,
+  addr: IP,
+  dev: Link | undefined,
+  anyDev: boolean,
+  now?: number,
+): boolean {
   const s = ipString(addr);
   return linksOf(ns).some((l) =>
     l.addrs.some(
       (a) =>
         a.family === 6 &&
         a.local === s &&
+        (now === undefined || !isTentative(a, now)) &&
         (anyDev || !dev || l === dev || (a.scope !== 'link' && a.scope !== 'host')),
     ),
   );

@@ -51,6 +51,15 @@ export interface Addr {
    * and subnet. Secondaries follow the primaries in the list; absent on primaries and IPv6.
    */
   secondary?: boolean;
+  /** IPv6 IFA_F_NODAD: added with `nodad`, so no duplicate address detection runs. */
+  nodad?: boolean;
+  /**
+   * IPv6 duplicate address detection: the virtual time (µs) at which it ends, or -1 while it
+   * waits for the device to be ready (up, with a carrier). Until then the address is tentative
+   * (IFA_F_TENTATIVE): `ip addr` says so, and it cannot be a route's preferred source. Absent: no
+   * DAD (IPv4, `nodad`, accept_dad 0, the loopback device).
+   */
+  dadUntil?: number;
 }
 
 export interface BridgeInfo {

@@ -61,6 +61,22 @@ export class Sys {
     return tget(this.kernel.netns, id);
   }
 
+  /** Virtual time now (µs). */
+  get now(): number {
+    return this.sim.state.clock;
+  }
+
+  /**
+   * nanosleep: the process sleeps `us` of virtual time. A scheduler runs other work meanwhile and
+   * resumes it at the time; a headless run (`runToEnd`) resumes it at once, so the clock is moved
+   * here instead (no event: nothing visible changed).
+   */
+  *sleep(us: number): Gen<void> {
+    const before = this.sim.state.clock;
+    yield { tick: true, sleepUs: us };
+    if (this.sim.state.clock === before) this.sim.advance(us);
+  }
+
   /**
    * The namespace bound at `path` (a /var/run/netns mount), or the process's own for
    * /proc/self/ns/net and /proc/<pid>/ns/net.

@@ -190,6 +190,15 @@ for x in ['ip route flush table main', 'ip route flush table main; ip route flus
           'ip route flush src 10.1.0.1', 'ip route flush table local', 'ip route flush table all', 'ip -s route flush table main']:
     c(FLUSH + x)
 
+# IPv6 duplicate address detection: addresses are tentative for a while (br0 has a port with a
+# carrier; the header's fd00:1::1 was added with nodad)
+DAD = ['ip addr show dev br0', 'ip -j addr show dev br0', 'ip addr add fd00:2::1/64 dev br0; ip addr show dev br0',
+       'ip addr add fd00:2::1/64 dev br0; ip -j addr show dev br0', 'ip addr add fd00:2::1/64 dev br0; ip -6 route add 2001:db8::/64 dev br0 src fd00:2::1',
+       'ip -6 route add 2001:db8::/64 dev br0 src fd00:1::1', 'ip addr add fd00:2::1/64 dev br0 nodad; ip -6 route add 2001:db8::/64 dev br0 src fd00:2::1',
+       'ip link set vd up; ip link set vd2 up; ip addr show dev vd', 'ip -o -6 addr show dev br0']
+for x in DAD:
+    c(x)
+
 
 def sh(c):
     return subprocess.run(c, shell=True, capture_output=True)

@@ -5,7 +5,7 @@
 import { CniError, GoError } from '../../cni/errors';
 import type { Result100, IPConfig, Route } from '../../cni/result';
 import { q } from '../../gofmt';
-import { KernelError, LinkNotFoundError } from '../../kernel/kernel';
+import { isTentative, KernelError, LinkNotFoundError } from '../../kernel/kernel';
 import type { Link } from '../../kernel/types';
 import {
   type IP,
@@ -241,6 +241,9 @@ export function* configureIface(p: Proc, ns: NsId, ifName: string, res: Result10
   } catch (e) {
     throw new GoError(`failed to set ${q(ifName)} UP: ${(e as Error).message}`);
   }
+  // Only with an IPv6 gateway, and its error is ignored: without one, the IPv6 addresses may
+  // still be tentative when the plugin goes on (ptp's routes with them as source then fail).
+  if (v6gw !== null) yield* settleAddresses(p, ns, ifName, 10);
   for (const r of res.routes ?? []) {
     // r.Dst.IP.To4() != nil: a route without dst takes the IPv6 gateway.
     const is4 = r.dst !== null && r.dst.ip.v === 4;
@@ -253,6 +256,34 @@ export function* configureIface(p: Proc, ns: NsId, ifName: string, res: Result10
         `failed to add route '${goIPNetValue(r.dst)} via ${gw ? ipString(gw) : '<nil>'} dev ${ifName}': ${(e as Error).message}`,
       );
     }
+  }
+}
+
+/**
+ * ip.SettleAddresses: waits until no IPv6 address of the link is tentative (duplicate address
+ * detection), listing them every 50 ms, for at most `timeout` seconds; returns the error
+ * SettleAddresses would (callers ignore it).
+ */
+export function* settleAddresses(
+  p: Proc,
+  ns: NsId,
+  ifName: string,
+  timeout: number,
+): Gen<string | null> {
+  const sys = p.sys;
+  const deadline = sys.now + timeout * 1_000_000;
+  for (;;) {
+    let link: Link;
+    try {
+      link = nl.linkByName(sys, ns, ifName);
+    } catch (e) {
+      return `failed to retrieve link: ${(e as Error).message}`;
+    }
+    const v6 = link.addrs.filter((a) => a.family === 6);
+    if (!v6.some((a) => isTentative(a, sys.now))) return null;
+    if (sys.now > deadline)
+      return `link ${ifName} still has tentative addresses after ${timeout} seconds`;
+    yield* sys.sleep(50_000);
   }
 }
 

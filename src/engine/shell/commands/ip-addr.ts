@@ -169,7 +169,7 @@ export function addrModify(ip: IpRun, argv: readonly string[], cmd: 'add' | 'del
     } else {
       kernelCall(ip, () =>
         ip.ctx.changeKernel((k) =>
-          K.addrAdd(k, ip.ns, l.ifindex, { ip: addr, prefix: local!.prefix }),
+          K.addrAdd(k, ip.ns, l.ifindex, { ip: addr, prefix: local!.prefix, nodad }),
         ),
       );
     }

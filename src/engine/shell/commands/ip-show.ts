@@ -15,12 +15,12 @@
  *
  * `-s` prints the counters of the packets the dataplane walked. Not modelled: -s -s (error
  * details), -s for other objects than link and address, -d (details) but of `ip link` for
- * VXLAN devices and macvlans, address lifetimes other than forever, IPv6 DAD states (tentative,
- * dadfailed) and the nodad flag, route tables other than main, and the selectors not listed in
- * each parser below.
+ * VXLAN devices and macvlans, address lifetimes other than forever, DAD failures (dadfailed:
+ * no address is ever duplicated here; `tentative` and `nodad` are shown), route tables other
+ * than main, and the selectors not listed in each parser below.
  */
 import * as vfs from '../../fs/vfs';
-import { displayedOperstate, linkByName, linksOf } from '../../kernel/kernel';
+import { displayedOperstate, isTentative, linkByName, linksOf } from '../../kernel/kernel';
 import type { Addr, KernelState, Link, Netns, Route } from '../../kernel/types';
 import { linkFlags, routeJson, routesInDumpOrder } from '../../kernel/view';
 import { type IP, ipString, netContains, networkOf, parseIP } from '../../net/ip';
@@ -205,7 +205,7 @@ function addrsOf(l: Link, family: 0 | 4 | 6): Addr[] {
   return [...v4, ...v6];
 }
 
-function addrJson(l: Link, a: Addr): Record<string, JsonValue> {
+function addrJson(l: Link, a: Addr, now: number): Record<string, JsonValue> {
   const j: Record<string, JsonValue> = {
     family: a.family === 4 ? 'inet' : 'inet6',
     local: a.local,
@@ -214,6 +214,8 @@ function addrJson(l: Link, a: Addr): Record<string, JsonValue> {
   if (a.broadcast) j['broadcast'] = a.broadcast;
   j['scope'] = a.scope;
   if (a.secondary) j['secondary'] = true;
+  if (a.nodad) j['nodad'] = true;
+  if (isTentative(a, now)) j['tentative'] = true;
   if (a.family === 4) j['label'] = l.name;
   j['valid_life_time'] = 4294967295;
   j['preferred_life_time'] = 4294967295;
@@ -221,11 +223,14 @@ function addrJson(l: Link, a: Addr): Record<string, JsonValue> {
 }
 
 /** One address in text: its line, then its lifetimes line (joined by `sl`). */
-function addrText(l: Link, a: Addr, sl: string): string {
+function addrText(l: Link, a: Addr, sl: string, now: number): string {
   let t = `    ${a.family === 4 ? 'inet' : 'inet6'} ${a.local}/${a.prefix} `;
   if (a.broadcast) t += `brd ${a.broadcast} `;
   t += `scope ${a.scope} `;
   if (a.secondary) t += 'secondary ';
+  // iproute2's flag order: nodad before tentative (ifa_flag_names).
+  if (a.nodad) t += 'nodad ';
+  if (isTentative(a, now)) t += 'tentative ';
   if (a.family === 4) t += l.name;
   return `${t}${sl}       valid_lft forever preferred_lft forever`;
 }
@@ -377,6 +382,8 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
   const reduced = !isLink && family === 6 && f.dev === null;
   const out: string[] = [];
   const json: JsonValue[] = [];
+  // Whether an IPv6 address is still tentative depends on the time (duplicate address detection).
+  const now = ip.ctx.sim.state.clock;
   for (const l of selectedLinks(ip, f)) {
     const addrs = isLink ? [] : addrsOf(l, family);
     // With a family, devices without an address of it are left out.
@@ -400,16 +407,16 @@ export function linkShow(ip: IpRun, argv: readonly string[], isLink: boolean): n
       continue;
     }
     const h = linkHeader(ip, ns, l, { isLink, reduced, linkLine: isLink || family === 0 }, table);
-    if (!isLink) h.json['addr_info'] = addrs.map((a) => addrJson(l, a));
+    if (!isLink) h.json['addr_info'] = addrs.map((a) => addrJson(l, a, now));
     if (fl.stats) h.json['stats64'] = statsJson(l);
     json.push(h.json);
     if (fl.oneline) {
       if (isLink) out.push(h.text.replace(/\n/g, '\\'));
-      else for (const a of addrs) out.push(`${l.ifindex}: ${l.name}${addrText(l, a, '\\')}`);
+      else for (const a of addrs) out.push(`${l.ifindex}: ${l.name}${addrText(l, a, '\\', now)}`);
       continue;
     }
     out.push(details ? h.text + (l.macvlan ? macvlanDetails(l) : vxlanDetails(ns, l)) : h.text);
-    for (const a of addrs) out.push(addrText(l, a, '\n'));
+    for (const a of addrs) out.push(addrText(l, a, '\n', now));
     if (fl.stats) out.push(statsText(l));
   }
   if (fl.json) ip.ctx.out(jsonOutput(json, fl.pretty));
