@@ -147,6 +147,8 @@ export function addrAdd(
   }
   insertAddr(l, addr);
   if (a.ip.v === 4) {
+    // fib_add_ifaddr adds the address's local route (creating the tables) even on a down device.
+    ns.fib4 = true;
     if (l.adminUp) addConnectedRoute(ns, l, addr);
   } else if (scope !== 'link' && l.adminUp) {
     // addrconf adds the prefix route for every global IPv6 address, a /128 included, once the
@@ -212,6 +214,7 @@ netdevChain.register('up', 0, 'inetdev', ({ ns, link: l }) => {
   if (l.kind === 'loopback' && !l.addrs.some((a) => a.local === '127.0.0.1')) {
     insertAddr(l, { family: 4, local: '127.0.0.1', prefix: 8, scope: 'host', broadcast: null });
   }
+  if (l.addrs.some((a) => a.family === 4)) ns.fib4 = true;
   // Addresses added while the device was down get their prefix routes now.
   for (const a of l.addrs) {
     if (a.family === 4) addConnectedRoute(ns, l, a);

@@ -6,7 +6,7 @@
 import { ipString, lastOf, netContains, networkOf, parseIP, type Family, type IP } from '../net/ip';
 import { isTentative, linksOf, nsById, scopeOfV6 } from './device';
 import { carrierOf } from './linkwatch';
-import { KernelError } from './errors';
+import { KernelError, KernelErrorAfterChange } from './errors';
 import { netdevChain } from './notifier';
 import { ipv6Disabled } from './sysctl';
 import type { Addr, KernelState, Link, Netns, Route } from './types';
@@ -145,6 +145,20 @@ const SCOPE_NUMBER: Record<Route['scope'], number> = { universe: 0, link: 253, h
  */
 export function routeNew(k: KernelState, nsId: string, spec: RouteSpec, flags: RouteFlags): void {
   const ns = nsById(k, nsId);
+  // inet_rtm_newroute creates the table before fib_table_insert validates the route: the table
+  // stays when the route is refused.
+  if (spec.family !== 4 || ns.fib4) return routeInsert(k, ns, spec, flags);
+  ns.fib4 = true;
+  try {
+    routeInsert(k, ns, spec, flags);
+  } catch (e) {
+    if (e instanceof KernelError && !(e instanceof KernelErrorAfterChange))
+      throw new KernelErrorAfterChange(e.errno, e.extack);
+    throw e;
+  }
+}
+
+function routeInsert(k: KernelState, ns: Netns, spec: RouteSpec, flags: RouteFlags): void {
   let dev: Link | undefined;
   if (spec.dev !== undefined && spec.dev !== null) {
     dev = ns.links[spec.dev];

@@ -258,6 +258,12 @@ export interface Netns {
   /** Links by ifindex (integer keys: iteration is in ifindex order). */
   links: Record<number, Link>;
   /**
+   * The IPv4 main (and local) routing tables exist: created by the first IPv4 route request or
+   * IPv4 address (even on a down device), never removed. Until then a dump of the main table
+   * fails ("ipv4: FIB table does not exist").
+   */
+  fib4?: boolean;
+  /**
    * ifindex by name, in up to 16 chunks by a hash of the name (device.ts `nameChunk`): adding or
    * renaming a link in a namespace of many (the root's veths, one per pod) copies one chunk of
    * about n/16 names, not an index of all of them (issue 13). Read it through device.ts.

@@ -199,6 +199,15 @@ DAD = ['ip addr show dev br0', 'ip -j addr show dev br0', 'ip addr add fd00:2::1
 for x in DAD:
     c(x)
 
+# The IPv4 main table of a namespace that never had an IPv4 route or address (cnisim-sh-u is new)
+FIB = ['ip -n cnisim-sh-u route flush table main', 'ip -n cnisim-sh-u route flush dev lo', 'ip -n cnisim-sh-u -6 route flush table main',
+       'ip -n cnisim-sh-u link set lo up; ip -n cnisim-sh-u route flush table main',
+       'ip -n cnisim-sh-u route add 10.5.0.0/16 dev lo; ip -n cnisim-sh-u route flush table main',
+       'ip -n cnisim-sh-u link add q0 type veth peer name q1; ip -n cnisim-sh-u addr add 10.6.0.1/24 dev q0; ip -n cnisim-sh-u route flush table main',
+       'ip -n cnisim-sh-u link add q0 type veth peer name q1; ip -n cnisim-sh-u link set q0 up; ip -n cnisim-sh-u addr add 10.6.0.1/24 dev q0; ip -n cnisim-sh-u link del q0; ip -n cnisim-sh-u route flush table main']
+for x in FIB:
+    c(x)
+
 
 def sh(c):
     return subprocess.run(c, shell=True, capture_output=True)

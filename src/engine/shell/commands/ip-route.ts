@@ -296,9 +296,9 @@ const samePrefix = (a: IP, b: IP | null, bits: number): boolean =>
  * `proto P|all`, `scope S|all`, `metric N`, `via GW`, `src IP`, and a destination: `root P`
  * (routes inside P), `match P` (routes that contain P), `[exact|to] P` (P itself); `default` is
  * the default route, `all` and `any` every route; the last destination given wins. Checked
- * against the real ip 6.1 in throw-away namespaces (golden/real-outputs.jsonl). Not modelled: the
- * local and other tables (`table local|all`), and the "FIB table does not exist" of a table that
- * never held a route.
+ * against the real ip 6.1 in throw-away namespaces (golden/real-outputs.jsonl). In a namespace
+ * that never had an IPv4 route or address the table does not exist yet, and the dump fails. Not
+ * modelled: the local and other tables (`table local|all`).
  */
 function routeFlush(ip: IpRun, argv: readonly string[]): number {
   if (argv.length === 0) throw new IpExit('"ip route flush" requires arguments.\n', 1);
@@ -382,6 +382,9 @@ function routeFlush(ip: IpRun, argv: readonly string[]): number {
     ifindex = l!.ifindex;
   }
   const ns = nsOf(ip);
+  // The dump asks for the main table, which an IPv4 route or address has to have created.
+  if (family === 4 && ns && !ns.fib4)
+    throw new IpExit('Error: ipv4: FIB table does not exist.\nFlush terminated\n', 2);
   const victims = (ns ? routesInDumpOrder(ns, family) : []).filter((r) => {
     const dst = parseIP(r.dst)!;
     if (rdst) {
