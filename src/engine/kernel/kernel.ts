@@ -63,7 +63,6 @@ export {
 export {
   routeAdd,
   routeDel,
-  routeFlushDev,
   routeLookup,
   routeMatches,
   routeNew,

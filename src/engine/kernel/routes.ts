@@ -452,14 +452,6 @@ export interface RouteMatch {
   metric?: number;
 }
 
-/**
- * `ip route flush dev DEV`: iproute2 dumps the main table and sends RTM_DELROUTE for every route
- * of the family through the device, the kernel's connected and prefix routes included.
- */
-export function routeFlushDev(k: KernelState, nsId: string, ifindex: number, family: Family): void {
-  removeRoutesOfDev(nsById(k, nsId), ifindex, family);
-}
-
 export function routeDel(k: KernelState, nsId: string, m: RouteMatch): void {
   const ns = nsById(k, nsId);
   const i = ns.routes.findIndex((r) => routeMatches(r, m));
