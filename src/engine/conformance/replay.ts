@@ -212,7 +212,23 @@ export function replayFixture(fx: Fixture, opts: ReplayOptions = {}): ReplayRepo
   const fullSettle = /real libcni/.test(fx.recordedWith?.['libcniEmulation'] ?? '');
   const ours: Obj[] = [];
   const differences: Difference[] = [];
+  // The recording keeps placeholders for MACs, not their values, but a bridge's MAC is its lowest
+  // port's: each MAC drawn is put above every one so far, unless the recorded bridge takes the
+  // MAC of a port the step adds, which is then put below them all.
+  let low = 0x7fffffffffn;
+  let high = 0x8000000000n;
+  let lowest = false;
+  sim.macHook = () => {
+    const n = lowest ? low-- : high++;
+    return `02:${n
+      .toString(16)
+      .padStart(10, '0')
+      .replace(/(..)(?!$)/g, '$1:')}`;
+  };
+  let previous: Obj | undefined;
   for (const expected of fx.steps) {
+    lowest = takesNewPortMac(previous, expected['state'] as Obj | undefined);
+    previous = (expected['state'] as Obj | undefined) ?? previous;
     const step: Obj = { ...expected };
     const type = expected['type'];
     // The recorder waited for the kernel to settle between steps.
@@ -362,4 +378,16 @@ function runEnvCommand(sim: Simulation, step: Obj): { exitCode: number; stderr: 
     concretize(step['command'] as string),
   );
   return { exitCode: r.exitCode, stderr: r.stderr };
+}
+
+/** In the node's state `after` a step, a bridge has the MAC of a port that `before` lacked. */
+function takesNewPortMac(before: Obj | undefined, after: Obj | undefined): boolean {
+  const linksOf = (state: Obj | undefined): Obj[] =>
+    (((state?.['namespaces'] as Obj | undefined)?.['node'] as Obj | undefined)?.['links'] as
+      Obj[] | undefined) ?? [];
+  const old = new Set(linksOf(before).map((l) => l['name']));
+  const now = linksOf(after);
+  return now.some((br) =>
+    now.some((p) => p['master'] === br['name'] && !old.has(p['name']) && p['mac'] === br['mac']),
+  );
 }

@@ -118,6 +118,13 @@ export class Simulation {
   }
 
   /**
+   * Replaces each MAC address drawn through `rng` (null: none). The conformance replay sets it to
+   * put the random MACs in the order the recording implies: a bridge's own MAC is its lowest
+   * port's, and a recording keeps placeholders, not the values.
+   */
+  macHook: ((drawn: string) => string) | null = null;
+
+  /**
    * A random source whose draws are part of the world state, for a change made by `apply` (take
    * it before the change draws anything). It starts from the state before the change, read
    * outside the draft, and `commit` writes only when something was drawn: most changes draw
@@ -129,6 +136,11 @@ export class Simulation {
     r.commit = () => {
       if (r.state !== start) d.rng = r.state as number[];
     };
+    const hook = this.macHook;
+    if (hook) {
+      const draw = r.mac.bind(r);
+      r.mac = () => hook(draw());
+    }
     return r;
   }
 
