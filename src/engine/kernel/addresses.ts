@@ -211,10 +211,11 @@ export function addrDel(
 
 netdevChain.register('up', 0, 'inetdev', ({ ns, link: l }) => {
   // inetdev: the loopback device gets 127.0.0.1/8 the first time it comes up, and keeps it.
+  // (Its local route creates the IPv4 tables, as addrAdd's addresses do.)
   if (l.kind === 'loopback' && !l.addrs.some((a) => a.local === '127.0.0.1')) {
     insertAddr(l, { family: 4, local: '127.0.0.1', prefix: 8, scope: 'host', broadcast: null });
+    ns.fib4 = true;
   }
-  if (l.addrs.some((a) => a.family === 4)) ns.fib4 = true;
   // Addresses added while the device was down get their prefix routes now.
   for (const a of l.addrs) {
     if (a.family === 4) addConnectedRoute(ns, l, a);
