@@ -11,11 +11,12 @@ import { eui64LinkLocal } from '../net/mac';
  * Six hex pairs not inside a longer run of hex digits and colons (tools/record/lib/normalise.ts):
  * a 7-byte MAC in an error message, or a MAC-like run inside an IPv6 address, stays literal.
  */
-const MAC_RE = /(?<![0-9A-Fa-f:])[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:])/g;
+export const MAC_RE = /(?<![0-9A-Fa-f:])[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:])/g;
 const VETH_RE = /\bveth[0-9a-f]{8}\b/g;
 /** A Go pointer printed with %#v (flannel logs its delegate config: `"mtu":(*uint)(0xc0000…)`). */
 const GO_PTR_RE = /\((\*[\w.]+)\)\(0x[0-9a-f]+\)/g;
-const FIXED_MACS = new Set(['00:00:00:00:00:00', 'ff:ff:ff:ff:ff:ff']);
+/** MACs that are not random: kept as they are. */
+export const FIXED_MACS = new Set(['00:00:00:00:00:00', 'ff:ff:ff:ff:ff:ff']);
 
 export interface NormalizeOptions {
   /** Real path -> placeholder, e.g. ["/opt/cni/bin", "<cniPath>"]. */

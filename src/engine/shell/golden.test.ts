@@ -14,6 +14,7 @@ import { routeJson, routesInDumpOrder } from '../kernel/view';
 import { addNode, netnsAdd } from '../node/setup';
 import { Simulation, newWorld } from '../sim/world';
 import { Shell } from './shell';
+import { FIXED_MACS, MAC_RE } from '../conformance/normalize';
 import { tget } from '../state/table';
 
 interface Header {
@@ -141,7 +142,7 @@ const plainFiles: Record<string, string | null> = (() => {
 function unrandom(text: string): string {
   return text
     .replace(/fe80::[0-9a-f]{1,4}(:[0-9a-f]{1,4}){3}\b/g, 'fe80::<eui64>')
-    .replace(/\b(?!00:00:00:00:00:00|ff:ff:ff:ff:ff:ff)[0-9a-f]{2}(:[0-9a-f]{2}){5}\b/g, '<mac>');
+    .replace(MAC_RE, (m) => (FIXED_MACS.has(m.toLowerCase()) ? m : '<mac>'));
 }
 
 /** Runs one recorded command line and compares output, files and (for ip) the namespaces. */
